@@ -1,0 +1,53 @@
+import type { AppContext } from '../context.js';
+import { getRealm, insertRealm } from '../db/queries/realm.js';
+import { addSubgroup, groupByName, insertGroup } from '../db/queries/user-groups.js';
+import { Role, systemGroups } from '../domain/roles.js';
+import { createUser } from './users.js';
+
+export interface NewOrganization {
+  name: string;
+  emailDomain: string;
+  ownerEmail: string;
+  ownerName: string;
+  ownerPassword: string;
+}
+
+export function organizationExists(ctx: AppContext): boolean {
+  return getRealm(ctx.db) !== undefined;
+}
+
+/** First start: the organization, its system groups and its owner. */
+export async function createOrganization(ctx: AppContext, input: NewOrganization) {
+  ctx.transaction(() => {
+    const nowSeconds = Math.floor(ctx.now() / 1000);
+    insertRealm(ctx.db, {
+      name: input.name,
+      description: '',
+      email_domain: input.emailDomain,
+      date_created: nowSeconds,
+    });
+    let inner: number | null = null;
+    // Innermost (owners) first so each group can take the previous as subgroup.
+    for (const group of [...systemGroups].reverse()) {
+      const id = insertGroup(ctx.db, {
+        name: group.name,
+        description: group.description,
+        is_system_group: true,
+        date_created: nowSeconds,
+        creator_id: null,
+      });
+      if (inner !== null && group.name !== 'role:nobody') addSubgroup(ctx.db, id, inner);
+      if (group.name !== 'role:nobody') inner = id;
+    }
+    // role:nobody was inserted first and must not contain anyone.
+    const nobody = groupByName(ctx.db, 'role:nobody');
+    if (!nobody) throw new Error('system groups missing');
+  });
+  const owner = await createUser(ctx, null, {
+    email: input.ownerEmail,
+    password: input.ownerPassword,
+    fullName: input.ownerName,
+    role: Role.owner,
+  });
+  return owner;
+}

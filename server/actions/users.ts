@@ -1,0 +1,272 @@
+import type { AppContext, Tx } from '../context.js';
+import { allProfileValues, profileValuesOf } from '../db/queries/profile-values.js';
+import {
+  activeUserIds,
+  allUsers,
+  countActiveOwners,
+  insertUser,
+  setUserActive,
+  setUserFullName,
+  setUserRole,
+  type UserRow,
+  userByEmailKey,
+  userById,
+} from '../db/queries/users.js';
+import { generateApiKey, hashPassword } from '../domain/credentials.js';
+import { loadRealm } from '../domain/realm.js';
+import { isOwner, Role, requireRole, roleValues, syncSystemGroups } from '../domain/roles.js';
+import { apiEmail, formatUser, groupProfileValues, type Viewer } from '../domain/user-format.js';
+import { ApiError, badRequest, noSuchUser } from '../errors.js';
+
+export const MAX_NAME_LENGTH = 100;
+
+/** Zulip's full-name rules. */
+export function checkFullName(raw: string): string {
+  const name = raw.trim();
+  if (name.length > MAX_NAME_LENGTH) throw badRequest('Name too long!');
+  if (name.length === 0) throw badRequest('Name too short!');
+  if (/[\u0000-\u001f\u007f]/.test(name)) throw badRequest('Invalid characters in name!');
+  return name;
+}
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$|^[^\s@]+@[^\s@.]+$/;
+
+export function checkEmail(raw: string): string {
+  const email = raw.trim();
+  if (!EMAIL.test(email) || email.length > 254) throw badRequest(`Invalid email '${raw}'`);
+  return email;
+}
+
+/** The user `id` if it exists (bots included when `allowBots`), else "No such user". */
+export function accessUserById(
+  ctx: AppContext,
+  id: number,
+  opts: { allowBots?: boolean; allowDeactivated?: boolean } = {},
+): UserRow {
+  const user = userById(ctx.db, id);
+  if (!user) throw noSuchUser();
+  if (user.is_bot && !opts.allowBots) throw noSuchUser();
+  if (!user.is_active && !opts.allowDeactivated) throw noSuchUser();
+  return user;
+}
+
+/** Everyone who may see other users' records receives user events. */
+function realmUserRecipients(ctx: AppContext): number[] {
+  return activeUserIds(ctx.db);
+}
+
+/** A realm_user event payload shaped per recipient (e-mail visibility differs by viewer). */
+function emitPersonAdd(ctx: AppContext, tx: Tx, userId: number): void {
+  const realm = loadRealm(ctx);
+  tx.emit({
+    type: 'realm_user',
+    users: realmUserRecipients(ctx),
+    payload: (queue) => {
+      const user = userById(ctx.db, userId)!;
+      const viewer = userById(ctx.db, queue.userId) ?? null;
+      const person = formatUser(user, viewer, {
+        emailDomain: realm.row.email_domain,
+        clientGravatar: queue.options.clientGravatar,
+        profileValues: groupProfileValues(profileValuesOf(ctx.db, userId)),
+      });
+      return { type: 'realm_user', op: 'add', person };
+    },
+  });
+}
+
+function emitPersonUpdate(ctx: AppContext, tx: Tx, person: Record<string, unknown>): void {
+  tx.emit({
+    type: 'realm_user',
+    users: realmUserRecipients(ctx),
+    payload: { type: 'realm_user', op: 'update', person },
+  });
+}
+
+export function viewerOf(user: UserRow): Viewer {
+  return { id: user.id, role: user.role };
+}
+
+export function listUsers(
+  ctx: AppContext,
+  actor: UserRow,
+  opts: { clientGravatar: boolean; includeCustomProfileFields: boolean; userIds?: number[] },
+) {
+  const realm = loadRealm(ctx);
+  const profileValues = opts.includeCustomProfileFields
+    ? groupProfileValues(allProfileValues(ctx.db))
+    : undefined;
+  const wanted = opts.userIds ? new Set(opts.userIds) : null;
+  const members = allUsers(ctx.db)
+    .filter((u) => !wanted || wanted.has(u.id))
+    .map((u) =>
+      formatUser(u, viewerOf(actor), {
+        emailDomain: realm.row.email_domain,
+        clientGravatar: opts.clientGravatar,
+        profileValues,
+      }),
+    );
+  return { members };
+}
+
+export function getUser(
+  ctx: AppContext,
+  actor: UserRow,
+  target: UserRow,
+  opts: { clientGravatar: boolean; includeCustomProfileFields: boolean },
+) {
+  const realm = loadRealm(ctx);
+  return formatUser(target, viewerOf(actor), {
+    emailDomain: realm.row.email_domain,
+    clientGravatar: opts.clientGravatar,
+    profileValues: opts.includeCustomProfileFields
+      ? groupProfileValues(profileValuesOf(ctx.db, target.id))
+      : undefined,
+  });
+}
+
+/** Looks a user up by API e-mail or real e-mail, as GET /users/{email} does. */
+export function accessUserByEmail(ctx: AppContext, actor: UserRow, email: string): UserRow {
+  const realm = loadRealm(ctx);
+  const key = email.trim().toLowerCase();
+  const byDelivery = userByEmailKey(ctx.db, key);
+  if (
+    byDelivery &&
+    (apiEmail(byDelivery, realm.row.email_domain).toLowerCase() === key ||
+      byDelivery.id === actor.id)
+  ) {
+    return byDelivery;
+  }
+  const placeholder = /^user(\d+)@(.+)$/.exec(key);
+  if (placeholder && placeholder[2] === realm.row.email_domain.toLowerCase()) {
+    const user = userById(ctx.db, Number(placeholder[1]));
+    if (user && apiEmail(user, realm.row.email_domain).toLowerCase() === key) return user;
+  }
+  // Viewers who may see real addresses may also look users up by them.
+  if (
+    byDelivery &&
+    getUser(ctx, actor, byDelivery, { clientGravatar: false, includeCustomProfileFields: false })
+      .delivery_email !== null
+  ) {
+    return byDelivery;
+  }
+  throw noSuchUser();
+}
+
+export interface NewUserInput {
+  email: string;
+  password: string | null;
+  fullName: string;
+  role?: number;
+}
+
+/** Creates a human account (POST /users and first-start bootstrap share it). */
+export async function createUser(
+  ctx: AppContext,
+  actor: UserRow | null,
+  input: NewUserInput,
+): Promise<{ user_id: number; api_key: string }> {
+  if (actor) requireRole(actor, 'admin');
+  const email = checkEmail(input.email);
+  const fullName = checkFullName(input.fullName);
+  const role = input.role ?? Role.member;
+  if (!roleValues.includes(role)) throw badRequest('Invalid role');
+  // Hash before the transaction: scrypt is deliberately slow and must not hold the write lock.
+  const passwordHash = input.password ? await hashPassword(input.password) : null;
+  const apiKey = generateApiKey();
+  return ctx.transaction((tx) => {
+    if (userByEmailKey(ctx.db, email.toLowerCase())) {
+      throw badRequest(`Email '${email}' already in use`);
+    }
+    const id = insertUser(ctx.db, {
+      delivery_email: email,
+      full_name: fullName,
+      role,
+      is_bot: false,
+      bot_type: null,
+      bot_owner_id: null,
+      api_key: apiKey,
+      password_hash: passwordHash,
+      date_joined_ms: ctx.now(),
+    });
+    syncSystemGroups(ctx.db, id, role);
+    emitPersonAdd(ctx, tx, id);
+    return { user_id: id, api_key: apiKey };
+  });
+}
+
+export { emitPersonAdd };
+
+export function updateUser(
+  ctx: AppContext,
+  actor: UserRow,
+  targetId: number,
+  changes: { fullName?: string; role?: number },
+): Record<string, never> {
+  requireRole(actor, 'admin');
+  const target = accessUserById(ctx, targetId, { allowBots: true, allowDeactivated: true });
+  const fullName = changes.fullName !== undefined ? checkFullName(changes.fullName) : undefined;
+  const role = changes.role;
+  if (role !== undefined) {
+    if (!roleValues.includes(role)) throw badRequest('Invalid role');
+    // Only owners may make or unmake owners.
+    if (
+      (role === Role.owner || target.role === Role.owner) &&
+      role !== target.role &&
+      !isOwner(actor)
+    ) {
+      throw new ApiError('Must be an organization owner', { code: 'UNAUTHORIZED_PRINCIPAL' });
+    }
+    if (target.role === Role.owner && role !== Role.owner && countActiveOwners(ctx.db) <= 1) {
+      throw badRequest('The owner permission cannot be removed from the only organization owner.');
+    }
+  }
+  ctx.transaction((tx) => {
+    if (fullName !== undefined && fullName !== target.full_name) {
+      setUserFullName(ctx.db, target.id, fullName);
+      emitPersonUpdate(ctx, tx, { user_id: target.id, full_name: fullName });
+    }
+    if (role !== undefined && role !== target.role) {
+      setUserRole(ctx.db, target.id, role);
+      syncSystemGroups(ctx.db, target.id, role);
+      emitPersonUpdate(ctx, tx, { user_id: target.id, role });
+    }
+  });
+  return {};
+}
+
+export function deactivateUser(
+  ctx: AppContext,
+  actor: UserRow,
+  targetId: number,
+): Record<string, never> {
+  requireRole(actor, 'admin');
+  const target = accessUserById(ctx, targetId);
+  if (target.role === Role.owner && countActiveOwners(ctx.db) <= 1) {
+    throw badRequest('Cannot deactivate the only organization owner');
+  }
+  if (target.role === Role.owner && !isOwner(actor)) {
+    throw new ApiError('Must be an organization owner', { code: 'UNAUTHORIZED_PRINCIPAL' });
+  }
+  ctx.transaction((tx) => {
+    setUserActive(ctx.db, target.id, false);
+    emitPersonUpdate(ctx, tx, { user_id: target.id, is_active: false });
+  });
+  // A deactivated account's clients lose their queues at once, as in Zulip.
+  for (const queue of [...ctx.events.queuesOf(target.id)]) ctx.events.delete(queue);
+  return {};
+}
+
+export function reactivateUser(
+  ctx: AppContext,
+  actor: UserRow,
+  targetId: number,
+): Record<string, never> {
+  requireRole(actor, 'admin');
+  const target = accessUserById(ctx, targetId, { allowBots: true, allowDeactivated: true });
+  if (target.is_active) throw badRequest('User is already active');
+  ctx.transaction((tx) => {
+    setUserActive(ctx.db, target.id, true);
+    emitPersonUpdate(ctx, tx, { user_id: target.id, is_active: true });
+  });
+  return {};
+}

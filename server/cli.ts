@@ -1,0 +1,149 @@
+import { existsSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { createOrganization, organizationExists } from './actions/organization.js';
+import { DatabaseTooNewError } from './db/migrate.js';
+import { seedDemo } from './demo/seed.js';
+import { generatePassword } from './domain/credentials.js';
+import { consoleLogger, createServer, type RunningServer } from './index.js';
+
+export interface CliOptions {
+  dataDir: string;
+  port: number;
+  host: string;
+  demo: boolean;
+  rateLimit: boolean;
+}
+
+/** The OS's per-user application-data folder for Hearth. */
+export function defaultDataDir(): string {
+  const home = os.homedir();
+  if (process.platform === 'win32') {
+    return path.join(process.env.APPDATA ?? path.join(home, 'AppData', 'Roaming'), 'Hearth');
+  }
+  if (process.platform === 'darwin')
+    return path.join(home, 'Library', 'Application Support', 'Hearth');
+  return path.join(process.env.XDG_DATA_HOME ?? path.join(home, '.local', 'share'), 'hearth');
+}
+
+const truthy = (value: string | undefined) =>
+  value !== undefined && !['0', 'false', 'no', ''].includes(value.toLowerCase());
+
+/** Flags win over environment variables, which win over defaults. */
+export function parseCliOptions(argv: string[], env: NodeJS.ProcessEnv): CliOptions {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      'data-dir': { type: 'string' },
+      port: { type: 'string' },
+      host: { type: 'string' },
+      demo: { type: 'boolean' },
+      'no-rate-limit': { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    strict: true,
+  });
+  if (values.help) {
+    console.log(`Usage: npm start -- [options]
+
+  --data-dir DIR     where the database and zuliprc live (HEARTH_DATA_DIR; default ${defaultDataDir()})
+  --port N           TCP port, 0 picks a free one (HEARTH_PORT; default 9991)
+  --host H           address to listen on (HEARTH_HOST; default 127.0.0.1)
+  --demo             seed a demo organization and enable the dev login endpoints (HEARTH_DEMO=1)
+  --no-rate-limit    turn rate limiting off, e.g. for benchmarks (HEARTH_RATE_LIMIT=0)`);
+    process.exit(0);
+  }
+  const portText = values.port ?? env.HEARTH_PORT ?? '9991';
+  const port = Number(portText);
+  if (!/^\d+$/.test(portText) || port > 65535) throw new Error(`invalid port: ${portText}`);
+  return {
+    dataDir: path.resolve(values['data-dir'] ?? env.HEARTH_DATA_DIR ?? defaultDataDir()),
+    port,
+    host: values.host ?? env.HEARTH_HOST ?? '127.0.0.1',
+    demo: values.demo ?? truthy(env.HEARTH_DEMO),
+    rateLimit: values['no-rate-limit']
+      ? false
+      : env.HEARTH_RATE_LIMIT === undefined || truthy(env.HEARTH_RATE_LIMIT),
+  };
+}
+
+/** The INI file Zulip clients read (`zulip.Client(config_file=...)`, zulip-js, zulip-terminal). */
+export function zuliprcText(email: string, apiKey: string, site: string): string {
+  return `[api]\nemail=${email}\nkey=${apiKey}\nsite=${site}\n`;
+}
+
+const isLoopback = (host: string) =>
+  host === 'localhost' || host === '::1' || host.startsWith('127.');
+
+export async function main(
+  argv = process.argv.slice(2),
+  env = process.env,
+): Promise<RunningServer> {
+  const options = parseCliOptions(argv, env);
+  const server = await createServer({
+    dataDir: options.dataDir,
+    host: options.host,
+    port: options.port,
+    demo: options.demo,
+    rateLimit: options.rateLimit,
+    log: consoleLogger,
+  });
+  const { ctx } = server;
+  const zuliprcPath = path.join(options.dataDir, 'zuliprc');
+
+  if (!organizationExists(ctx)) {
+    const password = generatePassword();
+    const ownerEmail = 'owner@hearth.local';
+    const owner = await createOrganization(ctx, {
+      name: options.demo ? 'Hearth Demo' : 'Hearth',
+      emailDomain: 'hearth.local',
+      ownerEmail,
+      ownerName: 'Owner',
+      ownerPassword: password,
+    });
+    if (options.demo) await seedDemo(ctx, owner.user_id);
+    writeFileSync(zuliprcPath, zuliprcText(ownerEmail, owner.api_key, server.url), { mode: 0o600 });
+    console.log('Created a new organization.');
+    console.log(`  URL:      ${server.url}`);
+    console.log(`  Owner:    ${ownerEmail}`);
+    console.log(`  Password: ${password}`);
+    console.log(`  API key:  ${owner.api_key}`);
+    console.log(`  zuliprc:  ${zuliprcPath}`);
+  } else if (existsSync(zuliprcPath)) {
+    console.log(`Using the existing organization; owner credentials are in ${zuliprcPath}`);
+  }
+  if (!isLoopback(options.host)) {
+    console.warn(
+      `WARNING: listening on ${options.host} (LAN mode). Hearth speaks plain HTTP: API keys and passwords cross the network in clear text.`,
+    );
+  }
+  if (options.demo)
+    console.log(
+      'Demo mode: GET /api/v1/dev_list_users and POST /api/v1/dev_fetch_api_key are enabled.',
+    );
+  console.log(`Hearth listening on ${server.url}`);
+
+  let stopping = false;
+  const stop = async () => {
+    if (stopping) return;
+    stopping = true;
+    await server.close();
+    process.exit(0);
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  return server;
+}
+
+const invokedDirectly =
+  process.argv[1] &&
+  path.resolve(process.argv[1]).replace(/\.[jt]s$/, '') ===
+    path.resolve(new URL(import.meta.url).pathname).replace(/\.[jt]s$/, '');
+if (invokedDirectly) {
+  main().catch((err: unknown) => {
+    if (err instanceof DatabaseTooNewError) console.error(err.message);
+    else console.error(err instanceof Error ? err.message : err);
+    process.exit(1);
+  });
+}

@@ -1,0 +1,29 @@
+import type Database from 'better-sqlite3';
+import { migrations } from './migrations/index.js';
+
+export class DatabaseTooNewError extends Error {}
+
+/**
+ * Applies pending migrations in one transaction and records the schema
+ * version in PRAGMA user_version. A database written by a newer Hearth is
+ * refused rather than silently misread.
+ */
+export function migrate(db: Database.Database): { from: number; to: number } {
+  const current = db.pragma('user_version', { simple: true }) as number;
+  const latest = migrations.length === 0 ? 0 : migrations[migrations.length - 1]!.version;
+  if (current > latest) {
+    throw new DatabaseTooNewError(
+      `This database has schema version ${current}, but this Hearth only knows versions up to ${latest}. ` +
+        'It was written by a newer Hearth; upgrade Hearth or use another data directory.',
+    );
+  }
+  const pending = migrations.filter((m) => m.version > current);
+  if (pending.length === 0) return { from: current, to: current };
+  db.transaction(() => {
+    for (const migration of pending) {
+      migration.up(db);
+      db.pragma(`user_version = ${migration.version}`);
+    }
+  })();
+  return { from: current, to: latest };
+}

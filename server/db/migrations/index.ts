@@ -1,0 +1,11 @@
+import type Database from 'better-sqlite3';
+import { initialSchema } from './0001-initial-schema.js';
+
+export interface Migration {
+  version: number;
+  name: string;
+  up(db: Database.Database): void;
+}
+
+/** Ordered; versions are consecutive and never reused. */
+export const migrations: Migration[] = [initialSchema];

@@ -1,0 +1,90 @@
+/**
+ * The one error type that crosses from the domain to the wire. Zulip clients
+ * branch on `code` (and a few on `msg` prefixes), so both are part of the
+ * contract; HTTP statuses follow ../shared/reference/protocol-defaults.md.
+ */
+export class ApiError extends Error {
+  readonly code: string;
+  readonly status: number;
+  readonly extra: Record<string, unknown>;
+  readonly headers: Record<string, string>;
+
+  constructor(
+    msg: string,
+    opts: {
+      code?: string;
+      status?: number;
+      extra?: Record<string, unknown>;
+      headers?: Record<string, string>;
+    } = {},
+  ) {
+    super(msg);
+    this.code = opts.code ?? 'BAD_REQUEST';
+    this.status = opts.status ?? 400;
+    this.extra = opts.extra ?? {};
+    this.headers = opts.headers ?? {};
+  }
+
+  toJSON(): Record<string, unknown> {
+    return { result: 'error', msg: this.message, code: this.code, ...this.extra };
+  }
+}
+
+export const badRequest = (msg: string, extra?: Record<string, unknown>) =>
+  new ApiError(msg, { extra });
+
+export const missingArgument = (varName: string) =>
+  new ApiError(`Missing '${varName}' argument`, {
+    code: 'REQUEST_VARIABLE_MISSING',
+    extra: { var_name: varName },
+  });
+
+export const notLoggedIn = () =>
+  new ApiError('Not logged in: API authentication or user session required', {
+    code: 'UNAUTHORIZED',
+    status: 401,
+    headers: { 'WWW-Authenticate': 'Basic realm="zulip"' },
+  });
+
+export const invalidApiKey = () =>
+  new ApiError('Invalid API key', { code: 'INVALID_API_KEY', status: 401 });
+
+export const userDeactivated = () =>
+  new ApiError('Account is deactivated', { code: 'USER_DEACTIVATED', status: 401 });
+
+export const realmDeactivated = () =>
+  new ApiError('This organization is deactivated', { code: 'REALM_DEACTIVATED', status: 401 });
+
+export const authenticationFailed = (msg = 'Your username or password is incorrect') =>
+  new ApiError(msg, { code: 'AUTHENTICATION_FAILED', status: 401 });
+
+export const accessDenied = () =>
+  new ApiError('Access denied', { code: 'ACCESS_DENIED', status: 403 });
+
+export const adminRequired = () =>
+  new ApiError('Must be an organization administrator', { code: 'UNAUTHORIZED_PRINCIPAL' });
+
+export const ownerRequired = () =>
+  new ApiError('Must be an organization owner', { code: 'UNAUTHORIZED_PRINCIPAL' });
+
+export const botRequired = () =>
+  new ApiError('This endpoint is only available to bots', { code: 'PERMISSION_DENIED' });
+
+export const rateLimited = (retryAfterSeconds: number) =>
+  new ApiError('API usage exceeded rate limit', {
+    code: 'RATE_LIMIT_HIT',
+    status: 429,
+    extra: { 'retry-after': retryAfterSeconds },
+    headers: { 'Retry-After': String(Math.ceil(retryAfterSeconds)) },
+  });
+
+export const badEventQueue = (queueId: string) =>
+  new ApiError(`Bad event queue ID: ${queueId}`, {
+    code: 'BAD_EVENT_QUEUE_ID',
+    extra: { queue_id: queueId },
+  });
+
+export const noSuchUser = () => new ApiError('No such user');
+
+export const notFound = () =>
+  new ApiError('Endpoint not found', { code: 'NOT_FOUND', status: 404 });

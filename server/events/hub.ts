@@ -1,0 +1,161 @@
+import { badEventQueue } from '../errors.js';
+import { EventQueue, type QueuedEvent, type QueueOptions } from './queue.js';
+
+/**
+ * An event as an operation emits it: either one payload for every recipient,
+ * or a function that shapes the payload for each queue (apply_markdown,
+ * client capabilities, per-user flags ...) and may return null to skip it.
+ */
+export type EventPayload =
+  | ({ type: string } & Record<string, unknown>)
+  | ((queue: EventQueue) => ({ type: string } & Record<string, unknown>) | null);
+
+export interface PendingEvent {
+  /** The event type, used for the queues' event_types filter. */
+  type: string;
+  users: Iterable<number>;
+  payload: EventPayload;
+  /** Only the queue with this id gets the event (e.g. local echo data). */
+  onlyQueueId?: string;
+}
+
+export interface EventHubTimings {
+  /** A blocking GET /events with nothing to deliver answers a heartbeat after this. */
+  heartbeatMs: number;
+  /** Queues not polled for this long are garbage-collected. */
+  idleQueueMs: number;
+  gcIntervalMs: number;
+}
+
+export const defaultTimings: EventHubTimings = {
+  heartbeatMs: 50_000,
+  idleQueueMs: 600_000,
+  gcIntervalMs: 60_000,
+};
+
+/**
+ * All event queues of this server, in memory (as in Zulip, queues do not
+ * survive a restart; clients re-register on BAD_EVENT_QUEUE_ID).
+ */
+export class EventHub {
+  private readonly queues = new Map<string, EventQueue>();
+  private readonly byUser = new Map<number, Set<EventQueue>>();
+  private readonly gcTimer: NodeJS.Timeout;
+  private closed = false;
+  /** Extra filter applied per queue, e.g. the register narrow for message events. */
+  queueFilter: (queue: EventQueue, type: string, payload: Record<string, unknown>) => boolean =
+    () => true;
+
+  constructor(
+    private readonly now: () => number,
+    readonly timings: EventHubTimings = defaultTimings,
+  ) {
+    this.gcTimer = setInterval(() => this.collectGarbage(), timings.gcIntervalMs);
+    this.gcTimer.unref();
+  }
+
+  register(options: QueueOptions): EventQueue {
+    const queue = new EventQueue(options, this.now());
+    this.queues.set(queue.id, queue);
+    let set = this.byUser.get(options.userId);
+    if (!set) {
+      set = new Set();
+      this.byUser.set(options.userId, set);
+    }
+    set.add(queue);
+    return queue;
+  }
+
+  /** The caller's queue, or BAD_EVENT_QUEUE_ID (also for another user's queue). */
+  get(queueId: string, userId: number): EventQueue {
+    const queue = this.queues.get(queueId);
+    if (!queue || queue.userId !== userId) throw badEventQueue(queueId);
+    return queue;
+  }
+
+  delete(queue: EventQueue): void {
+    this.queues.delete(queue.id);
+    const set = this.byUser.get(queue.userId);
+    set?.delete(queue);
+    if (set && set.size === 0) this.byUser.delete(queue.userId);
+    queue.setWaiter(null);
+  }
+
+  queuesOf(userId: number): Iterable<EventQueue> {
+    return this.byUser.get(userId) ?? [];
+  }
+
+  get queueCount(): number {
+    return this.queues.size;
+  }
+
+  dispatch(event: PendingEvent): void {
+    const seen = new Set<number>();
+    for (const userId of event.users) {
+      if (seen.has(userId)) continue;
+      seen.add(userId);
+      const queues = this.byUser.get(userId);
+      if (!queues) continue;
+      for (const queue of queues) {
+        if (event.onlyQueueId !== undefined && queue.id !== event.onlyQueueId) continue;
+        if (!queue.wants(event.type)) continue;
+        const payload = typeof event.payload === 'function' ? event.payload(queue) : event.payload;
+        if (!payload) continue;
+        if (!this.queueFilter(queue, event.type, payload)) continue;
+        queue.push(payload);
+      }
+    }
+  }
+
+  /**
+   * GET /events: acknowledge, then answer at once if events are pending (or
+   * dont_block), else wait for one, a heartbeat, or the client going away.
+   */
+  async poll(
+    queue: EventQueue,
+    lastEventId: number | undefined,
+    dontBlock: boolean,
+    abort: AbortSignal,
+  ): Promise<QueuedEvent[]> {
+    queue.lastAccessMs = this.now();
+    if (lastEventId !== undefined) queue.acknowledge(lastEventId);
+    const ready = queue.pending();
+    if (ready.length > 0 || dontBlock || this.closed) return ready;
+
+    await new Promise<void>((resolve) => {
+      let done = false;
+      const finish = () => {
+        if (done) return;
+        done = true;
+        clearTimeout(timer);
+        abort.removeEventListener('abort', finish);
+        queue.clearWaiter(waiter);
+        resolve();
+      };
+      const waiter = { wake: finish };
+      const timer = setTimeout(() => {
+        if (queue.pending().length === 0) queue.push({ type: 'heartbeat' });
+        finish();
+      }, this.timings.heartbeatMs);
+      abort.addEventListener('abort', finish);
+      queue.setWaiter(waiter);
+      if (abort.aborted) finish();
+    });
+    queue.lastAccessMs = this.now();
+    return queue.pending();
+  }
+
+  collectGarbage(): void {
+    const cutoff = this.now() - this.timings.idleQueueMs;
+    for (const queue of this.queues.values()) {
+      if (!queue.hasWaiter && queue.lastAccessMs < cutoff) this.delete(queue);
+    }
+  }
+
+  /** Wake every long-poll so in-flight requests finish during shutdown. */
+  close(): void {
+    this.closed = true;
+    clearInterval(this.gcTimer);
+    for (const queue of this.queues.values()) queue.setWaiter(null);
+  }
+}

@@ -1,0 +1,114 @@
+import { randomUUID } from 'node:crypto';
+import { badRequest } from '../errors.js';
+
+/** What a client asked for when it registered; fixed for the queue's life. */
+export interface QueueOptions {
+  userId: number;
+  /** null = every event type */
+  eventTypes: Set<string> | null;
+  narrow: NarrowTerm[];
+  allPublicStreams: boolean;
+  applyMarkdown: boolean;
+  clientGravatar: boolean;
+  slimPresence: boolean;
+  capabilities: ClientCapabilities;
+  clientName: string;
+}
+
+export interface NarrowTerm {
+  operator: string;
+  operand: unknown;
+  negated: boolean;
+}
+
+export interface ClientCapabilities {
+  notification_settings_null: boolean;
+  bulk_message_deletion: boolean;
+  user_avatar_url_field_optional: boolean;
+  stream_typing_notifications: boolean;
+  user_settings_object: boolean;
+  linkifier_url_template: boolean;
+  user_list_incomplete: boolean;
+  include_deactivated_groups: boolean;
+  archived_channels: boolean;
+  empty_topic_name: boolean;
+  simplified_presence_events: boolean;
+}
+
+export type QueuedEvent = { id: number; type: string } & Record<string, unknown>;
+
+interface Waiter {
+  wake(): void;
+}
+
+/**
+ * One client's event queue. Events get increasing ids; the client
+ * acknowledges with last_event_id, which discards everything up to it.
+ */
+export class EventQueue {
+  readonly id: string = randomUUID();
+  readonly options: QueueOptions;
+  private events: QueuedEvent[] = [];
+  private nextEventId = 0;
+  private newestPrunedId = -1;
+  lastAccessMs: number;
+  private waiter: Waiter | null = null;
+
+  constructor(options: QueueOptions, nowMs: number) {
+    this.options = options;
+    this.lastAccessMs = nowMs;
+  }
+
+  get userId(): number {
+    return this.options.userId;
+  }
+
+  /** The last id handed out; POST /register returns it as last_event_id. */
+  get lastEventId(): number {
+    return this.nextEventId - 1;
+  }
+
+  wants(type: string): boolean {
+    return this.options.eventTypes === null || this.options.eventTypes.has(type);
+  }
+
+  push(event: { type: string } & Record<string, unknown>): void {
+    this.events.push({ ...event, id: this.nextEventId++ });
+    this.waiter?.wake();
+  }
+
+  /** Zulip refuses acknowledgements that cannot match this queue's history. */
+  acknowledge(lastEventId: number): void {
+    if (lastEventId < this.newestPrunedId) {
+      throw badRequest(`An event newer than ${lastEventId} has already been pruned!`);
+    }
+    let drop = 0;
+    while (drop < this.events.length && this.events[drop]!.id <= lastEventId) drop++;
+    if (drop > 0) {
+      this.newestPrunedId = this.events[drop - 1]!.id;
+      this.events.splice(0, drop);
+    }
+    if (lastEventId !== this.newestPrunedId) {
+      throw badRequest(`Event ${lastEventId} was not in this queue`);
+    }
+  }
+
+  pending(): QueuedEvent[] {
+    return this.events.slice();
+  }
+
+  get hasWaiter(): boolean {
+    return this.waiter !== null;
+  }
+
+  /** At most one long-poll per queue; a newer one replaces (and wakes) the older. */
+  setWaiter(waiter: Waiter | null): void {
+    const previous = this.waiter;
+    this.waiter = waiter;
+    if (previous && previous !== waiter) previous.wake();
+  }
+
+  clearWaiter(waiter: Waiter): void {
+    if (this.waiter === waiter) this.waiter = null;
+  }
+}

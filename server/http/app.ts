@@ -1,0 +1,142 @@
+import formbody from '@fastify/formbody';
+import multipart from '@fastify/multipart';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import type { AppContext } from '../context.js';
+import type { UserRow } from '../db/queries/users.js';
+import { ApiError, notFound } from '../errors.js';
+import { authenticate } from './auth.js';
+import { parseParams } from './params.js';
+import { defaultRules, headersFor, type RateLimiter, type RateStatus } from './rate-limit.js';
+import type { RequestInfo, Route } from './route.js';
+
+export const API_PREFIX = '/api/v1';
+/** Message content is capped at 10,000 characters; uploads have their own limit. */
+const BODY_LIMIT_BYTES = 4 * 1024 * 1024;
+
+export interface HttpAppOptions {
+  ctx: AppContext;
+  routes: Route[];
+  rateLimiter: RateLimiter;
+}
+
+/** The request's parameters from the query string, the body and the path, body winning. */
+function collectRawParams(request: FastifyRequest): Map<string, string> {
+  const raw = new Map<string, string>();
+  const add = (source: unknown) => {
+    if (!source || typeof source !== 'object' || Buffer.isBuffer(source)) return;
+    for (const [key, value] of Object.entries(source as Record<string, unknown>)) {
+      const last = Array.isArray(value) ? value[value.length - 1] : value;
+      if (last === undefined) continue;
+      if (typeof last === 'string') raw.set(key, last);
+      else if (Buffer.isBuffer(last))
+        continue; // uploaded files are read by their endpoint
+      else raw.set(key, JSON.stringify(last));
+    }
+  };
+  add(request.query);
+  add(request.body);
+  add(request.params);
+  return raw;
+}
+
+/** "ZulipPython/0.9.1 (Debian; 12)" → "ZulipPython", the name Zulip records as the client. */
+export function clientNameFromUserAgent(userAgent: string | undefined): string {
+  if (!userAgent) return 'Unspecified';
+  const name = userAgent.trim().split(/[/ ]/)[0];
+  return name || 'Unspecified';
+}
+
+function sendError(reply: FastifyReply, error: ApiError): FastifyReply {
+  return reply.code(error.status).headers(error.headers).send(error.toJSON());
+}
+
+/** Fastify's own errors (bad JSON, too large, ...) in Zulip's envelope. */
+function toApiError(error: unknown): ApiError {
+  if (error instanceof ApiError) return error;
+  const e = error as { statusCode?: number; code?: string; message?: string };
+  if (e.statusCode === 413 || e.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+    return new ApiError('Request body too large', { code: 'REQUEST_TOO_LARGE', status: 413 });
+  }
+  if (typeof e.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500) {
+    return new ApiError(`Malformed request: ${e.message ?? 'invalid body'}`, {
+      code: 'BAD_REQUEST',
+      status: 400,
+    });
+  }
+  return new ApiError('Internal server error', { code: 'INTERNAL_SERVER_ERROR', status: 500 });
+}
+
+export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInstance> {
+  const { ctx, routes, rateLimiter } = options;
+  const app = Fastify({
+    bodyLimit: BODY_LIMIT_BYTES,
+    // Long-polls last up to the heartbeat; leave headroom.
+    requestTimeout: 0,
+    keepAliveTimeout: 75_000,
+    logger: false,
+    routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true },
+  });
+
+  await app.register(formbody);
+  await app.register(multipart, {
+    attachFieldsToBody: 'keyValues',
+    limits: { fileSize: 25 * 1024 * 1024, fields: 1000, fieldSize: BODY_LIMIT_BYTES },
+  });
+  // Bodies of other types carry no parameters for this API; read and ignore them.
+  app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
+
+  app.setErrorHandler((error, request, reply) => {
+    const apiError = toApiError(error);
+    if (apiError.status >= 500) ctx.log.error(`${request.method} ${request.url} failed`, error);
+    return sendError(reply, apiError);
+  });
+
+  app.setNotFoundHandler((_request, reply) => sendError(reply, notFound()));
+
+  for (const def of routes) {
+    app.route({
+      method: def.method,
+      url: API_PREFIX + def.path,
+      handler: async (request, reply) => {
+        const abort = new AbortController();
+        request.raw.once('close', () => abort.abort());
+        reply.raw.once('close', () => abort.abort());
+        const info: RequestInfo = {
+          clientName: clientNameFromUserAgent(request.headers['user-agent']),
+          ip: request.ip,
+          signal: abort.signal,
+        };
+
+        let user: UserRow | null = null;
+        let rate: RateStatus;
+        try {
+          if (def.auth === 'none') {
+            rate = rateLimiter.hit(`ip:${request.ip}`, defaultRules.unauthenticatedIp);
+          } else {
+            user = authenticate(ctx, request.headers.authorization);
+            const key = `user:${user.id}`;
+            rate = def.rateLimitExempt
+              ? rateLimiter.peek(key, defaultRules.authenticatedUser)
+              : rateLimiter.hit(key, defaultRules.authenticatedUser);
+          }
+        } catch (err) {
+          return sendError(reply, toApiError(err));
+        }
+        reply.headers(headersFor(rate));
+
+        const { params, ignored } = parseParams(def.params, collectRawParams(request));
+        const result = await (def.handler as (...args: unknown[]) => unknown)(
+          ctx,
+          user,
+          params,
+          info,
+        );
+        const body: Record<string, unknown> = { result: 'success', msg: '', ...(result as object) };
+        if (ignored.length > 0) body.ignored_parameters_unsupported = ignored;
+        return reply.code(200).send(body);
+      },
+    });
+  }
+
+  return app;
+}

@@ -1,0 +1,234 @@
+import type { z } from 'zod';
+import { ApiError, badRequest, missingArgument } from '../errors.js';
+
+/**
+ * Declarative, typed request parameters. Every endpoint lists its parameters
+ * with one of the builders below; `parseParams` is the only code that reads
+ * raw request values, so error wording ("{var_name} is not an integer"),
+ * REQUEST_VARIABLE_MISSING and ignored_parameters_unsupported are uniform.
+ */
+export class Param<T> {
+  constructor(
+    readonly kind: string,
+    private readonly parser: (raw: string, name: string) => T,
+    readonly required: boolean = true,
+    readonly defaultValue: (() => T) | undefined = undefined,
+    readonly aliases: readonly string[] = [],
+    readonly jsonEncoded: boolean = false,
+  ) {}
+
+  parse(raw: string, name: string): T {
+    return this.parser(raw, name);
+  }
+
+  /** Absent → undefined. */
+  optional(): Param<T | undefined> {
+    return new Param<T | undefined>(
+      this.kind,
+      this.parser,
+      false,
+      undefined,
+      this.aliases,
+      this.jsonEncoded,
+    );
+  }
+
+  /** Absent → `value`. */
+  default(value: T): Param<T> {
+    return new Param<T>(this.kind, this.parser, false, () => value, this.aliases, this.jsonEncoded);
+  }
+
+  /** Legacy names accepted for the same parameter (e.g. topic ← subject). */
+  alias(...names: string[]): Param<T> {
+    return new Param<T>(
+      this.kind,
+      this.parser,
+      this.required,
+      this.defaultValue,
+      [...this.aliases, ...names],
+      this.jsonEncoded,
+    );
+  }
+
+  /** Post-parse check or transformation, with the parameter's name for messages. */
+  refine<U>(fn: (value: T, name: string) => U): Param<U> {
+    const parser = this.parser;
+    return new Param<U>(
+      this.kind,
+      (raw, name) => fn(parser(raw, name), name),
+      this.required,
+      undefined,
+      this.aliases,
+      this.jsonEncoded,
+    );
+  }
+}
+
+export type ParamShape = Record<string, Param<unknown>>;
+export type ParsedParams<S extends ParamShape> = {
+  [K in keyof S]: S[K] extends Param<infer T> ? T : never;
+};
+
+/**
+ * Integers, booleans, lists and dicts are JSON on the wire; Zulip reports
+ * text that is not JSON at all differently from JSON of the wrong type.
+ */
+function parseInteger(raw: string, name: string): number {
+  const value = parseJson(raw.trim(), name);
+  if (typeof value !== 'number' || !Number.isSafeInteger(value)) {
+    throw badRequest(`${name} is not an integer`);
+  }
+  return value;
+}
+
+function parseJson(raw: string, name: string): unknown {
+  try {
+    return JSON.parse(raw);
+  } catch {
+    throw badRequest(`${name} is not valid JSON`);
+  }
+}
+
+/** `name[0]["key"]`: Zulip's way of naming a value inside a JSON parameter. */
+function pathName(name: string, path: readonly PropertyKey[]): string {
+  let out = name;
+  for (const part of path)
+    out += typeof part === 'number' ? `[${part}]` : `[${JSON.stringify(String(part))}]`;
+  return out;
+}
+
+const typeWords: Record<string, string> = {
+  string: 'is not a string',
+  number: 'is not an integer',
+  int: 'is not an integer',
+  boolean: 'is not a boolean',
+  array: 'is not a list',
+  object: 'is not a dict',
+  record: 'is not a dict',
+};
+
+/** Turns the first zod issue into Zulip's wording for that kind of mistake. */
+export function zodIssueMessage(name: string, error: z.ZodError): string {
+  const issue = error.issues[0];
+  if (!issue) return `Invalid ${name}`;
+  const where = pathName(name, issue.path);
+  if (issue.code === 'invalid_type') {
+    const words = typeWords[String(issue.expected)];
+    if (words) return `${where} ${words}`;
+  }
+  if (issue.code === 'too_big' && issue.origin === 'string') {
+    return `${where} is too long (limit: ${issue.maximum} characters)`;
+  }
+  if (issue.code === 'custom' && issue.message && issue.message !== 'Invalid input') {
+    return issue.message.replaceAll('{var_name}', where);
+  }
+  if (issue.code === 'unrecognized_keys') {
+    return `Argument ${pathName(name, issue.path)} has unexpected keys: ${issue.keys.join(', ')}`;
+  }
+  return `Invalid ${where}`;
+}
+
+export const p = {
+  /** A plain (not JSON-encoded) string. */
+  str(opts: { maxLength?: number } = {}): Param<string> {
+    return new Param('string', (raw, name) => {
+      if (opts.maxLength !== undefined && [...raw].length > opts.maxLength) {
+        throw badRequest(`${name} is too long (limit: ${opts.maxLength} characters)`);
+      }
+      return raw;
+    });
+  },
+
+  /** An integer, bare ("5") or JSON-encoded (also "5"). */
+  int(opts: { min?: number; max?: number } = {}): Param<number> {
+    return new Param('integer', (raw, name) => {
+      const value = parseInteger(raw, name);
+      if (
+        (opts.min !== undefined && value < opts.min) ||
+        (opts.max !== undefined && value > opts.max)
+      ) {
+        throw badRequest(`Invalid ${name}`);
+      }
+      return value;
+    });
+  },
+
+  /** JSON booleans, as every Zulip client sends them. */
+  bool(): Param<boolean> {
+    return new Param('boolean', (raw, name) => {
+      const value = parseJson(raw.trim(), name);
+      if (typeof value !== 'boolean') throw badRequest(`${name} is not a boolean`);
+      return value;
+    });
+  },
+
+  /** One of a fixed set of plain strings. */
+  oneOf<const V extends string>(values: readonly V[]): Param<V> {
+    return new Param('enum', (raw, name) => {
+      if ((values as readonly string[]).includes(raw)) return raw as V;
+      throw badRequest(`Invalid ${name}`);
+    });
+  },
+
+  /** A JSON-encoded value checked against a zod schema. */
+  json<S extends z.ZodType>(schema: S): Param<z.infer<S>> {
+    return new Param<z.infer<S>>(
+      'json',
+      (raw, name) => {
+        const parsed = schema.safeParse(parseJson(raw, name));
+        if (!parsed.success) throw badRequest(zodIssueMessage(name, parsed.error));
+        return parsed.data;
+      },
+      true,
+      undefined,
+      [],
+      true,
+    );
+  },
+
+  /** Anything else: the endpoint supplies the parser (e.g. `to`, which clients send in four shapes). */
+  custom<T>(kind: string, parser: (raw: string, name: string) => T): Param<T> {
+    return new Param(kind, parser);
+  },
+};
+
+export interface ParseResult<S extends ParamShape> {
+  params: ParsedParams<S>;
+  ignored: string[];
+}
+
+/**
+ * Reads every declared parameter from `raw` (query string, form or multipart
+ * fields and path parameters merged) and lists the undeclared ones.
+ */
+export function parseParams<S extends ParamShape>(
+  shape: S,
+  raw: Map<string, string>,
+  alwaysAccepted: ReadonlySet<string> = new Set(),
+): ParseResult<S> {
+  const params: Record<string, unknown> = {};
+  const used = new Set<string>();
+  for (const [name, spec] of Object.entries(shape)) {
+    let key: string | undefined;
+    for (const candidate of [name, ...spec.aliases]) {
+      if (raw.has(candidate)) {
+        key = candidate;
+        break;
+      }
+    }
+    if (key === undefined) {
+      if (spec.required) throw missingArgument(name);
+      params[name] = spec.defaultValue ? spec.defaultValue() : undefined;
+      continue;
+    }
+    for (const candidate of [name, ...spec.aliases]) used.add(candidate);
+    try {
+      params[name] = spec.parse(raw.get(key)!, name);
+    } catch (err) {
+      if (err instanceof ApiError) throw err;
+      throw badRequest(`Invalid ${name}`);
+    }
+  }
+  const ignored = [...raw.keys()].filter((key) => !used.has(key) && !alwaysAccepted.has(key));
+  return { params: params as ParsedParams<S>, ignored };
+}

@@ -1,0 +1,51 @@
+import type { AppContext } from '../context.js';
+import type { UserRow } from '../db/queries/users.js';
+import type { ParamShape, ParsedParams } from './params.js';
+
+export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE' | 'PUT';
+
+/** What a handler may know about the request besides its parameters. */
+export interface RequestInfo {
+  /** The client's name, from its User-Agent (e.g. "ZulipPython"). */
+  clientName: string;
+  ip: string;
+  /** Aborted when the client goes away (long-polls stop waiting). */
+  signal: AbortSignal;
+}
+
+interface BaseRoute<S extends ParamShape> {
+  method: HttpMethod;
+  /** Relative to /api/v1, in Fastify syntax (`:id(^\\d+)` for numeric ids). */
+  path: string;
+  params: S;
+  /** Exempt from the per-user rate limit (e.g. long-polling GET /events). */
+  rateLimitExempt?: boolean;
+}
+
+export interface AuthedRoute<S extends ParamShape> extends BaseRoute<S> {
+  auth?: 'user';
+  handler(
+    ctx: AppContext,
+    user: UserRow,
+    params: ParsedParams<S>,
+    request: RequestInfo,
+  ): Record<string, unknown> | Promise<Record<string, unknown>>;
+}
+
+export interface PublicRoute<S extends ParamShape> extends BaseRoute<S> {
+  /** 'none': credentials are not read at all (GET /server_settings answers 200 even with wrong ones). */
+  auth: 'none';
+  handler(
+    ctx: AppContext,
+    user: null,
+    params: ParsedParams<S>,
+    request: RequestInfo,
+  ): Record<string, unknown> | Promise<Record<string, unknown>>;
+}
+
+export type Route<S extends ParamShape = ParamShape> = AuthedRoute<S> | PublicRoute<S>;
+
+/** Identity helpers that keep each route's parameter types inferred. */
+export const route = <S extends ParamShape>(def: AuthedRoute<S>): Route => def as unknown as Route;
+export const publicRoute = <S extends ParamShape>(def: PublicRoute<S>): Route =>
+  def as unknown as Route;

@@ -1,0 +1,106 @@
+import { z } from 'zod';
+import { deleteQueue, getEvents, registerQueue } from '../../actions/events.js';
+import type { NarrowTerm } from '../../events/queue.js';
+import { p } from '../params.js';
+import { route } from '../route.js';
+
+/**
+ * Narrows arrive as [[operator, operand], ...] (legacy, still what most
+ * clients send) or as [{operator, operand, negated}, ...].
+ */
+export const narrowParam = p
+  .json(
+    z.array(
+      z.union([
+        z.tuple([z.string(), z.unknown()]),
+        z.object({ operator: z.string(), operand: z.unknown(), negated: z.boolean().optional() }),
+      ]),
+    ),
+  )
+  .refine((terms): NarrowTerm[] =>
+    terms.map((t) =>
+      Array.isArray(t)
+        ? { operator: t[0], operand: t[1], negated: false }
+        : { operator: t.operator, operand: t.operand, negated: t.negated ?? false },
+    ),
+  );
+
+const capabilities = z
+  .object({
+    notification_settings_null: z.boolean(),
+    bulk_message_deletion: z.boolean(),
+    user_avatar_url_field_optional: z.boolean(),
+    stream_typing_notifications: z.boolean(),
+    user_settings_object: z.boolean(),
+    linkifier_url_template: z.boolean(),
+    user_list_incomplete: z.boolean(),
+    include_deactivated_groups: z.boolean(),
+    archived_channels: z.boolean(),
+    empty_topic_name: z.boolean(),
+    simplified_presence_events: z.boolean(),
+  })
+  .partial();
+
+/** zulip-js sends the literal "null" when it wants every event type. */
+const eventTypeList = p.json(z.array(z.string()).nullable());
+
+export const eventRoutes = [
+  route({
+    method: 'POST',
+    path: '/register',
+    params: {
+      apply_markdown: p.bool().default(false),
+      client_gravatar: p.bool().default(true),
+      slim_presence: p.bool().default(false),
+      event_types: eventTypeList.default(null),
+      fetch_event_types: eventTypeList.default(null),
+      all_public_streams: p.bool().optional(),
+      include_subscribers: p.oneOf(['true', 'false', 'partial'] as const).default('false'),
+      client_capabilities: p.json(capabilities).default({}),
+      narrow: narrowParam.default([]),
+      presence_history_limit_days: p.int().optional(),
+      queue_lifespan_secs: p.int().optional(),
+    },
+    handler: (ctx, user, params, request) =>
+      registerQueue(ctx, user, {
+        applyMarkdown: params.apply_markdown,
+        clientGravatar: params.client_gravatar,
+        slimPresence: params.slim_presence,
+        eventTypes: params.event_types,
+        fetchEventTypes: params.fetch_event_types,
+        allPublicStreams: params.all_public_streams,
+        includeSubscribers: params.include_subscribers,
+        clientCapabilities: params.client_capabilities,
+        narrow: params.narrow,
+        clientName: request.clientName,
+      }),
+  }),
+  route({
+    method: 'GET',
+    path: '/events',
+    rateLimitExempt: true,
+    params: {
+      queue_id: p.str(),
+      last_event_id: p.int().optional(),
+      dont_block: p.bool().default(false),
+    },
+    handler: (ctx, user, params, request) =>
+      getEvents(
+        ctx,
+        user,
+        {
+          queueId: params.queue_id,
+          lastEventId: params.last_event_id,
+          dontBlock: params.dont_block,
+        },
+        request.signal,
+      ),
+  }),
+  route({
+    method: 'DELETE',
+    path: '/events',
+    rateLimitExempt: true,
+    params: { queue_id: p.str() },
+    handler: (ctx, user, params) => deleteQueue(ctx, user, params.queue_id),
+  }),
+];

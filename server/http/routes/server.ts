@@ -1,0 +1,36 @@
+import { devFetchApiKey, devListUsers, fetchApiKey } from '../../actions/auth.js';
+import { serverSettings } from '../../actions/server-settings.js';
+import { p } from '../params.js';
+import { publicRoute } from '../route.js';
+
+export const serverRoutes = [
+  publicRoute({
+    method: 'GET',
+    path: '/server_settings',
+    auth: 'none',
+    params: {},
+    handler: (ctx) => serverSettings(ctx),
+  }),
+  publicRoute({
+    method: 'POST',
+    path: '/fetch_api_key',
+    auth: 'none',
+    params: { username: p.str(), password: p.str() },
+    handler: (ctx, _user, { username, password }) =>
+      fetchApiKey(ctx, ctx.rateLimiter, username, password),
+  }),
+  publicRoute({
+    method: 'POST',
+    path: '/dev_fetch_api_key',
+    auth: 'none',
+    params: { username: p.str() },
+    handler: (ctx, _user, { username }) => devFetchApiKey(ctx, username),
+  }),
+  publicRoute({
+    method: 'GET',
+    path: '/dev_list_users',
+    auth: 'none',
+    params: {},
+    handler: (ctx) => devListUsers(ctx),
+  }),
+];

@@ -1,0 +1,109 @@
+import { z } from 'zod';
+import {
+  accessUserByEmail,
+  accessUserById,
+  createUser,
+  deactivateUser,
+  getUser,
+  listUsers,
+  reactivateUser,
+  updateUser,
+} from '../../actions/users.js';
+import { maxMessageId } from '../../db/queries/messages.js';
+import { p } from '../params.js';
+import { route } from '../route.js';
+
+const userId = p.int();
+const lookupParams = {
+  client_gravatar: p.bool().default(true),
+  include_custom_profile_fields: p.bool().default(false),
+};
+
+export const userRoutes = [
+  route({
+    method: 'GET',
+    path: '/users',
+    params: { ...lookupParams, user_ids: p.json(z.array(z.int())).optional() },
+    handler: (ctx, user, params) =>
+      listUsers(ctx, user, {
+        clientGravatar: params.client_gravatar,
+        includeCustomProfileFields: params.include_custom_profile_fields,
+        userIds: params.user_ids,
+      }),
+  }),
+  route({
+    method: 'GET',
+    path: '/users/me',
+    params: {},
+    handler: (ctx, user) => ({
+      ...getUser(ctx, user, user, { clientGravatar: false, includeCustomProfileFields: true }),
+      max_message_id: maxMessageId(ctx.db),
+    }),
+  }),
+  route({
+    method: 'GET',
+    path: '/users/:user_id(^\\d+)',
+    params: { user_id: userId, ...lookupParams },
+    handler: (ctx, user, params) => ({
+      user: getUser(
+        ctx,
+        user,
+        accessUserById(ctx, params.user_id, { allowBots: true, allowDeactivated: true }),
+        {
+          clientGravatar: params.client_gravatar,
+          includeCustomProfileFields: params.include_custom_profile_fields,
+        },
+      ),
+    }),
+  }),
+  route({
+    method: 'GET',
+    path: '/users/:email',
+    params: { email: p.str(), ...lookupParams },
+    handler: (ctx, user, params) => ({
+      user: getUser(ctx, user, accessUserByEmail(ctx, user, params.email), {
+        clientGravatar: params.client_gravatar,
+        includeCustomProfileFields: params.include_custom_profile_fields,
+      }),
+    }),
+  }),
+  route({
+    method: 'POST',
+    path: '/users',
+    params: { email: p.str(), password: p.str(), full_name: p.str() },
+    handler: async (ctx, user, params) => {
+      const created = await createUser(ctx, user, {
+        email: params.email,
+        password: params.password,
+        fullName: params.full_name,
+      });
+      return { user_id: created.user_id };
+    },
+  }),
+  route({
+    method: 'PATCH',
+    path: '/users/:user_id(^\\d+)',
+    params: {
+      user_id: userId,
+      full_name: p.str().optional(),
+      role: p.int().optional(),
+    },
+    handler: (ctx, user, params) =>
+      updateUser(ctx, user, params.user_id, { fullName: params.full_name, role: params.role }),
+  }),
+  route({
+    method: 'DELETE',
+    path: '/users/:user_id(^\\d+)',
+    params: {
+      user_id: userId,
+      deactivation_notification_comment: p.str({ maxLength: 2000 }).optional(),
+    },
+    handler: (ctx, user, params) => deactivateUser(ctx, user, params.user_id),
+  }),
+  route({
+    method: 'POST',
+    path: '/users/:user_id(^\\d+)/reactivate',
+    params: { user_id: userId },
+    handler: (ctx, user, params) => reactivateUser(ctx, user, params.user_id),
+  }),
+];
