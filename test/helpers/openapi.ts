@@ -50,6 +50,22 @@ export interface ValidateOptions {
    * GET /server_settings), so presence checks have to be asked for explicitly.
    */
   requiredKeys?: string[];
+  /**
+   * Keys, at any depth, that the spec defines beyond the reference snapshot
+   * (feature levels after 420, e.g. `is_imported_stub`); a key is dropped from
+   * a deep copy when this returns true for it and its value.
+   */
+  ignoreDeep?: (key: string, value: unknown) => boolean;
+}
+
+function withoutDeep(value: unknown, ignore: (key: string, value: unknown) => boolean): unknown {
+  if (Array.isArray(value)) return value.map((v) => withoutDeep(v, ignore));
+  if (value === null || typeof value !== 'object') return value;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
+    if (!ignore(k, v)) out[k] = withoutDeep(v, ignore);
+  }
+  return out;
 }
 
 export type ValidationResult = { ok: true } | { ok: false; errors: string };
@@ -465,9 +481,9 @@ export function validateResponse(
     return { ok: false, errors: why };
   }
 
-  let data = body;
-  if (opts.allowExtraKeys?.length && isObject(body)) {
-    const copy: Record<string, unknown> = { ...body };
+  let data = opts.ignoreDeep ? withoutDeep(body, opts.ignoreDeep) : body;
+  if (opts.allowExtraKeys?.length && isObject(data)) {
+    const copy: Record<string, unknown> = { ...data };
     for (const k of opts.allowExtraKeys) delete copy[k];
     data = copy;
   }
