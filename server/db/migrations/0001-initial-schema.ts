@@ -205,8 +205,9 @@ export const initialSchema: Migration = {
       );
       CREATE INDEX messages_by_stream_topic ON messages(stream_id, topic_key, id)
         WHERE stream_id IS NOT NULL;
-      CREATE INDEX messages_by_stream ON messages(stream_id, id) WHERE stream_id IS NOT NULL;
-      CREATE INDEX messages_by_dm_group ON messages(dm_group_id, id) WHERE dm_group_id IS NOT NULL;
+      -- sender_id makes unread counting (id above a watermark, not one's own) index-only.
+      CREATE INDEX messages_by_stream ON messages(stream_id, id, sender_id) WHERE stream_id IS NOT NULL;
+      CREATE INDEX messages_by_dm_group ON messages(dm_group_id, id, sender_id) WHERE dm_group_id IS NOT NULL;
       CREATE INDEX messages_by_sender ON messages(sender_id, id);
 
       -- Full-text search over topic and the text of the rendered content.
@@ -224,6 +225,10 @@ export const initialSchema: Migration = {
         PRIMARY KEY (user_id, message_id)
       ) WITHOUT ROWID;
       CREATE INDEX user_message_flags_by_message ON user_message_flags(message_id);
+      -- Unread overrides only (a mention not yet read, a message marked unread):
+      -- small, so unread counts never scan a user's read history.
+      CREATE INDEX user_message_flags_unread ON user_message_flags(user_id, message_id)
+        WHERE (flags & 1) = 0;
 
       CREATE TABLE message_edits (
         id INTEGER PRIMARY KEY,
