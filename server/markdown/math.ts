@@ -1,0 +1,37 @@
+import katex from 'katex';
+import { escapeTextStrict } from './escape.js';
+
+/**
+ * KaTeX renders untrusted input safely as long as `trust` stays off (no
+ * \href, \url or raw HTML commands get through), and it escapes the TeX
+ * source it embeds in the MathML annotation.
+ */
+function render(tex: string, displayMode: boolean): string | null {
+  try {
+    return katex.renderToString(tex, {
+      displayMode,
+      throwOnError: true,
+      trust: false,
+      output: 'htmlAndMathml',
+    });
+  } catch {
+    return null;
+  }
+}
+
+/** `$$…$$` inside a paragraph. */
+export function renderInlineTex(body: string): string {
+  return render(body, false) ?? `<span class="tex-error">$$${escapeTextStrict(body)}$$</span>`;
+}
+
+function escapeDisplayError(s: string): string {
+  return s.replace(/[&<>"']/g, (c) =>
+    c === '&' ? '&amp;' : c === '<' ? '&lt;' : c === '>' ? '&gt;' : c === '"' ? '&quot;' : '&#x27;',
+  );
+}
+
+/** ```math blocks; Zulip puts the display span in its own paragraph. */
+export function renderDisplayTex(body: string): string {
+  const html = render(body, true) ?? `<span class="tex-error">${escapeDisplayError(body)}</span>`;
+  return `<p>${html}</p>`;
+}
