@@ -1,20 +1,30 @@
 import type { AppContext } from '../context.js';
+import { markdownLookups } from '../db/queries/markdown-lookups.js';
+import { type RenderResult, renderMarkdown, renderTopicLinks } from '../markdown/index.js';
 
-const escapeHtml = (text: string) =>
-  text
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&#39;');
+export type { RenderResult } from '../markdown/index.js';
 
 /**
- * Message Markdown to HTML. Until the Zulip-dialect renderer (server/markdown)
- * is wired in, paragraphs are escaped text; callers already go through here.
+ * The one entry point for turning message Markdown into Zulip's HTML: sending,
+ * editing, POST /messages/render, scheduled delivery and edit history all
+ * come through here.
  */
-export function renderContent(_ctx: AppContext, content: string): string {
-  return content
-    .split(/\n{2,}/)
-    .map((para) => `<p>${escapeHtml(para).replace(/\n/g, '<br>\n')}</p>`)
-    .join('\n');
+export function renderMessage(
+  ctx: AppContext,
+  content: string,
+  opts: { translateEmoticons?: boolean } = {},
+): RenderResult {
+  return renderMarkdown(content, markdownLookups(ctx.db), {
+    realmUrl: ctx.config.externalUrl,
+    translateEmoticons: opts.translateEmoticons ?? false,
+  });
+}
+
+export function renderContent(ctx: AppContext, content: string): string {
+  return renderMessage(ctx, content).html;
+}
+
+/** Linkifiers applied to a topic, for `topic_links`. */
+export function topicLinks(ctx: AppContext, topic: string): Array<{ text: string; url: string }> {
+  return renderTopicLinks(topic, markdownLookups(ctx.db));
 }

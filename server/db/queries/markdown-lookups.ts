@@ -1,0 +1,72 @@
+import type { MarkdownLookups } from '../../markdown/index.js';
+import type { Db } from '../open.js';
+import { stmt } from '../prepared.js';
+
+/** The renderer's view of the organization, backed by prepared statements. */
+export function markdownLookups(db: Db): MarkdownLookups {
+  return {
+    userById(id) {
+      const row = stmt<[number], { id: number; full_name: string; is_active: number }>(
+        db,
+        'SELECT id, full_name, is_active FROM users WHERE id = ?',
+      ).get(id);
+      return row
+        ? { id: row.id, fullName: row.full_name, isActive: row.is_active === 1 }
+        : undefined;
+    },
+    usersByName(fullName) {
+      return stmt<[string], { id: number; full_name: string; is_active: number }>(
+        db,
+        'SELECT id, full_name, is_active FROM users WHERE full_name = ? COLLATE NOCASE ORDER BY id',
+      )
+        .all(fullName)
+        .map((row) => ({ id: row.id, fullName: row.full_name, isActive: row.is_active === 1 }));
+    },
+    groupByName(name) {
+      const row = stmt<[string], { id: number; name: string }>(
+        db,
+        'SELECT id, name FROM user_groups WHERE name = ? COLLATE NOCASE AND deactivated = 0',
+      ).get(name);
+      return row ? { id: row.id, name: row.name } : undefined;
+    },
+    channelByName(name) {
+      const row = stmt<[string], { id: number; name: string }>(
+        db,
+        'SELECT id, name FROM streams WHERE name_key = ?',
+      ).get(name.toLowerCase());
+      return row ?? undefined;
+    },
+    channelById(id) {
+      const row = stmt<[number], { id: number; name: string }>(
+        db,
+        'SELECT id, name FROM streams WHERE id = ?',
+      ).get(id);
+      return row ?? undefined;
+    },
+    realmEmoji(name) {
+      const row = stmt<
+        [string],
+        { id: number; name: string; file_name: string; deactivated: number }
+      >(
+        db,
+        'SELECT id, name, file_name, deactivated FROM realm_emoji WHERE name = ? ORDER BY deactivated, id DESC',
+      ).get(name);
+      return row
+        ? {
+            id: String(row.id),
+            name: row.name,
+            sourceUrl: `/user_avatars/emoji/${row.file_name}`,
+            deactivated: row.deactivated === 1,
+          }
+        : undefined;
+    },
+    linkifiers() {
+      return stmt<[], { id: number; pattern: string; url_template: string }>(
+        db,
+        'SELECT id, pattern, url_template FROM realm_linkifiers ORDER BY sort_order, id',
+      )
+        .all()
+        .map((row) => ({ id: row.id, pattern: row.pattern, urlTemplate: row.url_template }));
+    },
+  };
+}
