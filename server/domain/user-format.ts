@@ -56,8 +56,10 @@ export function avatarUrl(
   clientGravatar: boolean,
 ): string | null {
   if (user.avatar_source === 'G') {
-    // Clients that compute gravatars themselves get null when they know the address.
-    if (clientGravatar && canSeeDeliveryEmail(viewer, user)) return null;
+    // Clients that compute gravatars themselves get null when the address is
+    // public (Zulip checks the target's visibility, not the viewer's role).
+    if (clientGravatar && (user.is_bot || emailVisibility(user) === VISIBILITY.everyone))
+      return null;
     return gravatarUrl(user.delivery_email, user.avatar_version);
   }
   return `/user_avatars/${user.id}.png?version=${user.avatar_version}`;

@@ -1,6 +1,41 @@
 import type { Db } from '../open.js';
 import { stmt } from '../prepared.js';
 
+export interface StreamRow {
+  id: number;
+  name: string;
+  name_key: string;
+  description: string;
+  rendered_description: string;
+  invite_only: number;
+  is_web_public: number;
+  history_public_to_subscribers: number;
+  message_retention_days: number | null;
+  date_created: number;
+  creator_id: number | null;
+  is_archived: number;
+  first_message_id: number | null;
+  folder_id: number | null;
+  topics_policy: string;
+  is_recently_active: number;
+  permissions: string;
+}
+
+export interface SubscriptionRow {
+  stream_id: number;
+  user_id: number;
+  active: number;
+  color: string;
+  is_muted: number;
+  pin_to_top: number;
+  desktop_notifications: number | null;
+  audible_notifications: number | null;
+  push_notifications: number | null;
+  email_notifications: number | null;
+  wildcard_mentions_notify: number | null;
+  read_through: number;
+}
+
 export interface NewStream {
   name: string;
   description: string;
@@ -10,14 +45,27 @@ export interface NewStream {
   history_public_to_subscribers: boolean;
   date_created: number;
   creator_id: number | null;
+  message_retention_days?: number | null;
+  topics_policy?: string;
+  permissions?: string;
 }
+
+export const streamById = (db: Db, id: number) =>
+  stmt<[number], StreamRow>(db, 'SELECT * FROM streams WHERE id = ?').get(id);
+
+export const streamByName = (db: Db, name: string) =>
+  stmt<[string], StreamRow>(db, 'SELECT * FROM streams WHERE name_key = ?').get(name.toLowerCase());
+
+export const allStreams = (db: Db) =>
+  stmt<[], StreamRow>(db, 'SELECT * FROM streams ORDER BY name_key').all();
 
 export function insertStream(db: Db, s: NewStream): number {
   return Number(
     stmt(
       db,
       `INSERT INTO streams (name, name_key, description, rendered_description, invite_only, is_web_public,
-         history_public_to_subscribers, date_created, creator_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+         history_public_to_subscribers, date_created, creator_id, message_retention_days, topics_policy, permissions)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ).run(
       s.name,
       s.name.toLowerCase(),
@@ -28,24 +76,73 @@ export function insertStream(db: Db, s: NewStream): number {
       s.history_public_to_subscribers ? 1 : 0,
       s.date_created,
       s.creator_id,
+      s.message_retention_days ?? null,
+      s.topics_policy ?? 'inherit',
+      s.permissions ?? '{}',
     ).lastInsertRowid,
   );
 }
 
-/** Subscribes (or resubscribes) and opens a subscription period at the next message id. */
+/** The id the next message will get (AUTOINCREMENT never reuses ids). */
+export const nextMessageId = (db: Db) =>
+  (stmt<[], { seq: number }>(db, "SELECT seq FROM sqlite_sequence WHERE name = 'messages'").get()
+    ?.seq ?? 0) + 1;
+
+/**
+ * Subscribes (or resubscribes): earlier history reads as read and a new
+ * subscription period starts at the next message id (db/DESIGN.md).
+ */
 export function insertSubscription(db: Db, streamId: number, userId: number, color: string): void {
-  const next =
-    stmt<[], { id: number | null }>(
-      db,
-      "SELECT seq AS id FROM sqlite_sequence WHERE name = 'messages'",
-    ).get()?.id ?? 0;
+  const next = nextMessageId(db);
   stmt(
     db,
     `INSERT INTO subscriptions (stream_id, user_id, active, color, read_through) VALUES (?, ?, 1, ?, ?)
      ON CONFLICT (stream_id, user_id) DO UPDATE SET active = 1, read_through = max(read_through, excluded.read_through)`,
-  ).run(streamId, userId, color, next);
+  ).run(streamId, userId, color, next - 1);
   stmt(
     db,
     'INSERT OR IGNORE INTO subscription_periods (user_id, stream_id, first_message_id) VALUES (?, ?, ?)',
-  ).run(userId, streamId, next + 1);
+  ).run(userId, streamId, next);
 }
+
+/** Ends the subscription: the period closes and the channel counts as read. */
+export function deactivateSubscription(db: Db, streamId: number, userId: number): void {
+  const last = nextMessageId(db) - 1;
+  stmt(
+    db,
+    'UPDATE subscriptions SET active = 0, read_through = max(read_through, ?) WHERE stream_id = ? AND user_id = ?',
+  ).run(last, streamId, userId);
+  stmt(
+    db,
+    'UPDATE subscription_periods SET last_message_id = ? WHERE user_id = ? AND stream_id = ? AND last_message_id IS NULL',
+  ).run(last, userId, streamId);
+}
+
+export const subscriptionOf = (db: Db, streamId: number, userId: number) =>
+  stmt<[number, number], SubscriptionRow>(
+    db,
+    'SELECT * FROM subscriptions WHERE stream_id = ? AND user_id = ?',
+  ).get(streamId, userId);
+
+export const subscriptionsOfUser = (db: Db, userId: number) =>
+  stmt<[number], SubscriptionRow>(db, 'SELECT * FROM subscriptions WHERE user_id = ?').all(userId);
+
+/** Active subscribers who are active users. */
+export const subscriberIds = (db: Db, streamId: number) =>
+  stmt<[number], { user_id: number }>(
+    db,
+    `SELECT s.user_id FROM subscriptions s JOIN users u ON u.id = s.user_id
+      WHERE s.stream_id = ? AND s.active = 1 AND u.is_active = 1 ORDER BY s.user_id`,
+  )
+    .all(streamId)
+    .map((r) => r.user_id);
+
+export const subscriberCount = (db: Db, streamId: number) =>
+  stmt<[number], { n: number }>(
+    db,
+    `SELECT count(*) AS n FROM subscriptions s JOIN users u ON u.id = s.user_id
+      WHERE s.stream_id = ? AND s.active = 1 AND u.is_active = 1`,
+  ).get(streamId)!.n;
+
+export const setStreamFirstMessageId = (db: Db, streamId: number, messageId: number | null) =>
+  stmt(db, 'UPDATE streams SET first_message_id = ? WHERE id = ?').run(messageId, streamId);

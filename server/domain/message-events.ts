@@ -1,0 +1,51 @@
+import type { AppContext, Tx } from '../context.js';
+import { messageById } from '../db/queries/messages.js';
+import { userById } from '../db/queries/users.js';
+import type { EventQueue } from '../events/queue.js';
+import { flagNames } from './flags.js';
+import { MessageFormatter } from './message-format.js';
+
+/**
+ * Emits the `message` event for a newly stored message. The dict is built
+ * once per combination of client options (apply_markdown, client_gravatar,
+ * empty_topic_name), not once per queue; flags come per recipient.
+ */
+export function emitMessageEvent(
+  ctx: AppContext,
+  tx: Tx,
+  messageId: number,
+  flagsByUser: Map<number, number>,
+  local?: { queueId: string; localId: string },
+): void {
+  const variants = new Map<string, Record<string, unknown>>();
+  const dictFor = (queue: EventQueue): Record<string, unknown> => {
+    const o = queue.options;
+    const key = `${o.applyMarkdown}|${o.clientGravatar}|${o.capabilities.empty_topic_name}`;
+    let dict = variants.get(key);
+    if (!dict) {
+      const viewer = userById(ctx.db, queue.userId);
+      const row = messageById(ctx.db, messageId);
+      if (!row || !viewer) return {};
+      dict = new MessageFormatter(ctx, { id: viewer.id, role: viewer.role }).format([row], {
+        applyMarkdown: o.applyMarkdown,
+        clientGravatar: o.clientGravatar,
+        allowEmptyTopicName: o.capabilities.empty_topic_name,
+      })[0]!;
+      variants.set(key, dict);
+    }
+    return dict;
+  };
+  tx.emit({
+    type: 'message',
+    users: flagsByUser.keys(),
+    payload: (queue) => {
+      const event: { type: string } & Record<string, unknown> = {
+        type: 'message',
+        message: dictFor(queue),
+        flags: flagNames(flagsByUser.get(queue.userId) ?? 0),
+      };
+      if (local && queue.id === local.queueId) event.local_message_id = local.localId;
+      return event;
+    },
+  });
+}

@@ -1,0 +1,30 @@
+import { sendMessage } from '../../actions/messages/send.js';
+import { p } from '../params.js';
+import { route } from '../route.js';
+
+export const messageRoutes = [
+  route({
+    method: 'POST',
+    path: '/messages',
+    params: {
+      type: p.oneOf(['direct', 'private', 'stream', 'channel'] as const),
+      to: p.str().optional(),
+      content: p.str(),
+      topic: p.str().alias('subject').optional(),
+      queue_id: p.str().optional(),
+      local_id: p.str().optional(),
+      read_by_sender: p.bool().optional(),
+    },
+    handler: (ctx, user, params, request) =>
+      sendMessage(ctx, user, {
+        type: params.type,
+        to: params.to,
+        content: params.content,
+        topic: params.topic,
+        queueId: params.queue_id,
+        localId: params.local_id,
+        readBySender: params.read_by_sender,
+        clientName: request.clientName,
+      }),
+  }),
+];
