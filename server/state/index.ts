@@ -1,5 +1,7 @@
 import type { AppContext } from '../context.js';
 import type { UserRow } from '../db/queries/users.js';
+import { channelStateProviders } from './channels.js';
+import { messageStateProviders } from './messages.js';
 import {
   alertWordsState,
   draftsState,
@@ -59,6 +61,8 @@ export const stateProviders: StateProvider[] = [
   draftsState,
   onboardingStepsState,
   ...miscPersonalState,
+  ...channelStateProviders,
+  ...messageStateProviders,
 ];
 
 /** `types` null = everything (no fetch_event_types and no event_types given). */

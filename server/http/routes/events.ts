@@ -80,7 +80,8 @@ export const eventRoutes = [
     path: '/events',
     rateLimitExempt: true,
     params: {
-      queue_id: p.str(),
+      // Checked by getEvents: Zulip reports these as plain BAD_REQUEST errors.
+      queue_id: p.str().optional(),
       last_event_id: p.int().optional(),
       dont_block: p.bool().default(false),
     },

@@ -1,8 +1,13 @@
 import type { Route } from '../route.js';
 import { botRoutes } from './bots.js';
+import { channelRoutes } from './channels.js';
 import { eventRoutes } from './events.js';
+import { flagRoutes } from './flags.js';
+import { messageEditRoutes } from './message-edits.js';
+import { messageFetchRoutes } from './message-fetch.js';
 import { messageRoutes } from './messages.js';
 import { serverRoutes } from './server.js';
+import { subscriptionRoutes } from './subscriptions.js';
 import { userRoutes } from './users.js';
 
 /** Every endpoint, one file per resource. */
@@ -12,4 +17,9 @@ export const allRoutes: Route[] = [
   ...botRoutes,
   ...eventRoutes,
   ...messageRoutes,
+  ...messageFetchRoutes,
+  ...messageEditRoutes,
+  ...flagRoutes,
+  ...channelRoutes,
+  ...subscriptionRoutes,
 ];
