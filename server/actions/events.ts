@@ -90,9 +90,11 @@ export function registerQueue(ctx: AppContext, user: UserRow, input: RegisterInp
 export async function getEvents(
   ctx: AppContext,
   user: UserRow,
-  input: { queueId: string; lastEventId: number | undefined; dontBlock: boolean },
+  input: { queueId: string | undefined; lastEventId: number | undefined; dontBlock: boolean },
   signal: AbortSignal,
 ): Promise<{ events: QueuedEvent[] }> {
+  if (input.queueId === undefined) throw badRequest("Missing 'queue_id' argument");
+  if (input.lastEventId === undefined) throw badRequest("Missing 'last_event_id' argument");
   const queue = ctx.events.get(input.queueId, user.id);
   const events = await ctx.events.poll(queue, input.lastEventId, input.dontBlock, signal);
   return { events };

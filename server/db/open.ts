@@ -20,6 +20,12 @@ export function openDatabase(file: string): Db {
   db.pragma('cache_size = -65536');
   db.pragma('wal_autocheckpoint = 4000');
   db.pragma('temp_store = MEMORY');
-  migrate(db);
+  try {
+    migrate(db);
+  } catch (err) {
+    // E.g. DatabaseTooNewError: leave the file to the Hearth that wrote it.
+    db.close();
+    throw err;
+  }
   return db;
 }
