@@ -86,5 +86,8 @@ export const badEventQueue = (queueId: string) =>
 
 export const noSuchUser = () => new ApiError('No such user');
 
+export const requestTooLarge = () =>
+  new ApiError('Request body too large', { code: 'REQUEST_TOO_LARGE', status: 413 });
+
 export const notFound = () =>
   new ApiError('Endpoint not found', { code: 'NOT_FOUND', status: 404 });

@@ -25,9 +25,10 @@ export async function fetchApiKey(
 ) {
   const key = `password:${username.trim().toLowerCase()}`;
   // Only failed attempts count; once over the limit even a right password waits.
-  limiter.peek(key, defaultRules.passwordAttempts);
-  const status = limiter.peek(key, defaultRules.passwordAttempts);
-  if (limiter.enabled && status.remaining === 0) limiter.hit(key, defaultRules.passwordAttempts);
+  // (hit() on a full window throws RATE_LIMIT_HIT without recording anything.)
+  if (limiter.enabled && limiter.peek(key, defaultRules.passwordAttempts).remaining === 0) {
+    limiter.hit(key, defaultRules.passwordAttempts);
+  }
 
   const user = userByEmailKey(ctx.db, username.trim().toLowerCase());
   const ok = user && !user.is_bot && (await verifyPassword(password, user.password_hash));
@@ -52,7 +53,8 @@ function requireDevMode(ctx: AppContext): void {
 export function devFetchApiKey(ctx: AppContext, username: string) {
   requireDevMode(ctx);
   const user = userByEmailKey(ctx.db, username.trim().toLowerCase());
-  if (!user) throw authenticationFailed('This user is not registered.');
+  // Zulip answers an unknown username as it answers a wrong password.
+  if (!user) throw authenticationFailed();
   checkAccountUsable(ctx, user);
   return keyResponse(ctx, user);
 }

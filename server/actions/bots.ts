@@ -80,7 +80,9 @@ function emitBotAdd(ctx: AppContext, tx: Tx, botId: number): void {
 }
 
 export function createBot(ctx: AppContext, owner: UserRow, input: NewBotInput) {
+  // Zulip's require_member_or_admin: neither guests nor bots create bots.
   requireRole(owner, 'member');
+  requireRole(owner, 'human');
   const realm = loadRealm(ctx);
   const fullName = checkFullName(input.fullName);
   const shortName = input.shortName.trim();

@@ -16,16 +16,22 @@ import { generateApiKey, hashPassword } from '../domain/credentials.js';
 import { loadRealm } from '../domain/realm.js';
 import { isOwner, Role, requireRole, roleValues, syncSystemGroups } from '../domain/roles.js';
 import { apiEmail, formatUser, groupProfileValues, type Viewer } from '../domain/user-format.js';
-import { ApiError, badRequest, noSuchUser } from '../errors.js';
+import { badRequest, noSuchUser, ownerRequired } from '../errors.js';
 
 export const MAX_NAME_LENGTH = 100;
+export const MIN_NAME_LENGTH = 2;
+/** Characters that would break mention syntax (`@**name**`) or quoting. */
+const NAME_INVALID_CHARS = /[*`\\>"@\u0000-\u001f\u007f]/;
 
-/** Zulip's full-name rules. */
+/** Zulip's full-name rules (`check_full_name`). */
 export function checkFullName(raw: string): string {
   const name = raw.trim();
-  if (name.length > MAX_NAME_LENGTH) throw badRequest('Name too long!');
-  if (name.length === 0) throw badRequest('Name too short!');
-  if (/[\u0000-\u001f\u007f]/.test(name)) throw badRequest('Invalid characters in name!');
+  const length = [...name].length;
+  if (length > MAX_NAME_LENGTH) throw badRequest('Name too long!');
+  if (length < MIN_NAME_LENGTH) throw badRequest('Name too short!');
+  if (NAME_INVALID_CHARS.test(name)) throw badRequest('Invalid characters in name!');
+  // "Name|15" would be ambiguous with the mention syntax for duplicate names.
+  if (/\|\d+$/.test(name)) throw badRequest('Invalid format!');
   return name;
 }
 
@@ -46,7 +52,7 @@ export function accessUserById(
   const user = userById(ctx.db, id);
   if (!user) throw noSuchUser();
   if (user.is_bot && !opts.allowBots) throw noSuchUser();
-  if (!user.is_active && !opts.allowDeactivated) throw noSuchUser();
+  if (!user.is_active && !opts.allowDeactivated) throw badRequest('User is deactivated');
   return user;
 }
 
@@ -214,7 +220,7 @@ export function updateUser(
       role !== target.role &&
       !isOwner(actor)
     ) {
-      throw new ApiError('Must be an organization owner', { code: 'UNAUTHORIZED_PRINCIPAL' });
+      throw ownerRequired();
     }
     if (target.role === Role.owner && role !== Role.owner && countActiveOwners(ctx.db) <= 1) {
       throw badRequest('The owner permission cannot be removed from the only organization owner.');
@@ -241,11 +247,9 @@ export function deactivateUser(
 ): Record<string, never> {
   requireRole(actor, 'admin');
   const target = accessUserById(ctx, targetId);
+  if (target.role === Role.owner && !isOwner(actor)) throw ownerRequired();
   if (target.role === Role.owner && countActiveOwners(ctx.db) <= 1) {
     throw badRequest('Cannot deactivate the only organization owner');
-  }
-  if (target.role === Role.owner && !isOwner(actor)) {
-    throw new ApiError('Must be an organization owner', { code: 'UNAUTHORIZED_PRINCIPAL' });
   }
   ctx.transaction((tx) => {
     setUserActive(ctx.db, target.id, false);

@@ -3,7 +3,7 @@ import multipart from '@fastify/multipart';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
 import type { UserRow } from '../db/queries/users.js';
-import { ApiError, notFound } from '../errors.js';
+import { ApiError, badRequest, notFound, requestTooLarge } from '../errors.js';
 import { authenticate } from './auth.js';
 import { parseParams } from './params.js';
 import { defaultRules, headersFor, type RateLimiter, type RateStatus } from './rate-limit.js';
@@ -19,22 +19,28 @@ export interface HttpAppOptions {
   rateLimiter: RateLimiter;
 }
 
-/** The request's parameters from the query string, the body and the path, body winning. */
+/**
+ * The request's parameters from the query string, the body and the path, body
+ * winning. Multipart fields escape Fastify's body limit (busboy truncates them
+ * silently), so their total is checked here.
+ */
 function collectRawParams(request: FastifyRequest): Map<string, string> {
   const raw = new Map<string, string>();
-  const add = (source: unknown) => {
+  let bodyBytes = 0;
+  const add = (source: unknown, fromBody = false) => {
     if (!source || typeof source !== 'object' || Buffer.isBuffer(source)) return;
     for (const [key, value] of Object.entries(source as Record<string, unknown>)) {
       const last = Array.isArray(value) ? value[value.length - 1] : value;
       if (last === undefined) continue;
-      if (typeof last === 'string') raw.set(key, last);
-      else if (Buffer.isBuffer(last))
-        continue; // uploaded files are read by their endpoint
-      else raw.set(key, JSON.stringify(last));
+      if (Buffer.isBuffer(last)) continue; // uploaded files are read by their endpoint
+      const text = typeof last === 'string' ? last : JSON.stringify(last);
+      if (fromBody) bodyBytes += Buffer.byteLength(key) + Buffer.byteLength(text);
+      raw.set(key, text);
     }
   };
   add(request.query);
-  add(request.body);
+  add(request.body, true);
+  if (request.isMultipart() && bodyBytes >= BODY_LIMIT_BYTES) throw requestTooLarge();
   add(request.params);
   return raw;
 }
@@ -50,26 +56,31 @@ function sendError(reply: FastifyReply, error: ApiError): FastifyReply {
   return reply.code(error.status).headers(error.headers).send(error.toJSON());
 }
 
-/** Fastify's own errors (bad JSON, too large, ...) in Zulip's envelope. */
-function toApiError(error: unknown): ApiError {
+/**
+ * Fastify's own errors (bad JSON, too large, ...) in Zulip's envelope. Errors
+ * raised before the handler ran come from reading the request (e.g. busboy on
+ * a broken multipart body, which sets no status): they are the client's.
+ */
+function toApiError(error: unknown, beforeHandler = false): ApiError {
   if (error instanceof ApiError) return error;
   const e = error as { statusCode?: number; code?: string; message?: string };
-  if (e.statusCode === 413 || e.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
-    return new ApiError('Request body too large', { code: 'REQUEST_TOO_LARGE', status: 413 });
-  }
-  if (typeof e.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500) {
-    return new ApiError(`Malformed request: ${e.message ?? 'invalid body'}`, {
-      code: 'BAD_REQUEST',
-      status: 400,
-    });
-  }
+  if (e.statusCode === 413 || e.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return requestTooLarge();
+  const clientError =
+    typeof e.statusCode === 'number' ? e.statusCode >= 400 && e.statusCode < 500 : beforeHandler;
+  if (clientError) return badRequest(`Malformed request: ${e.message || 'invalid body'}`);
   return new ApiError('Internal server error', { code: 'INTERNAL_SERVER_ERROR', status: 500 });
 }
 
 export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInstance> {
   const { ctx, routes, rateLimiter } = options;
+  /** Requests whose handler has started; errors of the others came from parsing. */
+  const handled = new WeakSet<FastifyRequest>();
   const app = Fastify({
     bodyLimit: BODY_LIMIT_BYTES,
+    // Unparsable URLs (e.g. a bad %-escape) get the JSON envelope too.
+    frameworkErrors: (error, _request, reply) => {
+      sendError(reply, badRequest(`Malformed request: ${error.message}`));
+    },
     // Long-polls last up to the heartbeat; leave headroom.
     requestTimeout: 0,
     keepAliveTimeout: 75_000,
@@ -86,7 +97,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
 
   app.setErrorHandler((error, request, reply) => {
-    const apiError = toApiError(error);
+    const apiError = toApiError(error, !handled.has(request));
     if (apiError.status >= 500) ctx.log.error(`${request.method} ${request.url} failed`, error);
     return sendError(reply, apiError);
   });
@@ -98,6 +109,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
       method: def.method,
       url: API_PREFIX + def.path,
       handler: async (request, reply) => {
+        handled.add(request);
         const abort = new AbortController();
         request.raw.once('close', () => abort.abort());
         reply.raw.once('close', () => abort.abort());
@@ -132,7 +144,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
           info,
         );
         const body: Record<string, unknown> = { result: 'success', msg: '', ...(result as object) };
-        if (ignored.length > 0) body.ignored_parameters_unsupported = ignored;
+        if (ignored.length > 0) body.ignored_parameters_unsupported = ignored.sort();
         return reply.code(200).send(body);
       },
     });

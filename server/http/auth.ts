@@ -4,33 +4,37 @@ import { type UserRow, userByApiKey } from '../db/queries/users.js';
 import { apiEmail } from '../domain/user-format.js';
 import {
   ApiError,
+  badRequest,
   invalidApiKey,
   notLoggedIn,
   realmDeactivated,
   userDeactivated,
 } from '../errors.js';
 
+const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
+
+/** Zulip's answer to a Basic header it cannot read: 401 with the challenge. */
+const invalidBasicHeader = () =>
+  new ApiError('Invalid authorization header for basic auth', {
+    code: 'UNAUTHORIZED',
+    status: 401,
+    headers: { 'WWW-Authenticate': 'Basic realm="zulip"' },
+  });
+
 /** Parses `Authorization: Basic base64(email:api_key)`. */
 export function parseBasicAuth(
   header: string | undefined,
 ): { email: string; apiKey: string } | null {
   if (!header) return null;
-  const match = /^Basic\s+(\S+)\s*$/i.exec(header);
-  if (!match) {
-    throw new ApiError('Only Basic authentication is supported.', {
-      code: 'UNAUTHORIZED',
-      status: 401,
-    });
+  const [scheme = '', credentials, ...rest] = header.trim().split(/\s+/);
+  if (scheme.toLowerCase() !== 'basic') {
+    throw badRequest('This endpoint requires HTTP basic authentication.');
   }
-  const decoded = Buffer.from(match[1]!, 'base64').toString('utf8');
+  if (!credentials || rest.length > 0 || !BASE64.test(credentials)) throw invalidBasicHeader();
+  const decoded = Buffer.from(credentials, 'base64').toString('utf8');
   const colon = decoded.indexOf(':');
-  if (colon < 0) {
-    throw new ApiError('Invalid authorization header for basic auth', {
-      code: 'UNAUTHORIZED',
-      status: 401,
-    });
-  }
-  return { email: decoded.slice(0, colon), apiKey: decoded.slice(colon + 1) };
+  if (colon < 0) throw invalidBasicHeader();
+  return { email: decoded.slice(0, colon), apiKey: decoded.slice(colon + 1).trim() };
 }
 
 /**
