@@ -1,12 +1,12 @@
-import { existsSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { createOrganization, organizationExists } from './actions/organization.js';
+import { ensureOrganization } from './bootstrap.js';
 import { DatabaseTooNewError } from './db/migrate.js';
-import { seedDemo } from './demo/seed.js';
-import { generatePassword } from './domain/credentials.js';
 import { consoleLogger, createServer, type RunningServer } from './index.js';
+
+export { zuliprcText } from './bootstrap.js';
 
 export interface CliOptions {
   dataDir: string;
@@ -68,11 +68,6 @@ export function parseCliOptions(argv: string[], env: NodeJS.ProcessEnv): CliOpti
   };
 }
 
-/** The INI file Zulip clients read (`zulip.Client(config_file=...)`, zulip-js, zulip-terminal). */
-export function zuliprcText(email: string, apiKey: string, site: string): string {
-  return `[api]\nemail=${email}\nkey=${apiKey}\nsite=${site}\n`;
-}
-
 const isLoopback = (host: string) =>
   host === 'localhost' || host === '::1' || host.startsWith('127.');
 
@@ -81,6 +76,8 @@ export async function main(
   env = process.env,
 ): Promise<RunningServer> {
   const options = parseCliOptions(argv, env);
+  // Per launch: whoever can read this process's output may administer the organization.
+  const adminToken = randomBytes(32).toString('base64url');
   const server = await createServer({
     dataDir: options.dataDir,
     host: options.host,
@@ -88,30 +85,19 @@ export async function main(
     demo: options.demo,
     rateLimit: options.rateLimit,
     log: consoleLogger,
+    adminToken,
   });
-  const { ctx } = server;
-  const zuliprcPath = path.join(options.dataDir, 'zuliprc');
 
-  if (!organizationExists(ctx)) {
-    const password = generatePassword();
-    const ownerEmail = 'owner@hearth.local';
-    const owner = await createOrganization(ctx, {
-      name: options.demo ? 'Hearth Demo' : 'Hearth',
-      emailDomain: 'hearth.local',
-      ownerEmail,
-      ownerName: 'Owner',
-      ownerPassword: password,
-    });
-    if (options.demo) await seedDemo(ctx, owner.user_id);
-    writeFileSync(zuliprcPath, zuliprcText(ownerEmail, owner.api_key, server.url), { mode: 0o600 });
+  const boot = await ensureOrganization(server, { demo: options.demo });
+  if (boot.created) {
     console.log('Created a new organization.');
     console.log(`  URL:      ${server.url}`);
-    console.log(`  Owner:    ${ownerEmail}`);
-    console.log(`  Password: ${password}`);
-    console.log(`  API key:  ${owner.api_key}`);
-    console.log(`  zuliprc:  ${zuliprcPath}`);
-  } else if (existsSync(zuliprcPath)) {
-    console.log(`Using the existing organization; owner credentials are in ${zuliprcPath}`);
+    console.log(`  Owner:    ${boot.ownerEmail}`);
+    console.log(`  Password: ${boot.password}`);
+    console.log(`  API key:  ${boot.apiKey}`);
+    console.log(`  zuliprc:  ${boot.zuliprcPath}`);
+  } else if (boot.zuliprcPath) {
+    console.log(`Using the existing organization; owner credentials are in ${boot.zuliprcPath}`);
   }
   if (!isLoopback(options.host)) {
     console.warn(
@@ -122,6 +108,7 @@ export async function main(
     console.log(
       'Demo mode: GET /api/v1/dev_list_users and POST /api/v1/dev_fetch_api_key are enabled.',
     );
+  console.log(`Admin UI: ${server.url}/admin/#token=${adminToken}`);
   console.log(`Hearth listening on ${server.url}`);
 
   let stopping = false;

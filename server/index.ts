@@ -1,11 +1,16 @@
 import { mkdirSync } from 'node:fs';
+import type { ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import path from 'node:path';
 import { type AppContext, createTransactionRunner, type Logger } from './context.js';
 import { openDatabase } from './db/open.js';
+import { narrowQueueFilter } from './domain/narrow.js';
 import { defaultTimings, EventHub, type EventHubTimings } from './events/hub.js';
+import { registerAdminUi } from './http/admin-ui.js';
 import { buildHttpApp } from './http/app.js';
 import { RateLimiter } from './http/rate-limit.js';
 import { allRoutes } from './http/routes/index.js';
+import { registerTrpc } from './http/trpc-plugin.js';
 
 export interface ServerOptions {
   dataDir: string;
@@ -18,16 +23,25 @@ export interface ServerOptions {
   now?: () => number;
   log?: Logger;
   eventTimings?: Partial<EventHubTimings>;
+  /**
+   * Opens the admin door: tRPC under /trpc (`Authorization: Bearer <token>`)
+   * and the admin UI under /admin/. Without it both answer 404.
+   */
+  adminToken?: string;
 }
 
 export interface RunningServer {
   url: string;
   port: number;
   ctx: AppContext;
+  dataDir: string;
+  /** Where first start writes the owner's zuliprc (see bootstrap.ts). */
+  zuliprcPath: string;
   close(): Promise<void>;
 }
 
 export const DATABASE_FILE = 'hearth.sqlite';
+export const ZULIPRC_FILE = 'zuliprc';
 
 export const silentLogger: Logger = { info() {}, warn() {}, error() {} };
 
@@ -47,6 +61,7 @@ export async function createServer(options: ServerOptions): Promise<RunningServe
   const log = options.log ?? silentLogger;
   const db = openDatabase(path.join(options.dataDir, DATABASE_FILE));
   const events = new EventHub(now, { ...defaultTimings, ...options.eventTimings });
+  events.queueFilter = narrowQueueFilter;
   const rateLimiter = new RateLimiter(now, options.rateLimit ?? true);
   const host = options.host ?? '127.0.0.1';
   const ctx: AppContext = {
@@ -63,24 +78,62 @@ export async function createServer(options: ServerOptions): Promise<RunningServe
     },
     transaction: createTransactionRunner(db, events, log),
   };
+  const zuliprcPath = path.join(options.dataDir, ZULIPRC_FILE);
   const app = await buildHttpApp({ ctx, routes: allRoutes, rateLimiter });
-  await app.listen({ host, port: options.port ?? 9991 });
+  if (options.adminToken) {
+    await registerTrpc(app, { ctx, adminToken: options.adminToken, zuliprcPath });
+    registerAdminUi(app);
+  }
+  // Node counts a connection that has not sent a byte yet (a client's spare
+  // keep-alive socket, a browser's preconnect) as busy, so it would hold close()
+  // until headersTimeout. Such sockets have no request to lose.
+  const sockets = new Set<Socket>();
+  app.server.on('connection', (socket: Socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+  });
+  try {
+    await app.listen({ host, port: options.port ?? 9991 });
+  } catch (err) {
+    // E.g. EADDRINUSE: release everything so the caller may retry on another port.
+    events.close();
+    await app.close();
+    rateLimiter.close();
+    db.close();
+    throw err;
+  }
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : (options.port ?? 9991);
   const urlHost = host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? '127.0.0.1' : host;
   ctx.config.externalUrl = `http://${urlHost}:${port}`;
+
+  // Responses not yet sent when close() starts (long-polls, mostly) end their
+  // keep-alive connection; otherwise an idle client socket would hold the
+  // server open until its keep-alive timeout.
+  const inFlight = new Set<ServerResponse>();
+  app.server.on('request', (_request, response: ServerResponse) => {
+    inFlight.add(response);
+    response.once('close', () => inFlight.delete(response));
+  });
 
   let closed = false;
   return {
     url: ctx.config.externalUrl,
     port,
     ctx,
+    dataDir: options.dataDir,
+    zuliprcPath,
     async close() {
       if (closed) return;
       closed = true;
       // Long-polls answer at once so the server can drain, then the DB closes last.
+      for (const response of inFlight) {
+        if (!response.headersSent) response.setHeader('Connection', 'close');
+      }
       events.close();
-      await app.close();
+      const closing = app.close();
+      for (const socket of sockets) if (socket.bytesRead === 0) socket.destroy();
+      await closing;
       rateLimiter.close();
       db.close();
     },

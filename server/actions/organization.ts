@@ -1,7 +1,10 @@
+import { existsSync } from 'node:fs';
 import type { AppContext } from '../context.js';
 import { getRealm, insertRealm } from '../db/queries/realm.js';
 import { addSubgroup, groupByName, insertGroup } from '../db/queries/user-groups.js';
-import { Role, systemGroups } from '../domain/roles.js';
+import { allUsers, type UserRow } from '../db/queries/users.js';
+import { loadRealm } from '../domain/realm.js';
+import { Role, requireRole, systemGroups } from '../domain/roles.js';
 import { createUser } from './users.js';
 
 export interface NewOrganization {
@@ -50,4 +53,46 @@ export async function createOrganization(ctx: AppContext, input: NewOrganization
     role: Role.owner,
   });
   return owner;
+}
+
+/**
+ * The account the desktop admin acts as: the longest-standing active human
+ * owner. The domain refuses to demote or deactivate the last owner, so one exists
+ * once the organization does.
+ */
+export function primaryOwner(ctx: AppContext): UserRow {
+  const owner = allUsers(ctx.db).find(
+    (u) => u.role === Role.owner && u.is_active === 1 && u.is_bot === 0,
+  );
+  if (!owner) throw new Error('the organization has no active owner');
+  return owner;
+}
+
+export interface OrganizationInfo {
+  name: string;
+  url: string;
+  emailDomain: string;
+  ownerEmail: string;
+  ownerName: string;
+  /** The owner's zuliprc, when it exists on disk. */
+  zuliprcPath: string | null;
+}
+
+/** What the admin UI shows about the organization and how to connect to it (admins only). */
+export function organizationInfo(
+  ctx: AppContext,
+  actor: UserRow,
+  zuliprcPath: string | null,
+): OrganizationInfo {
+  requireRole(actor, 'admin');
+  const realm = loadRealm(ctx);
+  const owner = primaryOwner(ctx);
+  return {
+    name: realm.row.name,
+    url: ctx.config.externalUrl,
+    emailDomain: realm.row.email_domain,
+    ownerEmail: owner.delivery_email,
+    ownerName: owner.full_name,
+    zuliprcPath: zuliprcPath && existsSync(zuliprcPath) ? zuliprcPath : null,
+  };
 }

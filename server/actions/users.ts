@@ -172,6 +172,8 @@ export async function createUser(
   input: NewUserInput,
 ): Promise<{ user_id: number; api_key: string }> {
   if (actor) requireRole(actor, 'admin');
+  // Only owners make owners, whichever door the request came through.
+  if (actor && input.role === Role.owner) requireRole(actor, 'owner');
   const email = checkEmail(input.email);
   const fullName = checkFullName(input.fullName);
   const role = input.role ?? Role.member;

@@ -49,6 +49,8 @@ export function specNewerThanReference(key: string, value: unknown): boolean {
   if (key === 'bot_type')
     return value === null || (typeof value === 'number' && value >= 1 && value <= 4);
   if (key === 'bot_owner_id') return value === null || typeof value === 'number';
+  // The spec's local echo: message events to the sending queue carry local_message_id.
+  if (key === 'local_message_id') return typeof value === 'string';
   return false;
 }
 
@@ -137,6 +139,8 @@ export interface TestServerOptions {
   demo?: boolean;
   now?: () => number;
   eventTimings?: Partial<EventHubTimings>;
+  /** Opens /trpc and /admin/ (see ServerOptions.adminToken). */
+  adminToken?: string;
 }
 
 export const FIXTURE_PASSWORD = 'correct horse battery staple';
@@ -154,6 +158,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     demo: options.demo ?? false,
     now: options.now,
     eventTimings: options.eventTimings,
+    adminToken: options.adminToken,
   });
   const { ctx } = server;
   const owner = await createOrganization(ctx, {

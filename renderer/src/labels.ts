@@ -1,0 +1,40 @@
+/** Zulip's role values, most privileged first. */
+export const ROLES = [
+  { value: 100, label: 'Owner' },
+  { value: 200, label: 'Administrator' },
+  { value: 300, label: 'Moderator' },
+  { value: 400, label: 'Member' },
+  { value: 600, label: 'Guest' },
+] as const;
+
+export const MEMBER_ROLE = 400;
+
+export const BOT_TYPES = [
+  { value: 1, label: 'Generic bot' },
+  { value: 2, label: 'Incoming webhook' },
+  { value: 3, label: 'Outgoing webhook' },
+] as const;
+
+export const OUTGOING_WEBHOOK = 3;
+
+export function roleLabel(role: number): string {
+  return ROLES.find((r) => r.value === role)?.label ?? `Role ${role}`;
+}
+
+export function botTypeLabel(botType: number | null): string {
+  if (botType === null) return 'Human';
+  if (botType === 4) return 'Embedded bot';
+  return BOT_TYPES.find((b) => b.value === botType)?.label ?? `Bot type ${botType}`;
+}
+
+/** A Python snippet that connects with the owner's zuliprc (or with explicit values). */
+export function pythonSnippet(org: {
+  url: string;
+  ownerEmail: string;
+  zuliprcPath: string | null;
+}): string {
+  const connect = org.zuliprcPath
+    ? `client = zulip.Client(config_file=${JSON.stringify(org.zuliprcPath)})`
+    : `client = zulip.Client(\n    email=${JSON.stringify(org.ownerEmail)},\n    api_key="<the owner's API key>",\n    site=${JSON.stringify(org.url)},\n)`;
+  return `# pip install zulip\nimport zulip\n\n${connect}\nprint(client.get_profile())\n`;
+}

@@ -1,0 +1,74 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { TRPCError } from '@trpc/server';
+import { type FastifyTRPCPluginOptions, fastifyTRPCPlugin } from '@trpc/server/adapters/fastify';
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../context.js';
+import { ApiError } from '../errors.js';
+import { ownerContext, type TrpcContext } from '../trpc/context.js';
+import { toTrpcError } from '../trpc/init.js';
+import { type AppRouter, createAppRouter } from '../trpc/router.js';
+import { authenticate } from './auth.js';
+import { defaultRules } from './rate-limit.js';
+
+export const TRPC_PREFIX = '/trpc';
+
+export interface TrpcDoorOptions {
+  ctx: AppContext;
+  adminToken: string;
+  zuliprcPath: string;
+}
+
+const digest = (text: string) => createHash('sha256').update(text).digest();
+
+/** Constant-time comparison (hashing first makes the lengths equal). */
+function tokenMatches(given: string, expected: string): boolean {
+  return timingSafeEqual(digest(given), digest(expected));
+}
+
+/**
+ * Who a /trpc request acts as. `Bearer <admin token>` is the admin UI, acting
+ * as the organization owner; Zulip's `Basic email:api_key` acts as that user,
+ * rate-limited like the REST API, and the actions decide what it may do.
+ */
+export function trpcContextFor(
+  options: TrpcDoorOptions,
+  authorization: string | undefined,
+): TrpcContext {
+  const { ctx, adminToken, zuliprcPath } = options;
+  const [scheme = '', credentials = ''] = (authorization ?? '').trim().split(/\s+/, 2);
+  if (scheme.toLowerCase() === 'bearer') {
+    if (!tokenMatches(credentials, adminToken)) {
+      throw new TRPCError({ code: 'UNAUTHORIZED', message: 'Invalid admin token' });
+    }
+    return ownerContext(ctx, zuliprcPath);
+  }
+  if (scheme.toLowerCase() === 'basic') {
+    try {
+      const actor = authenticate(ctx, authorization);
+      ctx.rateLimiter.hit(`user:${actor.id}`, defaultRules.authenticatedUser);
+      return { app: ctx, actor, zuliprcPath: null };
+    } catch (err) {
+      throw err instanceof ApiError ? toTrpcError(err) : err;
+    }
+  }
+  throw new TRPCError({
+    code: 'UNAUTHORIZED',
+    message: 'Missing credentials: send Authorization: Bearer <admin token>',
+  });
+}
+
+/** Serves the tRPC router under /trpc on the API's own Fastify server. */
+export async function registerTrpc(app: FastifyInstance, options: TrpcDoorOptions): Promise<void> {
+  const trpcOptions: FastifyTRPCPluginOptions<AppRouter>['trpcOptions'] = {
+    router: createAppRouter(),
+    createContext: ({ req }) => trpcContextFor(options, req.headers.authorization),
+    onError({ error, path }) {
+      if (error.code === 'INTERNAL_SERVER_ERROR') {
+        options.ctx.log.error(`tRPC ${path ?? '?'} failed`, error.cause ?? error);
+      }
+    },
+  };
+  // Fastify's path parameters are capped at 100 characters (routerOptions.maxParamLength),
+  // so HTTP batches stay small: the admin UI sends at most 4 calls per request.
+  await app.register(fastifyTRPCPlugin, { prefix: TRPC_PREFIX, trpcOptions });
+}

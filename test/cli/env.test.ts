@@ -1,0 +1,114 @@
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ApiClient } from '../helpers/server.js';
+import { CliProcess, parseZuliprc, tempDataDir } from './process.js';
+
+const dirs: (() => void)[] = [];
+const running: CliProcess[] = [];
+afterAll(async () => {
+  await Promise.all(running.map((p) => p.stop()));
+  for (const cleanup of dirs) cleanup();
+});
+
+function dataDir(): string {
+  const d = tempDataDir();
+  dirs.push(d.cleanup);
+  return d.dir;
+}
+
+async function start(args: string[], env: Record<string, string> = {}) {
+  const child = new CliProcess(args, env);
+  running.push(child);
+  const url = await child.listening();
+  return { child, url };
+}
+
+async function stop(child: CliProcess) {
+  child.signal('SIGTERM');
+  expect((await child.exited).code).toBe(0);
+}
+
+/** How many anonymous requests in a row are answered before a 429. */
+async function anonymousRequestsBeforeLimit(url: string, max: number): Promise<number> {
+  const api = new ApiClient(url, null);
+  for (let i = 0; i < max; i++) {
+    const res = await api.get('/server_settings', {}, { skipSchema: true });
+    if (res.status === 429) return i;
+  }
+  return max;
+}
+
+describe('environment variables', () => {
+  it('HEARTH_DATA_DIR, HEARTH_PORT, HEARTH_HOST, HEARTH_DEMO and HEARTH_RATE_LIMIT=0 act like the flags', async () => {
+    const dir = dataDir();
+    const { child, url } = await start([], {
+      HEARTH_DATA_DIR: dir,
+      HEARTH_PORT: '0',
+      HEARTH_HOST: '0.0.0.0',
+      HEARTH_DEMO: '1',
+      HEARTH_RATE_LIMIT: '0',
+    });
+    // Listening on every interface: reachable over loopback, with a LAN warning.
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(child.stderr).toMatch(/WARNING.*clear text/);
+    expect(existsSync(path.join(dir, 'hearth.sqlite'))).toBe(true);
+    const rc = parseZuliprc(readFileSync(path.join(dir, 'zuliprc'), 'utf8'));
+    expect(rc.site).toBe(url);
+    // Demo mode: the dev login endpoints answer.
+    const users = await new ApiClient(url, null).get('/dev_list_users', {}, { skipSchema: true });
+    expect(users.status).toBe(200);
+    expect(users.body.direct_admins.length).toBeGreaterThan(0);
+    // No rate limit: well past the 100 anonymous requests a minute.
+    expect(await anonymousRequestsBeforeLimit(url, 130)).toBe(130);
+    await stop(child);
+  });
+
+  it('flags win over the environment; --host 0.0.0.0 warns about clear-text API keys', async () => {
+    const flagDir = dataDir();
+    const envDir = dataDir();
+    const { child, url } = await start(
+      ['--data-dir', flagDir, '--port', '0', '--host', '0.0.0.0', '--no-rate-limit'],
+      {
+        HEARTH_DATA_DIR: envDir,
+        HEARTH_PORT: '1',
+        HEARTH_HOST: '127.0.0.1',
+        HEARTH_RATE_LIMIT: '1',
+      },
+    );
+    expect(existsSync(path.join(flagDir, 'hearth.sqlite'))).toBe(true);
+    expect(existsSync(path.join(envDir, 'hearth.sqlite'))).toBe(false);
+    const warning = `${child.stdout}\n${child.stderr}`;
+    expect(warning).toMatch(/WARNING/);
+    expect(warning).toMatch(/API keys/);
+    expect(warning).toMatch(/clear text/);
+    expect((await new ApiClient(url, null).get('/server_settings')).status).toBe(200);
+    // --no-rate-limit
+    expect(await anonymousRequestsBeforeLimit(url, 130)).toBe(130);
+    // Not a demo: the dev endpoints stay shut.
+    const dev = await new ApiClient(url, null).get('/dev_list_users', {}, { skipSchema: true });
+    expect(dev.body.result).toBe('error');
+    await stop(child);
+  });
+
+  it('rate limiting is on by default', async () => {
+    const { child, url } = await start(['--data-dir', dataDir(), '--port', '0']);
+    expect(child.stderr).not.toMatch(/WARNING/);
+    expect(await anonymousRequestsBeforeLimit(url, 130)).toBe(100);
+    const limited = await new ApiClient(url, null).get('/server_settings');
+    expect(limited.status).toBe(429);
+    expect(limited.body.code).toBe('RATE_LIMIT_HIT');
+    await stop(child);
+  });
+});
+
+describe('bad options', () => {
+  it('an invalid port is refused with a message and a non-zero exit', async () => {
+    const child = new CliProcess(['--data-dir', dataDir(), '--port', 'abc']);
+    running.push(child);
+    const { code } = await child.exited;
+    expect(code).not.toBe(0);
+    expect(child.stderr).toMatch(/invalid port: abc/);
+    expect(child.stdout).not.toMatch(/Hearth listening/);
+  });
+});
