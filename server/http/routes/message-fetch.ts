@@ -1,4 +1,68 @@
-import type { Route } from '../route.js';
+import { z } from 'zod';
+import { getMessage, getMessages, matchesNarrow } from '../../actions/messages/fetch.js';
+import { parseNarrow } from '../../domain/narrow.js';
+import { p } from '../params.js';
+import { type Route, route } from '../route.js';
+
+/** A JSON narrow in either wire form, checked and canonicalized by the narrow engine. */
+const narrowParam = p.json(z.unknown()).refine((raw) => parseNarrow(raw));
+
+const messageIdList = p.json(z.array(z.number().int()));
+
+const matchesNarrowRoute = (method: 'GET' | 'POST') =>
+  route({
+    method,
+    path: '/messages/matches_narrow',
+    params: { msg_ids: messageIdList, narrow: narrowParam },
+    handler: (ctx, user, params) =>
+      matchesNarrow(ctx, user, { messageIds: params.msg_ids, narrow: params.narrow }),
+  });
 
 /** GET /messages, GET /messages/{id}, /messages/matches_narrow */
-export const messageFetchRoutes: Route[] = [];
+export const messageFetchRoutes: Route[] = [
+  route({
+    method: 'GET',
+    path: '/messages',
+    params: {
+      anchor: p.str().optional(),
+      num_before: p.int().optional(),
+      num_after: p.int().optional(),
+      include_anchor: p.bool().optional(),
+      narrow: narrowParam.default([]),
+      apply_markdown: p.bool().default(true),
+      client_gravatar: p.bool().default(true),
+      use_first_unread_anchor: p.bool().optional(),
+      message_ids: messageIdList.optional(),
+      allow_empty_topic_name: p.bool().default(false),
+    },
+    handler: (ctx, user, params) =>
+      getMessages(ctx, user, {
+        anchor: params.anchor,
+        numBefore: params.num_before,
+        numAfter: params.num_after,
+        includeAnchor: params.include_anchor,
+        useFirstUnreadAnchor: params.use_first_unread_anchor,
+        narrow: params.narrow,
+        messageIds: params.message_ids,
+        applyMarkdown: params.apply_markdown,
+        clientGravatar: params.client_gravatar,
+        allowEmptyTopicName: params.allow_empty_topic_name,
+      }),
+  }),
+  matchesNarrowRoute('GET'),
+  matchesNarrowRoute('POST'),
+  route({
+    method: 'GET',
+    path: '/messages/:message_id(^\\d+)',
+    params: {
+      message_id: p.int(),
+      apply_markdown: p.bool().default(true),
+      allow_empty_topic_name: p.bool().default(false),
+    },
+    handler: (ctx, user, params) =>
+      getMessage(ctx, user, params.message_id, {
+        applyMarkdown: params.apply_markdown,
+        allowEmptyTopicName: params.allow_empty_topic_name,
+      }),
+  }),
+];
