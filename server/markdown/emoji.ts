@@ -148,6 +148,15 @@ export function isEmojiName(name: string): boolean {
   return loadData().byName.has(name);
 }
 
+/** Zulip's emoji_code (dash-separated hex code points) for a Unicode emoji name. */
+export function unicodeEmojiCode(name: string): string | undefined {
+  return loadData().byName.get(name);
+}
+
+export function isUnicodeEmojiCode(code: string): boolean {
+  return loadData().nameByCode.has(code);
+}
+
 /** Emoticons Zulip translates when the user enables it. */
 export const EMOTICONS: Record<string, string> = {
   ':)': 'smile',

@@ -1,7 +1,8 @@
 import type { AppContext, Tx } from '../../context.js';
 import { dmGroupFor } from '../../db/queries/dm-groups.js';
 import { setFlagRow } from '../../db/queries/flags.js';
-import { insertMessage } from '../../db/queries/messages.js';
+import { dmConversationHasMessages, insertMessage } from '../../db/queries/messages.js';
+import { usersWhoMuted } from '../../db/queries/muted-users.js';
 import {
   type StreamRow,
   setStreamFirstMessageId,
@@ -10,7 +11,7 @@ import {
   subscriberIds,
   subscriptionOf,
 } from '../../db/queries/streams.js';
-import { recursiveMembers } from '../../db/queries/user-groups.js';
+import { groupById, recursiveMembers } from '../../db/queries/user-groups.js';
 import {
   setUserTopicPolicy,
   topicHasOtherMessages,
@@ -20,16 +21,22 @@ import {
 } from '../../db/queries/user-topics.js';
 import { type UserRow, userByEmailKey, userById } from '../../db/queries/users.js';
 import { parseChannelIndicator, parseRecipientList } from '../../domain/addressee.js';
-import { checkCanPost, effectiveTopicsPolicy } from '../../domain/channels.js';
+import {
+  checkCanPost,
+  checkChannelName,
+  effectiveTopicsPolicy,
+  hasChannelPermission,
+} from '../../domain/channels.js';
 import { Flag } from '../../domain/flags.js';
-import { userHasGroupSetting } from '../../domain/group-settings.js';
+import { type StoredGroupSetting, userHasGroupSetting } from '../../domain/group-settings.js';
 import { emitMessageEvent } from '../../domain/message-events.js';
 import { normalizeContent, normalizeTopic, searchableText } from '../../domain/message-text.js';
 import { loadRealm } from '../../domain/realm.js';
-import { renderMessage } from '../../domain/render.js';
+import { type RenderResult, renderMessage } from '../../domain/render.js';
 import { apiEmail } from '../../domain/user-format.js';
 import { mergeUserSettings } from '../../domain/user-settings.js';
 import { ApiError, badRequest, missingArgument } from '../../errors.js';
+import type { EventQueue } from '../../events/queue.js';
 
 /** Zulip's threshold above which wildcard mentions need can_mention_many_users_group. */
 export const WILDCARD_MENTION_THRESHOLD = 15;
@@ -67,53 +74,94 @@ export type SendResult = {
 interface Addressee {
   stream?: StreamRow;
   topic: string;
-  /** Everyone who receives the message, sender included. */
+  /** Everyone who receives the message (a channel's subscribers; a conversation's members). */
   recipients: number[];
   dmMembers?: number[];
 }
 
-function resolveChannel(ctx: AppContext, sender: UserRow, input: SendInput): Addressee {
-  if (input.to === undefined) throw missingArgument('to');
-  const indicator = parseChannelIndicator(input.to);
-  let stream: StreamRow | undefined;
+/** A validated, rendered message ready to be stored (user sends and Notification Bot alike). */
+export interface MessageDraft {
+  sender: UserRow;
+  addressee: Addressee;
+  content: string;
+  rendered: RenderResult;
+  clientName: string;
+  /** Does the sender start with the message read? */
+  readBySender: boolean;
+  /** Users reached by a topic wildcard mention (the topic's participants). */
+  topicWildcardUsers: readonly number[];
+  local?: { queueId: string; localId: string };
+  /** Recipients who start with the message read (Zulip's mark_as_read_for_acting_user). */
+  readFor?: readonly number[];
+  /** When set, only these recipients start with it unread (Zulip's limit_unread_user_ids). */
+  unreadOnlyFor?: ReadonlySet<number>;
+  /** Apply the sender's automatic follow/unmute settings (people, not system bots). */
+  automaticTopicPolicy: boolean;
+}
+
+function channelNotFound(indicator: { name: string } | { id: number }): ApiError {
   if ('id' in indicator) {
-    stream = streamById(ctx.db, indicator.id);
-    if (!stream) {
-      throw new ApiError(`Channel with ID '${indicator.id}' does not exist`, {
-        code: 'STREAM_DOES_NOT_EXIST',
-        extra: { stream_id: indicator.id },
-      });
-    }
-  } else {
-    const name = indicator.name.trim();
-    stream = streamByName(ctx.db, name);
-    if (!stream) {
-      throw new ApiError(`Channel '${escapeHtml(name)}' does not exist`, {
-        code: 'STREAM_DOES_NOT_EXIST',
-        extra: { stream: escapeHtml(name) },
-      });
-    }
+    return new ApiError(`Channel with ID '${indicator.id}' does not exist`, {
+      code: 'STREAM_DOES_NOT_EXIST',
+      extra: { stream_id: indicator.id },
+    });
   }
-  if (input.topic === undefined) throw missingArgument('topic');
+  const name = escapeHtml(indicator.name);
+  return new ApiError(`Channel '${name}' does not exist`, {
+    code: 'STREAM_DOES_NOT_EXIST',
+    extra: { stream: name },
+  });
+}
+
+/**
+ * A channel message's topic after the empty-topic equivalences, checked
+ * against the channel's (or organization's) topics policy.
+ */
+export function checkTopicForChannel(ctx: AppContext, stream: StreamRow, topic: string): void {
   const realm = loadRealm(ctx);
-  const topic = normalizeTopic(input.topic, realm.settings.empty_topic_display_name);
   const policy = effectiveTopicsPolicy(ctx, stream);
+  const emptyName = realm.settings.empty_topic_display_name;
   if (topic === '' && policy === 'disable_empty_topic') {
     if (realm.settings.mandatory_topics && stream.topics_policy === 'inherit') {
       throw badRequest('Topics are required in this organization');
     }
-    throw badRequest(
-      `Sending messages to the ${realm.settings.empty_topic_display_name} topic is not allowed in this channel.`,
-    );
+    throw badRequest(`Sending messages to the ${emptyName} topic is not allowed in this channel.`);
   }
   if (topic !== '' && policy === 'empty_topic_only') {
-    throw badRequest(
-      `Only the ${realm.settings.empty_topic_display_name} topic is allowed in this channel.`,
-    );
+    throw badRequest(`Only the ${emptyName} topic is allowed in this channel.`);
   }
+}
+
+/** Zulip's can_create_topic_group: starting a topic may be restricted per channel. */
+export function checkCanCreateTopic(
+  ctx: AppContext,
+  user: UserRow,
+  stream: StreamRow,
+  topic: string,
+): void {
+  if (hasChannelPermission(ctx, user, stream, 'can_create_topic_group')) return;
+  if (topicHasOtherMessages(ctx.db, stream.id, topic, -1)) return;
+  throw badRequest('You do not have permission to create new topics in this channel.');
+}
+
+function resolveChannel(ctx: AppContext, sender: UserRow, input: SendInput): Addressee {
+  if (input.to === undefined) throw missingArgument('to');
+  if (input.topic === undefined) throw missingArgument('topic');
+  const indicator = parseChannelIndicator(input.to);
+  let stream: StreamRow | undefined;
+  if ('id' in indicator) {
+    stream = streamById(ctx.db, indicator.id);
+  } else {
+    indicator.name = checkChannelName(indicator.name);
+    stream = streamByName(ctx.db, indicator.name);
+  }
+  if (!stream) throw channelNotFound(indicator);
+  const realm = loadRealm(ctx);
+  const topic = normalizeTopic(input.topic, realm.settings.empty_topic_display_name);
+  checkTopicForChannel(ctx, stream, topic);
   checkCanPost(ctx, sender, stream);
-  const recipients = subscriberIds(ctx.db, stream.id);
-  return { stream, topic, recipients };
+  checkCanCreateTopic(ctx, sender, stream, topic);
+  return { stream, topic, recipients: subscriberIds(ctx.db, stream.id) };
 }
 
 function resolveDirect(ctx: AppContext, sender: UserRow, input: SendInput): Addressee {
@@ -140,19 +188,34 @@ function resolveDirect(ctx: AppContext, sender: UserRow, input: SendInput): Addr
       throw badRequest(`'${apiEmail(user, realm.row.email_domain)}' is no longer using Zulip.`);
     }
   }
+  // The sender in the list is ignored, unless alone (a note to self).
   const others = users.filter((u) => u.id !== sender.id);
   const onlyBotsOrSelf = others.every((u) => u.is_bot);
+  const members = [...new Set([sender.id, ...others.map((u) => u.id)])].sort((a, b) => a - b);
   if (!sender.is_bot && !onlyBotsOrSelf) {
-    if (!userHasGroupSetting(ctx, sender, realm.settings.direct_message_permission_group)) {
-      throw badRequest('You do not have permission to send direct messages to this recipient.');
+    const permission = realm.settings.direct_message_permission_group as StoredGroupSetting;
+    if (!userHasGroupSetting(ctx, sender, permission)) {
+      throw badRequest(
+        permission === 'role:nobody'
+          ? 'Direct messages are disabled in this organization.'
+          : 'You do not have permission to send direct messages to this recipient.',
+      );
+    }
+    const initiator = realm.settings.direct_message_initiator_group as StoredGroupSetting;
+    if (!userHasGroupSetting(ctx, sender, initiator) && !conversationExists(ctx, members)) {
+      throw badRequest('You do not have permission to initiate direct message conversations.');
     }
   }
-  const members = [...new Set([sender.id, ...others.map((u) => u.id)])].sort((a, b) => a - b);
   return { topic: '', recipients: members, dmMembers: members };
 }
 
+/** Has anyone written in this exact conversation before? (Initiating may be restricted.) */
+function conversationExists(ctx: AppContext, members: number[]): boolean {
+  return dmConversationHasMessages(ctx.db, members);
+}
+
 /** API e-mail or, where visible, real e-mail; placeholders resolve by id. */
-function userForEmail(ctx: AppContext, email: string, domain: string): UserRow | undefined {
+export function userForEmail(ctx: AppContext, email: string, domain: string): UserRow | undefined {
   const key = email.trim().toLowerCase();
   const direct = userByEmailKey(ctx.db, key);
   if (direct) return direct;
@@ -169,6 +232,82 @@ const escapeHtml = (s: string) =>
     .replace(/>/g, '&gt;')
     .replace(/"/g, '&quot;')
     .replace(/'/g, '&#x27;');
+
+/**
+ * Wildcard and group mention permissions (Zulip checks them on send and on
+ * content edits). Returns the topic wildcard's audience: the topic's participants.
+ */
+export function checkMentionPermissions(
+  ctx: AppContext,
+  sender: UserRow,
+  rendered: RenderResult,
+  channel: { stream: StreamRow; topic: string; subscriberCount: number } | undefined,
+): number[] {
+  const realm = loadRealm(ctx);
+  const mayMentionMany = userHasGroupSetting(
+    ctx,
+    sender,
+    realm.settings.can_mention_many_users_group as StoredGroupSetting,
+  );
+  let participants: number[] = [];
+  if (channel) {
+    if (
+      rendered.streamWildcard &&
+      channel.subscriberCount > WILDCARD_MENTION_THRESHOLD &&
+      !mayMentionMany
+    ) {
+      throw new ApiError(
+        'You do not have permission to use channel wildcard mentions in this channel.',
+        { code: 'STREAM_WILDCARD_MENTION_NOT_ALLOWED' },
+      );
+    }
+    if (rendered.topicWildcard) {
+      participants = [
+        ...new Set([...topicParticipants(ctx.db, channel.stream.id, channel.topic), sender.id]),
+      ];
+      if (participants.length > WILDCARD_MENTION_THRESHOLD && !mayMentionMany) {
+        throw new ApiError(
+          'You do not have permission to use topic wildcard mentions in this topic.',
+          { code: 'TOPIC_WILDCARD_MENTION_NOT_ALLOWED' },
+        );
+      }
+    }
+  }
+  for (const groupId of rendered.mentionedGroupIds) {
+    const group = groupById(ctx.db, groupId);
+    if (!group) continue;
+    const permissions = JSON.parse(group.permissions) as Record<string, StoredGroupSetting>;
+    const allowed = permissions.can_mention_group;
+    if (allowed !== undefined && !sender.is_bot && !userHasGroupSetting(ctx, sender, allowed)) {
+      throw badRequest(`You are not allowed to mention user group '${group.name}'.`);
+    }
+  }
+  return participants;
+}
+
+/** Users a mention reaches: the mentioned users and every member of mentioned groups. */
+export function mentionedUsers(ctx: AppContext, rendered: RenderResult): Set<number> {
+  const mentioned = new Set(rendered.mentionedUserIds);
+  for (const groupId of rendered.mentionedGroupIds) {
+    for (const member of recursiveMembers(ctx.db, groupId)) mentioned.add(member);
+  }
+  return mentioned;
+}
+
+/** The mention bits a recipient gets from this rendering. */
+export function mentionFlags(
+  userId: number,
+  rendered: RenderResult,
+  mentioned: ReadonlySet<number>,
+  topicWildcardUsers: ReadonlySet<number>,
+): number {
+  let bits = 0;
+  if (mentioned.has(userId)) bits |= Flag.mentioned;
+  if (rendered.streamWildcard) bits |= Flag.stream_wildcard_mentioned;
+  if (rendered.topicWildcard && topicWildcardUsers.has(userId))
+    bits |= Flag.topic_wildcard_mentioned;
+  return bits;
+}
 
 /**
  * The sender's automatic topic policy (Zulip's visibility_policy_for_send_message):
@@ -201,7 +340,13 @@ function automaticPolicy(
   return null;
 }
 
-function setPolicyWithEvent(
+/** An empty topic as clients without the empty_topic_name capability expect it. */
+export function topicForQueue(queue: EventQueue, topic: string, emptyTopicName: string): string {
+  return topic === '' && !queue.options.capabilities.empty_topic_name ? emptyTopicName : topic;
+}
+
+/** Stores a personal topic policy and tells the user's clients (user_topic event). */
+export function setTopicPolicyWithEvent(
   ctx: AppContext,
   tx: Tx,
   userId: number,
@@ -211,17 +356,140 @@ function setPolicyWithEvent(
 ): void {
   const now = Math.floor(ctx.now() / 1000);
   setUserTopicPolicy(ctx.db, { userId, streamId, topic, policy, now });
+  const emptyName = loadRealm(ctx).settings.empty_topic_display_name;
   tx.emit({
     type: 'user_topic',
     users: [userId],
-    payload: {
+    payload: (queue) => ({
       type: 'user_topic',
       stream_id: streamId,
-      topic_name: topic,
+      topic_name: topicForQueue(queue, topic, emptyName),
       last_updated: now,
       visibility_policy: policy,
-    },
+    }),
   });
+}
+
+/**
+ * Stores a validated message and emits its events, inside the caller's
+ * transaction. Per-recipient state follows db/DESIGN.md: a flag row only
+ * where a recipient's flags differ from the watermark default.
+ */
+export function deliverMessage(ctx: AppContext, tx: Tx, draft: MessageDraft): SendResult {
+  const { sender, addressee, rendered } = draft;
+  const dmGroupId = addressee.dmMembers ? dmGroupFor(ctx.db, addressee.dmMembers) : null;
+  const id = insertMessage(ctx.db, {
+    sender_id: sender.id,
+    stream_id: addressee.stream?.id ?? null,
+    dm_group_id: dmGroupId,
+    topic: addressee.topic,
+    content: draft.content,
+    rendered_content: rendered.html,
+    date_sent: Math.floor(ctx.now() / 1000),
+    sending_client: draft.clientName,
+    is_me_message: rendered.isMeMessage,
+    has_link: rendered.hasLink,
+    has_image: rendered.hasImage,
+    has_attachment: rendered.hasAttachment,
+    search_body: searchableText(rendered.html),
+  });
+
+  const recipients = new Set(addressee.recipients);
+  const mentioned = mentionedUsers(ctx, rendered);
+  const topicWildcardUsers = new Set(draft.topicWildcardUsers);
+  const mutedSender = new Set(usersWhoMuted(ctx.db, sender.id));
+  const readFor = new Set(draft.readFor ?? []);
+  const flagsByUser = new Map<number, number>();
+  for (const userId of recipients) {
+    const isSender = userId === sender.id;
+    let read: boolean;
+    if (isSender) read = draft.readBySender;
+    else
+      read =
+        mutedSender.has(userId) ||
+        readFor.has(userId) ||
+        (draft.unreadOnlyFor !== undefined && !draft.unreadOnlyFor.has(userId));
+    const flags =
+      (read ? Flag.read : 0) | mentionFlags(userId, rendered, mentioned, topicWildcardUsers);
+    flagsByUser.set(userId, flags);
+    const defaultFlags = isSender ? Flag.read : 0;
+    if (flags !== defaultFlags) setFlagRow(ctx.db, userId, id, flags);
+  }
+
+  let automatic: number | null = null;
+  const stream = addressee.stream;
+  if (stream) {
+    if (stream.first_message_id === null) setStreamFirstMessageId(ctx.db, stream.id, id);
+    if (draft.automaticTopicPolicy) {
+      automatic = automaticPolicy(ctx, sender, stream, addressee.topic, id);
+    }
+  }
+
+  // Local echo data goes only to the sender's own queue that asked for it.
+  const local =
+    draft.local &&
+    [...ctx.events.queuesOf(sender.id)].some((queue) => queue.id === draft.local!.queueId)
+      ? draft.local
+      : undefined;
+  emitMessageEvent(ctx, tx, id, flagsByUser, local);
+
+  if (stream && draft.automaticTopicPolicy) {
+    if (automatic !== null)
+      setTopicPolicyWithEvent(ctx, tx, sender.id, stream.id, addressee.topic, automatic);
+    // Mentioned people follow the topic if they asked for that.
+    for (const userId of mentioned) {
+      if (userId === sender.id || !recipients.has(userId)) continue;
+      const user = userById(ctx.db, userId);
+      if (
+        !user ||
+        user.is_bot ||
+        !mergeUserSettings(user.settings).automatically_follow_topics_where_mentioned
+      )
+        continue;
+      const current = userTopicPolicy(ctx.db, userId, stream.id, addressee.topic);
+      if (current === VisibilityPolicy.muted || current === VisibilityPolicy.followed) continue;
+      setTopicPolicyWithEvent(
+        ctx,
+        tx,
+        userId,
+        stream.id,
+        addressee.topic,
+        VisibilityPolicy.followed,
+      );
+    }
+  }
+
+  const result: SendResult = { id };
+  if (automatic !== null) result.automatic_new_visibility_policy = automatic;
+  return result;
+}
+
+/**
+ * A message from a system bot (Notification Bot) to a channel, stored like
+ * any other message but without the permission checks a person's send gets.
+ */
+export function sendInternalChannelMessage(
+  ctx: AppContext,
+  tx: Tx,
+  sender: UserRow,
+  stream: StreamRow,
+  topic: string,
+  content: string,
+  opts: { readFor?: readonly number[]; unreadOnlyFor?: ReadonlySet<number> } = {},
+): number {
+  const normalized = normalizeContent(content);
+  return deliverMessage(ctx, tx, {
+    sender,
+    addressee: { stream, topic, recipients: subscriberIds(ctx.db, stream.id) },
+    content: normalized,
+    rendered: renderMessage(ctx, normalized),
+    clientName: 'Internal',
+    readBySender: true,
+    topicWildcardUsers: [],
+    readFor: opts.readFor,
+    unreadOnlyFor: opts.unreadOnlyFor,
+    automaticTopicPolicy: false,
+  }).id;
 }
 
 /** POST /messages */
@@ -234,129 +502,39 @@ export function sendMessage(ctx: AppContext, sender: UserRow, input: SendInput):
   const addressee = isChannel
     ? resolveChannel(ctx, sender, input)
     : resolveDirect(ctx, sender, input);
-  const realm = loadRealm(ctx);
   const settings = mergeUserSettings(sender.settings);
   const rendered = renderMessage(ctx, content, {
     translateEmoticons: settings.translate_emoticons,
   });
-
-  // Wildcard mentions in big conversations need can_mention_many_users_group.
-  const mayMentionMany = userHasGroupSetting(
+  const participants = checkMentionPermissions(
     ctx,
     sender,
-    realm.settings.can_mention_many_users_group,
+    rendered,
+    addressee.stream
+      ? {
+          stream: addressee.stream,
+          topic: addressee.topic,
+          subscriberCount: addressee.recipients.length,
+        }
+      : undefined,
   );
-  let participants: number[] = [];
-  if (addressee.stream) {
-    if (
-      rendered.streamWildcard &&
-      addressee.recipients.length > WILDCARD_MENTION_THRESHOLD &&
-      !mayMentionMany
-    ) {
-      throw new ApiError(
-        'You do not have permission to use channel wildcard mentions in this channel.',
-        {
-          code: 'STREAM_WILDCARD_MENTION_NOT_ALLOWED',
-        },
-      );
-    }
-    if (rendered.topicWildcard) {
-      participants = [
-        ...new Set([...topicParticipants(ctx.db, addressee.stream.id, addressee.topic), sender.id]),
-      ];
-      if (participants.length > WILDCARD_MENTION_THRESHOLD && !mayMentionMany) {
-        throw new ApiError(
-          'You do not have permission to use topic wildcard mentions in this topic.',
-          {
-            code: 'TOPIC_WILDCARD_MENTION_NOT_ALLOWED',
-          },
-        );
-      }
-    }
-  }
   const readBySender =
     input.readBySender ?? selfRenderingClients.has(input.clientName.toLowerCase());
-  const nowSeconds = Math.floor(ctx.now() / 1000);
 
-  return ctx.transaction((tx) => {
-    const dmGroupId = addressee.dmMembers ? dmGroupFor(ctx.db, addressee.dmMembers) : null;
-    const id = insertMessage(ctx.db, {
-      sender_id: sender.id,
-      stream_id: addressee.stream?.id ?? null,
-      dm_group_id: dmGroupId,
-      topic: addressee.topic,
+  return ctx.transaction((tx) =>
+    deliverMessage(ctx, tx, {
+      sender,
+      addressee,
       content,
-      rendered_content: rendered.html,
-      date_sent: nowSeconds,
-      sending_client: input.clientName,
-      is_me_message: rendered.isMeMessage,
-      has_link: rendered.hasLink,
-      has_image: rendered.hasImage,
-      has_attachment: rendered.hasAttachment,
-      search_body: searchableText(rendered.html),
-    });
-
-    // Per-recipient flags: only what differs from the watermark default gets a row.
-    const recipients = new Set(addressee.recipients);
-    const mentioned = new Set(rendered.mentionedUserIds);
-    for (const groupId of rendered.mentionedGroupIds) {
-      for (const member of recursiveMembers(ctx.db, groupId)) mentioned.add(member);
-    }
-    const topicWildcardUsers = new Set(participants);
-    const flagsByUser = new Map<number, number>();
-    for (const userId of recipients) {
-      let mentionBits = 0;
-      if (mentioned.has(userId)) mentionBits |= Flag.mentioned;
-      if (rendered.streamWildcard) mentionBits |= Flag.stream_wildcard_mentioned;
-      if (rendered.topicWildcard && topicWildcardUsers.has(userId))
-        mentionBits |= Flag.topic_wildcard_mentioned;
-      const isSender = userId === sender.id;
-      const read = isSender && readBySender ? Flag.read : 0;
-      const flags = read | mentionBits;
-      flagsByUser.set(userId, flags);
-      const defaultFlags = isSender ? Flag.read : 0;
-      if (flags !== defaultFlags) setFlagRow(ctx.db, userId, id, flags);
-    }
-
-    let automatic: number | null = null;
-    if (addressee.stream) {
-      if (addressee.stream.first_message_id === null)
-        setStreamFirstMessageId(ctx.db, addressee.stream.id, id);
-      automatic = automaticPolicy(ctx, sender, addressee.stream, addressee.topic, id);
-    }
-
-    emitMessageEvent(
-      ctx,
-      tx,
-      id,
-      flagsByUser,
-      input.queueId !== undefined && input.localId !== undefined
-        ? { queueId: input.queueId, localId: input.localId }
-        : undefined,
-    );
-
-    if (addressee.stream) {
-      const stream = addressee.stream;
-      if (automatic !== null)
-        setPolicyWithEvent(ctx, tx, sender.id, stream.id, addressee.topic, automatic);
-      // Mentioned people follow the topic if they asked for that.
-      for (const userId of mentioned) {
-        if (userId === sender.id || !recipients.has(userId)) continue;
-        const user = userById(ctx.db, userId);
-        if (
-          !user ||
-          user.is_bot ||
-          !mergeUserSettings(user.settings).automatically_follow_topics_where_mentioned
-        )
-          continue;
-        const current = userTopicPolicy(ctx.db, userId, stream.id, addressee.topic);
-        if (current === VisibilityPolicy.muted || current === VisibilityPolicy.followed) continue;
-        setPolicyWithEvent(ctx, tx, userId, stream.id, addressee.topic, VisibilityPolicy.followed);
-      }
-    }
-
-    const result: SendResult = { id };
-    if (automatic !== null) result.automatic_new_visibility_policy = automatic;
-    return result;
-  });
+      rendered,
+      clientName: input.clientName,
+      readBySender,
+      topicWildcardUsers: participants,
+      local:
+        input.queueId !== undefined && input.localId !== undefined
+          ? { queueId: input.queueId, localId: input.localId }
+          : undefined,
+      automaticTopicPolicy: true,
+    }),
+  );
 }

@@ -74,13 +74,105 @@ export function insertMessage(db: Db, m: NewMessage): number {
       m.has_attachment ? 1 : 0,
     ).lastInsertRowid,
   );
-  stmt(db, 'INSERT INTO messages_fts (rowid, topic, body) VALUES (?, ?, ?)').run(
-    id,
-    m.topic,
-    m.content,
-  );
+  indexMessage(db, id, m.topic, m.search_body ?? m.content);
   return id;
 }
+
+const indexMessage = (db: Db, id: number, topic: string, body: string) =>
+  stmt(db, 'INSERT INTO messages_fts (rowid, topic, body) VALUES (?, ?, ?)').run(id, topic, body);
+
+const unindexMessage = (db: Db, id: number) =>
+  stmt(db, 'DELETE FROM messages_fts WHERE rowid = ?').run(id);
+
+/** Replaces a message's search row (contentless FTS rows cannot be updated in place). */
+export function reindexMessage(db: Db, id: number, topic: string, body: string): void {
+  unindexMessage(db, id);
+  indexMessage(db, id, topic, body);
+}
+
+export interface ContentUpdate {
+  content: string;
+  rendered_content: string;
+  is_me_message: boolean;
+  has_link: boolean;
+  has_image: boolean;
+  has_attachment: boolean;
+  last_edit_time: number;
+}
+
+export const updateMessageContent = (db: Db, id: number, u: ContentUpdate) =>
+  stmt(
+    db,
+    `UPDATE messages SET content = ?, rendered_content = ?, is_me_message = ?, has_link = ?,
+       has_image = ?, has_attachment = ?, last_edit_time = ? WHERE id = ?`,
+  ).run(
+    u.content,
+    u.rendered_content,
+    u.is_me_message ? 1 : 0,
+    u.has_link ? 1 : 0,
+    u.has_image ? 1 : 0,
+    u.has_attachment ? 1 : 0,
+    u.last_edit_time,
+    id,
+  );
+
+/** Moves one message; `lastMovedTime` null leaves last_moved_time alone (resolving is not a move). */
+export const moveMessage = (
+  db: Db,
+  id: number,
+  to: { streamId: number; topic: string; lastMovedTime: number | null },
+) =>
+  stmt(
+    db,
+    `UPDATE messages SET stream_id = ?, topic = ?, topic_key = ?,
+       last_moved_time = coalesce(?, last_moved_time) WHERE id = ?`,
+  ).run(to.streamId, to.topic, topicKey(to.topic), to.lastMovedTime, id);
+
+/** Deletes a message with everything hanging off it (edits, reactions, submessages cascade). */
+export function deleteMessageRow(db: Db, id: number): void {
+  unindexMessage(db, id);
+  stmt(db, 'DELETE FROM user_message_flags WHERE message_id = ?').run(id);
+  stmt(db, 'DELETE FROM attachment_messages WHERE message_id = ?').run(id);
+  stmt(db, 'DELETE FROM messages WHERE id = ?').run(id);
+}
+
+/** A topic's messages, oldest first (topics compare case-insensitively). */
+export const topicMessages = (db: Db, streamId: number, topic: string) =>
+  stmt<[number, string], { id: number; date_sent: number }>(
+    db,
+    'SELECT id, date_sent FROM messages WHERE stream_id = ? AND topic_key = ? ORDER BY id',
+  ).all(streamId, topicKey(topic));
+
+/** The newest message of a topic, if any. */
+export const lastTopicMessage = (db: Db, streamId: number, topic: string) =>
+  stmt<[number, string], MessageRow>(
+    db,
+    'SELECT * FROM messages WHERE stream_id = ? AND topic_key = ? ORDER BY id DESC LIMIT 1',
+  ).get(streamId, topicKey(topic));
+
+/** The oldest remaining message of a channel (for first_message_id after a deletion). */
+export const firstChannelMessageId = (db: Db, streamId: number) =>
+  stmt<[number], { id: number | null }>(
+    db,
+    'SELECT min(id) AS id FROM messages WHERE stream_id = ?',
+  ).get(streamId)!.id;
+
+/** Users whose subscription periods cover a channel message: Zulip's UserMessage holders. */
+export const channelMessageReceivers = (db: Db, streamId: number, messageId: number) =>
+  stmt<[number, number, number], { user_id: number }>(
+    db,
+    `SELECT user_id FROM subscription_periods
+      WHERE stream_id = ? AND first_message_id <= ? AND (last_message_id IS NULL OR last_message_id >= ?)`,
+  )
+    .all(streamId, messageId, messageId)
+    .map((r) => r.user_id);
+
+/** Users with an override flag row on the message. */
+export const flagRowHolders = (db: Db, messageId: number) =>
+  stmt<[number], { user_id: number; flags: number }>(
+    db,
+    'SELECT user_id, flags FROM user_message_flags WHERE message_id = ?',
+  ).all(messageId);
 
 /** Case-folded topic key; Zulip compares topics case-insensitively. */
 export const topicKey = (topic: string) => topic.toLowerCase();
@@ -121,3 +213,11 @@ export const dmGroupMemberIds = (db: Db, dmGroupId: number) =>
   )
     .all(dmGroupId)
     .map((r) => r.user_id);
+
+/** Whether the conversation of exactly these participants has any message. */
+export const dmConversationHasMessages = (db: Db, memberIds: readonly number[]) =>
+  stmt<[string], { x: number }>(
+    db,
+    `SELECT 1 AS x FROM dm_groups g JOIN messages m ON m.dm_group_id = g.id
+      WHERE g.member_key = ? LIMIT 1`,
+  ).get([...new Set(memberIds)].sort((a, b) => a - b).join(',')) !== undefined;

@@ -1,4 +1,106 @@
-import type { Route } from '../route.js';
+import { deleteMessage } from '../../actions/messages/delete.js';
+import { updateMessage } from '../../actions/messages/edit.js';
+import { getMessageHistory } from '../../actions/messages/history.js';
+import { addReaction, removeReaction } from '../../actions/reactions.js';
+import { sendTyping } from '../../actions/typing.js';
+import { p } from '../params.js';
+import { route } from '../route.js';
+
+const messageId = p.int({ min: 0 });
 
 /** PATCH/DELETE /messages/{id}, GET /messages/{id}/history, reactions, typing */
-export const messageEditRoutes: Route[] = [];
+export const messageEditRoutes = [
+  route({
+    method: 'PATCH',
+    path: '/messages/:message_id(^\\d+)',
+    params: {
+      message_id: messageId,
+      content: p.str().optional(),
+      topic: p.str().alias('subject').optional(),
+      stream_id: p.int({ min: 0 }).optional(),
+      propagate_mode: p
+        .oneOf(['change_one', 'change_later', 'change_all'] as const)
+        .default('change_one'),
+      send_notification_to_old_thread: p.bool().default(false),
+      send_notification_to_new_thread: p.bool().default(true),
+      prev_content_sha256: p.str().optional(),
+    },
+    handler: (ctx, user, params) =>
+      updateMessage(ctx, user, {
+        messageId: params.message_id,
+        content: params.content,
+        topic: params.topic,
+        streamId: params.stream_id,
+        propagateMode: params.propagate_mode,
+        sendNotificationToOldThread: params.send_notification_to_old_thread,
+        sendNotificationToNewThread: params.send_notification_to_new_thread,
+        prevContentSha256: params.prev_content_sha256,
+      }),
+  }),
+  route({
+    method: 'DELETE',
+    path: '/messages/:message_id(^\\d+)',
+    params: { message_id: messageId },
+    handler: (ctx, user, params) => deleteMessage(ctx, user, params.message_id),
+  }),
+  route({
+    method: 'GET',
+    path: '/messages/:message_id(^\\d+)/history',
+    params: { message_id: messageId, allow_empty_topic_name: p.bool().default(false) },
+    handler: (ctx, user, params) =>
+      getMessageHistory(ctx, user, params.message_id, params.allow_empty_topic_name),
+  }),
+  route({
+    method: 'POST',
+    path: '/messages/:message_id(^\\d+)/reactions',
+    params: {
+      message_id: messageId,
+      emoji_name: p.str(),
+      emoji_code: p.str().optional(),
+      reaction_type: p.str().optional(),
+    },
+    handler: (ctx, user, params) =>
+      addReaction(ctx, user, {
+        messageId: params.message_id,
+        emojiName: params.emoji_name,
+        emojiCode: params.emoji_code,
+        reactionType: params.reaction_type,
+      }),
+  }),
+  route({
+    method: 'DELETE',
+    path: '/messages/:message_id(^\\d+)/reactions',
+    params: {
+      message_id: messageId,
+      emoji_name: p.str().optional(),
+      emoji_code: p.str().optional(),
+      reaction_type: p.str().optional(),
+    },
+    handler: (ctx, user, params) =>
+      removeReaction(ctx, user, {
+        messageId: params.message_id,
+        emojiName: params.emoji_name,
+        emojiCode: params.emoji_code,
+        reactionType: params.reaction_type,
+      }),
+  }),
+  route({
+    method: 'POST',
+    path: '/typing',
+    params: {
+      type: p.oneOf(['direct', 'private', 'stream', 'channel'] as const).default('direct'),
+      op: p.oneOf(['start', 'stop'] as const),
+      to: p.str().optional(),
+      stream_id: p.int({ min: 0 }).optional(),
+      topic: p.str().optional(),
+    },
+    handler: (ctx, user, params) =>
+      sendTyping(ctx, user, {
+        type: params.type,
+        op: params.op,
+        to: params.to,
+        streamId: params.stream_id,
+        topic: params.topic,
+      }),
+  }),
+];

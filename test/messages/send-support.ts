@@ -1,0 +1,138 @@
+/**
+ * Shared helpers for the sending, editing, deletion, reaction and typing
+ * tests: event watchers, direct reads of stored state, settings overrides.
+ */
+import { expect } from 'vitest';
+import { flagRows } from '../../server/db/queries/flags.js';
+import { type MessageRow, messageById } from '../../server/db/queries/messages.js';
+import { getRealm, setRealmSettings } from '../../server/db/queries/realm.js';
+import { setUserSettings, userById } from '../../server/db/queries/users.js';
+import { flagNames } from '../../server/domain/flags.js';
+import { FlagReader } from '../../server/domain/message-flags.js';
+import type { ApiClient, TestServer } from '../helpers/server.js';
+
+// biome-ignore lint/suspicious/noExplicitAny: events are arbitrary JSON
+export type Event = any;
+
+/** One registered queue, read without blocking; each take() acknowledges what it saw. */
+export class Watcher {
+  lastId = -1;
+  constructor(
+    readonly name: string,
+    readonly client: ApiClient,
+    readonly queueId: string,
+  ) {}
+
+  async take(type?: string): Promise<Event[]> {
+    const res = await this.client.get('/events', {
+      queue_id: this.queueId,
+      last_event_id: this.lastId,
+      dont_block: true,
+    });
+    expect(res.status, `${this.name}: ${JSON.stringify(res.body)}`).toBe(200);
+    const events: Event[] = res.body.events;
+    if (events.length > 0) this.lastId = events[events.length - 1].id;
+    return type ? events.filter((e) => e.type === type) : events;
+  }
+}
+
+export async function watch(
+  name: string,
+  client: ApiClient,
+  params: Record<string, unknown> = {},
+): Promise<Watcher> {
+  const res = await client.post('/register', { fetch_event_types: [], ...params });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return new Watcher(name, client, res.body.queue_id);
+}
+
+/** Drains every watcher; returns their events of `type` by watcher name. */
+export async function takeAll(
+  watchers: Record<string, Watcher>,
+  type?: string,
+): Promise<Record<string, Event[]>> {
+  const out: Record<string, Event[]> = {};
+  for (const [name, watcher] of Object.entries(watchers)) out[name] = await watcher.take(type);
+  return out;
+}
+
+/** The events of one type out of takeAll's result. */
+export const only = (events: Record<string, Event[]>, type: string): Record<string, Event[]> =>
+  Object.fromEntries(
+    Object.entries(events).map(([name, list]) => [name, list.filter((e) => e.type === type)]),
+  );
+
+/** Names of the watchers that got at least one event (of the type taken). */
+export const receivers = (events: Record<string, Event[]>) =>
+  Object.entries(events)
+    .filter(([, list]) => list.length > 0)
+    .map(([name]) => name)
+    .sort();
+
+export async function sendOk(client: ApiClient, params: Record<string, unknown>): Promise<number> {
+  const res = await client.post('/messages', params);
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return res.body.id as number;
+}
+
+export const streamMessage = (to: string | number, topic: string, content: string) => ({
+  type: 'stream',
+  to: typeof to === 'number' ? JSON.stringify(to) : to,
+  topic,
+  content,
+});
+
+export const message = (t: TestServer, id: number): MessageRow | undefined =>
+  messageById(t.server.ctx.db, id);
+
+/** The user's flags on a message as the API names them (overrides and defaults alike). */
+export function flagsOf(t: TestServer, userId: number, messageId: number): string[] {
+  const row = messageById(t.server.ctx.db, messageId);
+  if (!row) throw new Error(`no message ${messageId}`);
+  return flagNames(new FlagReader(t.server.ctx.db, userId).load([messageId]).flagsOf(row));
+}
+
+/** The stored override row, if any (undefined = the computed default applies). */
+export const flagRow = (t: TestServer, userId: number, messageId: number) =>
+  flagRows(t.server.ctx.db, userId, [messageId]).get(messageId);
+
+export function setRealm(t: TestServer, overrides: Record<string, unknown>): void {
+  const db = t.server.ctx.db;
+  const current = JSON.parse(getRealm(db)!.settings) as Record<string, unknown>;
+  setRealmSettings(db, JSON.stringify({ ...current, ...overrides }));
+}
+
+export function setUser(t: TestServer, userId: number, overrides: Record<string, unknown>): void {
+  const db = t.server.ctx.db;
+  const current = JSON.parse(userById(db, userId)!.settings) as Record<string, unknown>;
+  setUserSettings(db, userId, JSON.stringify({ ...current, ...overrides }));
+}
+
+/** A topic's messages, oldest first, straight from storage. */
+export const topicRows = (t: TestServer, streamId: number, topic: string): MessageRow[] =>
+  t.server.ctx.db
+    .prepare('SELECT * FROM messages WHERE stream_id = ? AND topic = ? ORDER BY id')
+    .all(streamId, topic) as MessageRow[];
+
+/** Message ids whose search row matches an FTS5 query. */
+export const searchIds = (t: TestServer, query: string): number[] =>
+  (
+    t.server.ctx.db
+      .prepare('SELECT rowid FROM messages_fts WHERE messages_fts MATCH ? ORDER BY rowid')
+      .all(query) as Array<{ rowid: number }>
+  ).map((r) => r.rowid);
+
+/** Stored edit-history rows of a message, oldest first. */
+export const editRows = (t: TestServer, messageId: number) =>
+  t.server.ctx.db
+    .prepare('SELECT * FROM message_edits WHERE message_id = ? ORDER BY id')
+    .all(messageId) as Array<Record<string, unknown>>;
+
+/** A clock tests can move; the server reads it through startTestServer({ now }). */
+export class FakeClock {
+  ms = Date.UTC(2025, 0, 6, 12, 0, 0);
+  now = () => this.ms;
+  advance(seconds: number): void {
+    this.ms += seconds * 1000;
+  }
+}
