@@ -7,10 +7,12 @@ export function flagRows(
   userId: number,
   messageIds: readonly number[],
 ): Map<number, number> {
+  // IN (subquery), not a join on json_each: the planner would otherwise scan
+  // all of the user's rows once per id.
   const rows = stmt<[number, string], { message_id: number; flags: number }>(
     db,
-    `SELECT f.message_id, f.flags FROM json_each(?2) j
-       JOIN user_message_flags f ON f.user_id = ?1 AND f.message_id = j.value`,
+    `SELECT message_id, flags FROM user_message_flags
+      WHERE user_id = ? AND message_id IN (SELECT value FROM json_each(?))`,
   ).all(userId, JSON.stringify(messageIds));
   return new Map(rows.map((r) => [r.message_id, r.flags]));
 }
@@ -72,3 +74,189 @@ export function subscriptionPeriods(
   }
   return map;
 }
+
+/**
+ * A conversation whose read state has one watermark: a channel (for one
+ * subscriber) or a direct-message group (for one member).
+ */
+export type Conversation = { kind: 'channel'; id: number } | { kind: 'dm'; id: number };
+
+export function conversationOf(m: {
+  stream_id: number | null;
+  dm_group_id: number | null;
+}): Conversation {
+  return m.stream_id !== null
+    ? { kind: 'channel', id: m.stream_id }
+    : { kind: 'dm', id: m.dm_group_id! };
+}
+
+/** The watermark, or undefined when the user has no active part in the conversation. */
+export function readThroughOf(db: Db, userId: number, c: Conversation): number | undefined {
+  const row =
+    c.kind === 'channel'
+      ? stmt<[number, number], { w: number }>(
+          db,
+          'SELECT read_through AS w FROM subscriptions WHERE user_id = ? AND stream_id = ? AND active = 1',
+        ).get(userId, c.id)
+      : stmt<[number, number], { w: number }>(
+          db,
+          'SELECT read_through AS w FROM dm_group_members WHERE user_id = ? AND dm_group_id = ?',
+        ).get(userId, c.id);
+  return row?.w;
+}
+
+export function setReadThrough(db: Db, userId: number, c: Conversation, readThrough: number): void {
+  if (c.kind === 'channel') {
+    stmt(db, 'UPDATE subscriptions SET read_through = ? WHERE user_id = ? AND stream_id = ?').run(
+      readThrough,
+      userId,
+      c.id,
+    );
+  } else {
+    stmt(
+      db,
+      'UPDATE dm_group_members SET read_through = ? WHERE user_id = ? AND dm_group_id = ?',
+    ).run(readThrough, userId, c.id);
+  }
+}
+
+/** The newest message id of the conversation (undefined when it has none). */
+export function newestMessageIdIn(db: Db, c: Conversation): number | undefined {
+  const row =
+    c.kind === 'channel'
+      ? stmt<[number], { id: number | null }>(
+          db,
+          'SELECT max(id) AS id FROM messages WHERE stream_id = ?',
+        ).get(c.id)
+      : stmt<[number], { id: number | null }>(
+          db,
+          'SELECT max(id) AS id FROM messages WHERE dm_group_id = ?',
+        ).get(c.id);
+  return row?.id ?? undefined;
+}
+
+/**
+ * The oldest message above `readThrough` that is unread for the user: one
+ * from someone else without an override row, or one whose row lacks `read`.
+ * Walks only the read-out-of-order messages above the watermark.
+ */
+export function oldestUnreadAbove(
+  db: Db,
+  userId: number,
+  c: Conversation,
+  readThrough: number,
+): number | undefined {
+  const column = c.kind === 'channel' ? 'stream_id' : 'dm_group_id';
+  return stmt<[{ user: number; conversation: number; after: number }], { id: number }>(
+    db,
+    `SELECT m.id FROM messages m
+       LEFT JOIN user_message_flags f ON f.user_id = @user AND f.message_id = m.id
+      WHERE m.${column} = @conversation AND m.id > @after
+        AND CASE WHEN f.flags IS NULL THEN m.sender_id <> @user ELSE (f.flags & 1) = 0 END
+      ORDER BY m.id LIMIT 1`,
+  ).get({ user: userId, conversation: c.id, after: readThrough })?.id;
+}
+
+/**
+ * Deletes the user's rows in (after, through] of the conversation that say
+ * only "read": below a watermark that is the default.
+ */
+export function deletePlainReadRows(
+  db: Db,
+  userId: number,
+  c: Conversation,
+  after: number,
+  through: number,
+): void {
+  const column = c.kind === 'channel' ? 'stream_id' : 'dm_group_id';
+  stmt<[{ user: number; conversation: number; after: number; through: number }]>(
+    db,
+    `DELETE FROM user_message_flags
+      WHERE user_id = @user AND message_id > @after AND message_id <= @through AND flags = 1
+        AND EXISTS (SELECT 1 FROM messages m WHERE m.id = message_id AND m.${column} = @conversation)`,
+  ).run({ user: userId, conversation: c.id, after, through });
+}
+
+/**
+ * Ids of the user's unread messages in the conversation (optionally one
+ * topic of a channel), ascending: others' messages above the watermark
+ * without a row, plus rows without `read`.
+ */
+export function unreadIdsIn(
+  db: Db,
+  userId: number,
+  c: Conversation,
+  readThrough: number,
+  topicKey: string | null = null,
+): number[] {
+  const column = c.kind === 'channel' ? 'stream_id' : 'dm_group_id';
+  return stmt<
+    [{ user: number; conversation: number; after: number; topic: string | null }],
+    { id: number }
+  >(
+    db,
+    `SELECT m.id FROM messages m
+       LEFT JOIN user_message_flags f ON f.user_id = @user AND f.message_id = m.id
+      WHERE m.${column} = @conversation AND m.id > @after AND f.message_id IS NULL
+        AND m.sender_id <> @user AND (@topic IS NULL OR m.topic_key = @topic)
+     UNION ALL
+     SELECT f.message_id FROM user_message_flags f INDEXED BY user_message_flags_unread
+       JOIN messages m ON m.id = f.message_id
+      WHERE f.user_id = @user AND (f.flags & 1) = 0 AND m.${column} = @conversation
+        AND (@topic IS NULL OR m.topic_key = @topic)
+     ORDER BY 1`,
+  )
+    .all({ user: userId, conversation: c.id, after: readThrough, topic: topicKey })
+    .map((r) => r.id);
+}
+
+/** Ids of the user's starred messages, ascending (Zulip caps the list at 10,000). */
+export const starredMessageIds = (db: Db, userId: number, limit = 10_000) =>
+  stmt<[number, number], { message_id: number }>(
+    db,
+    'SELECT message_id FROM user_message_flags WHERE user_id = ? AND (flags & 2) <> 0 ORDER BY message_id LIMIT ?',
+  )
+    .all(userId, limit)
+    .map((r) => r.message_id);
+
+/**
+ * The newest message the user received or has a row for (Zulip: the newest
+ * UserMessage), or -1.
+ */
+export const newestReceivedMessageId = (db: Db, userId: number) =>
+  stmt<[{ user: number }], { id: number | null }>(
+    db,
+    `SELECT max(x) AS id FROM (
+       SELECT max(message_id) AS x FROM user_message_flags WHERE user_id = @user
+       UNION ALL
+       SELECT (SELECT max(m.id) FROM messages m WHERE m.dm_group_id = g.dm_group_id)
+         FROM dm_group_members g WHERE g.user_id = @user
+       UNION ALL
+       SELECT (SELECT max(m.id) FROM messages m
+                WHERE m.stream_id = p.stream_id AND m.id >= p.first_message_id
+                  AND (p.last_message_id IS NULL OR m.id <= p.last_message_id))
+         FROM subscription_periods p WHERE p.user_id = @user)`,
+  ).get({ user: userId })!.id ?? -1;
+
+/** Zulip's user_message_exists_for_topic: did the user receive (or flag) a message in the topic? */
+export const userHasMessageInTopic = (db: Db, userId: number, streamId: number, topicKey: string) =>
+  stmt<[{ user: number; stream: number; topic: string }], { x: number }>(
+    db,
+    `SELECT 1 AS x FROM messages m
+      WHERE m.stream_id = @stream AND m.topic_key = @topic
+        AND (EXISTS (SELECT 1 FROM subscription_periods p
+                      WHERE p.user_id = @user AND p.stream_id = @stream AND m.id >= p.first_message_id
+                        AND (p.last_message_id IS NULL OR m.id <= p.last_message_id))
+          OR EXISTS (SELECT 1 FROM user_message_flags f WHERE f.user_id = @user AND f.message_id = m.id))
+      LIMIT 1`,
+  ).get({ user: userId, stream: streamId, topic: topicKey }) !== undefined;
+
+/** The channels and DM groups in which the user has rows without `read`. */
+export const conversationsWithUnreadRows = (db: Db, userId: number) =>
+  stmt<[number], { stream_id: number | null; dm_group_id: number | null }>(
+    db,
+    `SELECT DISTINCT m.stream_id, m.dm_group_id
+       FROM user_message_flags f INDEXED BY user_message_flags_unread
+       JOIN messages m ON m.id = f.message_id
+      WHERE f.user_id = ? AND (f.flags & 1) = 0`,
+  ).all(userId);

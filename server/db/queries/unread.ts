@@ -56,3 +56,43 @@ export function unreadCount(db: Db, userId: number): number {
 
   return a - b + c;
 }
+
+export interface UnreadMessageRow {
+  id: number;
+  stream_id: number | null;
+  dm_group_id: number | null;
+  topic: string;
+  /** The override row's flags, null when the default (unread) applies. */
+  flags: number | null;
+}
+
+/**
+ * The user's newest `limit` unread messages, newest first, from the same
+ * three sources as unreadCount: others' messages above each watermark
+ * without a row, and rows without `read` in conversations the user is in.
+ */
+export const unreadMessageRows = (db: Db, userId: number, limit: number) =>
+  stmt<[{ user: number; limit: number }], UnreadMessageRow>(
+    db,
+    `SELECT m.id, m.stream_id, m.dm_group_id, m.topic, NULL AS flags
+       FROM subscriptions s
+       JOIN messages m ON m.stream_id = s.stream_id AND m.id > s.read_through AND m.sender_id <> s.user_id
+      WHERE s.user_id = @user AND s.active = 1
+        AND NOT EXISTS (SELECT 1 FROM user_message_flags f WHERE f.user_id = @user AND f.message_id = m.id)
+     UNION ALL
+     SELECT m.id, m.stream_id, m.dm_group_id, m.topic, NULL
+       FROM dm_group_members g
+       JOIN messages m ON m.dm_group_id = g.dm_group_id AND m.id > g.read_through AND m.sender_id <> g.user_id
+      WHERE g.user_id = @user
+        AND NOT EXISTS (SELECT 1 FROM user_message_flags f WHERE f.user_id = @user AND f.message_id = m.id)
+     UNION ALL
+     SELECT m.id, m.stream_id, m.dm_group_id, m.topic, f.flags
+       FROM user_message_flags f INDEXED BY user_message_flags_unread
+       JOIN messages m ON m.id = f.message_id
+      WHERE f.user_id = @user AND (f.flags & 1) = 0
+        AND (EXISTS (SELECT 1 FROM subscriptions s
+                      WHERE s.stream_id = m.stream_id AND s.user_id = @user AND s.active = 1)
+          OR EXISTS (SELECT 1 FROM dm_group_members g
+                      WHERE g.dm_group_id = m.dm_group_id AND g.user_id = @user))
+     ORDER BY 1 DESC LIMIT @limit`,
+  ).all({ user: userId, limit });

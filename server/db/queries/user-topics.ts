@@ -65,3 +65,36 @@ export const topicParticipants = (db: Db, streamId: number, topic: string) =>
   )
     .all(streamId, topicKey(topic), streamId, topicKey(topic))
     .map((r) => r.user_id);
+
+export const userTopicRow = (db: Db, userId: number, streamId: number, topic: string) =>
+  stmt<[number, number, string], UserTopicRow>(
+    db,
+    'SELECT * FROM user_topics WHERE user_id = ? AND stream_id = ? AND topic_key = ?',
+  ).get(userId, streamId, topicKey(topic));
+
+/** The user's preferences in channels that are not archived (Zulip hides the others). */
+export const userTopicsInActiveChannels = (db: Db, userId: number) =>
+  stmt<[number], UserTopicRow & { stream_name: string }>(
+    db,
+    `SELECT t.*, s.name AS stream_name FROM user_topics t JOIN streams s ON s.id = t.stream_id
+      WHERE t.user_id = ? AND s.is_archived = 0 ORDER BY t.stream_id, t.topic_key`,
+  ).all(userId);
+
+/**
+ * The legacy muted_topics list: [channel name, topic, muted at] for each
+ * muted topic of a channel that is not archived. `emptyTopicName` replaces
+ * the empty topic for clients that cannot show it (null keeps it).
+ */
+export function mutedTopicsList(
+  db: Db,
+  userId: number,
+  emptyTopicName: string | null,
+): Array<[string, string, number]> {
+  return userTopicsInActiveChannels(db, userId)
+    .filter((row) => row.visibility_policy === VisibilityPolicy.muted)
+    .map((row) => [
+      row.stream_name,
+      row.topic_name === '' && emptyTopicName !== null ? emptyTopicName : row.topic_name,
+      row.last_updated,
+    ]);
+}

@@ -1,4 +1,104 @@
-import type { Route } from '../route.js';
+import { z } from 'zod';
+import { updateMessageFlags, updateMessageFlagsForNarrow } from '../../actions/flags.js';
+import { markAllAsRead, markStreamAsRead, markTopicAsRead } from '../../actions/mark-read.js';
+import { updateMutedTopic, updateUserTopic } from '../../actions/user-topics.js';
+import { MAX_TOPIC_LENGTH } from '../../domain/limits.js';
+import { parseNarrow } from '../../domain/narrow.js';
+import { p } from '../params.js';
+import { route } from '../route.js';
 
-/** /messages/flags, /messages/flags/narrow, /mark_*_as_read, /user_topics */
-export const flagRoutes: Route[] = [];
+/**
+ * /messages/flags, /messages/flags/narrow, /mark_*_as_read, /user_topics and
+ * the deprecated /users/me/subscriptions/muted_topics.
+ */
+export const flagRoutes = [
+  route({
+    method: 'POST',
+    path: '/messages/flags',
+    params: {
+      messages: p.json(z.array(z.int())),
+      op: p.str(),
+      flag: p.str(),
+    },
+    handler: (ctx, user, params) =>
+      updateMessageFlags(ctx, user, {
+        messages: params.messages,
+        op: params.op,
+        flag: params.flag,
+      }),
+  }),
+  route({
+    method: 'POST',
+    path: '/messages/flags/narrow',
+    params: {
+      anchor: p.str(),
+      include_anchor: p.bool().default(true),
+      num_before: p.int({ min: 0 }),
+      num_after: p.int({ min: 0 }),
+      narrow: p.json(z.unknown()).refine((raw) => parseNarrow(raw)),
+      op: p.str(),
+      flag: p.str(),
+    },
+    handler: (ctx, user, params) =>
+      updateMessageFlagsForNarrow(ctx, user, {
+        anchor: params.anchor,
+        includeAnchor: params.include_anchor,
+        numBefore: params.num_before,
+        numAfter: params.num_after,
+        narrow: params.narrow,
+        op: params.op,
+        flag: params.flag,
+      }),
+  }),
+  route({
+    method: 'POST',
+    path: '/mark_all_as_read',
+    params: {},
+    handler: (ctx, user) => markAllAsRead(ctx, user),
+  }),
+  route({
+    method: 'POST',
+    path: '/mark_stream_as_read',
+    params: { stream_id: p.int() },
+    handler: (ctx, user, params) => markStreamAsRead(ctx, user, params.stream_id),
+  }),
+  route({
+    method: 'POST',
+    path: '/mark_topic_as_read',
+    params: { stream_id: p.int(), topic_name: p.str() },
+    handler: (ctx, user, params) =>
+      markTopicAsRead(ctx, user, { streamId: params.stream_id, topicName: params.topic_name }),
+  }),
+  route({
+    method: 'POST',
+    path: '/user_topics',
+    params: {
+      stream_id: p.int(),
+      topic: p.str({ maxLength: MAX_TOPIC_LENGTH }),
+      visibility_policy: p.int({ min: 0, max: 3 }),
+    },
+    handler: (ctx, user, params) =>
+      updateUserTopic(ctx, user, {
+        streamId: params.stream_id,
+        topic: params.topic,
+        visibilityPolicy: params.visibility_policy,
+      }),
+  }),
+  route({
+    method: 'PATCH',
+    path: '/users/me/subscriptions/muted_topics',
+    params: {
+      stream_id: p.int().optional(),
+      stream: p.str().optional(),
+      topic: p.str({ maxLength: MAX_TOPIC_LENGTH }),
+      op: p.oneOf(['add', 'remove'] as const),
+    },
+    handler: (ctx, user, params) =>
+      updateMutedTopic(ctx, user, {
+        streamId: params.stream_id,
+        streamName: params.stream,
+        topic: params.topic,
+        op: params.op,
+      }),
+  }),
+];
