@@ -1,3 +1,4 @@
+import { renderPreview } from '../../actions/messages/render.js';
 import { sendMessage } from '../../actions/messages/send.js';
 import { p } from '../params.js';
 import { route } from '../route.js';
@@ -26,5 +27,11 @@ export const messageRoutes = [
         readBySender: params.read_by_sender,
         clientName: request.clientName,
       }),
+  }),
+  route({
+    method: 'POST',
+    path: '/messages/render',
+    params: { content: p.str() },
+    handler: (ctx, user, params) => renderPreview(ctx, user, params.content),
   }),
 ];
