@@ -176,6 +176,8 @@ function streamPostPolicy(value: StoredGroupSetting): number {
 export function formatChannel(ctx: AppContext, stream: StreamRow): Record<string, unknown> {
   const groups: Record<string, unknown> = {};
   for (const name of Object.keys(channelPermissionDefaults) as ChannelPermission[]) {
+    // Enforced on send, but not yet part of the channel object in the API reference.
+    if (name === 'can_create_topic_group') continue;
     groups[name] = resolveGroupSetting(ctx, channelPermission(stream, name));
   }
   const postPolicy = streamPostPolicy(channelPermission(stream, 'can_send_message_group'));

@@ -99,9 +99,12 @@ export function insertSubscription(db: Db, streamId: number, userId: number, col
     `INSERT INTO subscriptions (stream_id, user_id, active, color, read_through) VALUES (?, ?, 1, ?, ?)
      ON CONFLICT (stream_id, user_id) DO UPDATE SET active = 1, read_through = max(read_through, excluded.read_through)`,
   ).run(streamId, userId, color, next - 1);
+  // Unsubscribing and resubscribing with no message in between meets the
+  // (empty) period just closed: reopen it rather than leave it closed.
   stmt(
     db,
-    'INSERT OR IGNORE INTO subscription_periods (user_id, stream_id, first_message_id) VALUES (?, ?, ?)',
+    `INSERT INTO subscription_periods (user_id, stream_id, first_message_id) VALUES (?, ?, ?)
+     ON CONFLICT (user_id, stream_id, first_message_id) DO UPDATE SET last_message_id = NULL`,
   ).run(userId, streamId, next);
 }
 
@@ -146,3 +149,105 @@ export const subscriberCount = (db: Db, streamId: number) =>
 
 export const setStreamFirstMessageId = (db: Db, streamId: number, messageId: number | null) =>
   stmt(db, 'UPDATE streams SET first_message_id = ? WHERE id = ?').run(messageId, streamId);
+
+export const subscribedStreamIds = (db: Db, userId: number) =>
+  stmt<[number], { stream_id: number }>(
+    db,
+    'SELECT stream_id FROM subscriptions WHERE user_id = ? AND active = 1 ORDER BY stream_id',
+  )
+    .all(userId)
+    .map((r) => r.stream_id);
+
+/** Every channel's active subscribers who are active users, by channel id. */
+export function subscribersByStream(db: Db): Map<number, number[]> {
+  const rows = stmt<[], { stream_id: number; user_id: number }>(
+    db,
+    `SELECT s.stream_id, s.user_id FROM subscriptions s JOIN users u ON u.id = s.user_id
+      WHERE s.active = 1 AND u.is_active = 1 ORDER BY s.stream_id, s.user_id`,
+  ).all();
+  const map = new Map<number, number[]>();
+  for (const r of rows) {
+    const list = map.get(r.stream_id);
+    if (list) list.push(r.user_id);
+    else map.set(r.stream_id, [r.user_id]);
+  }
+  return map;
+}
+
+export const renameStream = (db: Db, streamId: number, name: string) =>
+  stmt(db, 'UPDATE streams SET name = ?, name_key = ? WHERE id = ?').run(
+    name,
+    name.toLowerCase(),
+    streamId,
+  );
+
+export const setStreamDescription = (
+  db: Db,
+  streamId: number,
+  description: string,
+  renderedDescription: string,
+) =>
+  stmt(db, 'UPDATE streams SET description = ?, rendered_description = ? WHERE id = ?').run(
+    description,
+    renderedDescription,
+    streamId,
+  );
+
+export const setStreamPrivacy = (
+  db: Db,
+  streamId: number,
+  privacy: { inviteOnly: boolean; historyPublicToSubscribers: boolean; isWebPublic: boolean },
+) =>
+  stmt(
+    db,
+    'UPDATE streams SET invite_only = ?, history_public_to_subscribers = ?, is_web_public = ? WHERE id = ?',
+  ).run(
+    privacy.inviteOnly ? 1 : 0,
+    privacy.historyPublicToSubscribers ? 1 : 0,
+    privacy.isWebPublic ? 1 : 0,
+    streamId,
+  );
+
+export const setStreamArchived = (db: Db, streamId: number, archived: boolean) =>
+  stmt(db, 'UPDATE streams SET is_archived = ? WHERE id = ?').run(archived ? 1 : 0, streamId);
+
+export const setStreamPermissions = (db: Db, streamId: number, permissionsJson: string) =>
+  stmt(db, 'UPDATE streams SET permissions = ? WHERE id = ?').run(permissionsJson, streamId);
+
+export const setStreamTopicsPolicy = (db: Db, streamId: number, policy: string) =>
+  stmt(db, 'UPDATE streams SET topics_policy = ? WHERE id = ?').run(policy, streamId);
+
+export const setStreamRetentionDays = (db: Db, streamId: number, days: number | null) =>
+  stmt(db, 'UPDATE streams SET message_retention_days = ? WHERE id = ?').run(days, streamId);
+
+/** The per-user subscription settings that POST /users/me/subscriptions/properties may change. */
+export type SubscriptionSettingColumn =
+  | 'color'
+  | 'is_muted'
+  | 'pin_to_top'
+  | 'desktop_notifications'
+  | 'audible_notifications'
+  | 'push_notifications'
+  | 'email_notifications'
+  | 'wildcard_mentions_notify';
+
+export const setSubscriptionSetting = (
+  db: Db,
+  streamId: number,
+  userId: number,
+  column: SubscriptionSettingColumn,
+  value: string | number,
+) =>
+  // The column comes from the closed union above, never from the request.
+  stmt(db, `UPDATE subscriptions SET ${column} = ? WHERE stream_id = ? AND user_id = ?`).run(
+    value,
+    streamId,
+    userId,
+  );
+
+/** Active subscriptions of the channel, deactivated users included. */
+export const activeSubscriptionCount = (db: Db, streamId: number) =>
+  stmt<[number], { n: number }>(
+    db,
+    'SELECT count(*) AS n FROM subscriptions WHERE stream_id = ? AND active = 1',
+  ).get(streamId)!.n;
