@@ -42,7 +42,7 @@ export function formatBot(ctx: AppContext, bot: UserRow) {
     default_sending_stream: null,
     default_events_register_stream: null,
     default_all_public_streams: bot.default_all_public_streams === 1,
-    avatar_url: avatarUrl(bot, null, false),
+    avatar_url: avatarUrl(bot, false),
     owner_id: bot.bot_owner_id,
     services:
       bot.bot_type === BotType.outgoingWebhook
@@ -137,7 +137,7 @@ export function createBot(ctx: AppContext, owner: UserRow, input: NewBotInput) {
     return {
       user_id: id,
       api_key: apiKey,
-      avatar_url: avatarUrl(bot, null, false),
+      avatar_url: avatarUrl(bot, false),
       default_sending_stream: null,
       default_events_register_stream: null,
       default_all_public_streams: false,

@@ -1,6 +1,5 @@
 import type { AppContext, Tx } from '../context.js';
 import { messageById } from '../db/queries/messages.js';
-import { userById } from '../db/queries/users.js';
 import type { EventQueue } from '../events/queue.js';
 import { flagNames } from './flags.js';
 import { MessageFormatter } from './message-format.js';
@@ -23,10 +22,9 @@ export function emitMessageEvent(
     const key = `${o.applyMarkdown}|${o.clientGravatar}|${o.capabilities.empty_topic_name}`;
     let dict = variants.get(key);
     if (!dict) {
-      const viewer = userById(ctx.db, queue.userId);
       const row = messageById(ctx.db, messageId);
-      if (!row || !viewer) return {};
-      dict = new MessageFormatter(ctx, { id: viewer.id, role: viewer.role }).format([row], {
+      if (!row) return {};
+      dict = new MessageFormatter(ctx).format([row], {
         applyMarkdown: o.applyMarkdown,
         clientGravatar: o.clientGravatar,
         allowEmptyTopicName: o.capabilities.empty_topic_name,

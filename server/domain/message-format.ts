@@ -7,9 +7,10 @@ import {
 } from '../db/queries/messages.js';
 import { streamById } from '../db/queries/streams.js';
 import { type UserRow, userById } from '../db/queries/users.js';
+import { pushTo } from './collections.js';
 import { loadRealm } from './realm.js';
 import { topicLinks } from './render.js';
-import { apiEmail, avatarUrl, type Viewer } from './user-format.js';
+import { apiEmail, avatarUrl } from './user-format.js';
 
 export interface MessageFormatOptions {
   applyMarkdown: boolean;
@@ -34,10 +35,8 @@ export class MessageFormatter {
   private readonly emailDomain: string;
   private readonly emptyTopicName: string;
 
-  constructor(
-    private readonly ctx: AppContext,
-    private readonly viewer: Viewer | null,
-  ) {
+  /** Message dicts do not depend on who reads them; per-user data (flags) is added by callers. */
+  constructor(private readonly ctx: AppContext) {
     const realm = loadRealm(ctx);
     this.emailDomain = realm.row.email_domain;
     this.emptyTopicName = realm.settings.empty_topic_display_name;
@@ -75,9 +74,7 @@ export class MessageFormatter {
     const ids = rows.map((r) => r.id);
     const reactions = new Map<number, Array<Record<string, unknown>>>();
     for (const r of reactionsFor(this.ctx.db, ids)) {
-      let list = reactions.get(r.message_id);
-      if (!list) reactions.set(r.message_id, (list = []));
-      list.push({
+      pushTo(reactions, r.message_id, {
         emoji_name: r.emoji_name,
         emoji_code: r.emoji_code,
         reaction_type: r.reaction_type,
@@ -86,9 +83,7 @@ export class MessageFormatter {
     }
     const submessages = new Map<number, Array<Record<string, unknown>>>();
     for (const s of submessagesFor(this.ctx.db, ids)) {
-      let list = submessages.get(s.message_id);
-      if (!list) submessages.set(s.message_id, (list = []));
-      list.push({
+      pushTo(submessages, s.message_id, {
         id: s.id,
         message_id: s.message_id,
         sender_id: s.sender_id,
@@ -115,7 +110,7 @@ export class MessageFormatter {
       sender_full_name: sender?.full_name ?? 'Unknown user',
       sender_email: sender ? apiEmail(sender, this.emailDomain) : '',
       sender_realm_str: 'hearth',
-      avatar_url: sender ? avatarUrl(sender, this.viewer, options.clientGravatar) : null,
+      avatar_url: sender ? avatarUrl(sender, options.clientGravatar) : null,
       client: row.sending_client,
       content: options.applyMarkdown ? row.rendered_content : row.content,
       content_type: options.applyMarkdown ? 'text/html' : 'text/x-markdown',

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { ProfileValueRow } from '../db/queries/profile-values.js';
 import type { UserRow } from '../db/queries/users.js';
+import { pushTo } from './collections.js';
 import { isAdmin, isGuest, isModerator } from './roles.js';
 import { mergeUserSettings } from './user-settings.js';
 
@@ -50,11 +51,7 @@ export function gravatarUrl(email: string, avatarVersion: number): string {
   return `https://secure.gravatar.com/avatar/${hash}?d=identicon&version=${avatarVersion}`;
 }
 
-export function avatarUrl(
-  user: UserRow,
-  viewer: Viewer | null,
-  clientGravatar: boolean,
-): string | null {
+export function avatarUrl(user: UserRow, clientGravatar: boolean): string | null {
   if (user.avatar_source === 'G') {
     // Clients that compute gravatars themselves get null when the address is
     // public (Zulip checks the target's visibility, not the viewer's role).
@@ -87,7 +84,7 @@ export function formatUser(user: UserRow, viewer: Viewer | null, options: UserFo
     bot_owner_id: user.is_bot ? user.bot_owner_id : null,
     role: user.role,
     timezone: user.timezone,
-    avatar_url: avatarUrl(user, viewer, options.clientGravatar),
+    avatar_url: avatarUrl(user, options.clientGravatar),
     avatar_version: user.avatar_version,
     is_imported_stub: user.is_imported_stub === 1,
   };
@@ -106,13 +103,6 @@ export function formatUser(user: UserRow, viewer: Viewer | null, options: UserFo
 
 export function groupProfileValues(rows: ProfileValueRow[]): Map<number, ProfileValueRow[]> {
   const map = new Map<number, ProfileValueRow[]>();
-  for (const row of rows) {
-    let list = map.get(row.user_id);
-    if (!list) {
-      list = [];
-      map.set(row.user_id, list);
-    }
-    list.push(row);
-  }
+  for (const row of rows) pushTo(map, row.user_id, row);
   return map;
 }

@@ -18,8 +18,16 @@ let bob: ZulipClient;
 
 beforeAll(async () => {
   t = await startTestServer();
-  alice = await zulipInit({ username: t.accounts.member.email, apiKey: t.accounts.member.apiKey, realm: t.url });
-  bob = await zulipInit({ username: t.accounts.admin.email, apiKey: t.accounts.admin.apiKey, realm: t.url });
+  alice = await zulipInit({
+    username: t.accounts.member.email,
+    apiKey: t.accounts.member.apiKey,
+    realm: t.url,
+  });
+  bob = await zulipInit({
+    username: t.accounts.admin.email,
+    apiKey: t.accounts.admin.apiKey,
+    realm: t.url,
+  });
 });
 afterAll(() => t.close());
 
@@ -90,7 +98,12 @@ describe('zulip-js, a real third-party client, against Hearth', () => {
       last_event_id: messageEvent.id,
       dont_block: true,
     });
-    expect(update.events.some((e: { type: string; message_id?: number }) => e.type === 'update_message' && e.message_id === messageId)).toBe(true);
+    expect(
+      update.events.some(
+        (e: { type: string; message_id?: number }) =>
+          e.type === 'update_message' && e.message_id === messageId,
+      ),
+    ).toBe(true);
 
     // Mark read, then the message carries the read flag.
     const marked = await bob.messages.flags.add({ flag: 'read', messages: [messageId] });

@@ -85,7 +85,7 @@ export function formatMessagesForUser(
   options: MessageDictOptions,
   search: SearchQuery | null = null,
 ): MessageDict[] {
-  const dicts = new MessageFormatter(ctx, { id: user.id, role: user.role }).format(rows, options);
+  const dicts = new MessageFormatter(ctx).format(rows, options);
   const flags = new FlagReader(ctx.db, user.id).load(rows.map((r) => r.id));
   rows.forEach((row, i) => {
     dicts[i]!.flags = flagNames(flags.flagsOf(row));
