@@ -7,7 +7,9 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 
 const here = path.dirname(new URL(import.meta.url).pathname);
-const benches = ['storage.ts', 'markdown.ts'].filter((f) => existsSync(path.join(here, f)));
+const benches = ['storage.ts', 'http-send.ts', 'markdown.ts'].filter((f) =>
+  existsSync(path.join(here, f)),
+);
 let failed = false;
 for (const file of benches) {
   console.log(`\n== ${file} ==`);

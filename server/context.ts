@@ -35,6 +35,11 @@ export interface AppContext {
    * outer transaction and its event buffer.
    */
   transaction<T>(fn: (tx: Tx) => T): T;
+  /**
+   * Runs a synchronous write operation as part of the next group commit
+   * (write-batcher.ts); concurrent sends share one transaction.
+   */
+  batch<T>(fn: () => T): Promise<T>;
 }
 
 export interface Tx {

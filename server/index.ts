@@ -11,6 +11,7 @@ import { buildHttpApp } from './http/app.js';
 import { RateLimiter } from './http/rate-limit.js';
 import { allRoutes } from './http/routes/index.js';
 import { registerTrpc } from './http/trpc-plugin.js';
+import { WriteBatcher } from './write-batcher.js';
 
 export interface ServerOptions {
   dataDir: string;
@@ -64,6 +65,8 @@ export async function createServer(options: ServerOptions): Promise<RunningServe
   events.queueFilter = narrowQueueFilter;
   const rateLimiter = new RateLimiter(now, options.rateLimit ?? true);
   const host = options.host ?? '127.0.0.1';
+  const transaction = createTransactionRunner(db, events, log);
+  const batcher = new WriteBatcher(transaction);
   const ctx: AppContext = {
     db,
     events,
@@ -76,7 +79,8 @@ export async function createServer(options: ServerOptions): Promise<RunningServe
       rateLimit: options.rateLimit ?? true,
       startedAtMs: now(),
     },
-    transaction: createTransactionRunner(db, events, log),
+    transaction,
+    batch: (fn) => batcher.run(fn),
   };
   const zuliprcPath = path.join(options.dataDir, ZULIPRC_FILE);
   const app = await buildHttpApp({ ctx, routes: allRoutes, rateLimiter });

@@ -83,7 +83,22 @@ export const groupSettingNames = (Object.keys(realmSettingDefaults) as RealmSett
   (name) => name.startsWith('can_') || name.endsWith('_group'),
 );
 
+let lastOverrides: string | null = null;
+let lastMerged: RealmSettings | null = null;
+
+/**
+ * Settings for the stored overrides. Every request reads them, so the merge
+ * for the last overrides string is kept (frozen: callers must copy to change).
+ */
 export function mergeRealmSettings(overridesJson: string): RealmSettings {
+  if (overridesJson === lastOverrides && lastMerged) return lastMerged;
+  const merged = mergeFresh(overridesJson);
+  lastOverrides = overridesJson;
+  lastMerged = merged;
+  return merged;
+}
+
+function mergeFresh(overridesJson: string): RealmSettings {
   let overrides: Record<string, unknown> = {};
   try {
     overrides = JSON.parse(overridesJson) as Record<string, unknown>;
@@ -94,5 +109,5 @@ export function mergeRealmSettings(overridesJson: string): RealmSettings {
   for (const [key, value] of Object.entries(overrides)) {
     if (key in realmSettingDefaults) merged[key] = value;
   }
-  return merged as RealmSettings;
+  return Object.freeze(merged) as RealmSettings;
 }

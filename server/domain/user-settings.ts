@@ -78,7 +78,22 @@ export const emojisetChoices = [
   { key: 'text', text: 'Plain text' },
 ];
 
+/** Most users share a few override strings ('{}' above all), so merges are memoized. */
+const mergedByOverrides = new Map<string, UserSettings>();
+const MEMO_LIMIT = 512;
+
+/** Settings for stored overrides; frozen, since the object is shared (copy to change). */
 export function mergeUserSettings(overridesJson: string): UserSettings {
+  let merged = mergedByOverrides.get(overridesJson);
+  if (!merged) {
+    merged = mergeFresh(overridesJson);
+    if (mergedByOverrides.size >= MEMO_LIMIT) mergedByOverrides.clear();
+    mergedByOverrides.set(overridesJson, merged);
+  }
+  return merged;
+}
+
+function mergeFresh(overridesJson: string): UserSettings {
   let overrides: Record<string, unknown> = {};
   try {
     overrides = JSON.parse(overridesJson) as Record<string, unknown>;
@@ -89,5 +104,5 @@ export function mergeUserSettings(overridesJson: string): UserSettings {
   for (const [key, value] of Object.entries(overrides)) {
     if (key in userSettingDefaults) merged[key] = value;
   }
-  return merged as UserSettings;
+  return Object.freeze(merged) as UserSettings;
 }

@@ -110,13 +110,21 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
       url: API_PREFIX + def.path,
       handler: async (request, reply) => {
         handled.add(request);
-        const abort = new AbortController();
-        request.raw.once('close', () => abort.abort());
-        reply.raw.once('close', () => abort.abort());
+        let abort: AbortController | undefined;
         const info: RequestInfo = {
           clientName: clientNameFromUserAgent(request.headers['user-agent']),
           ip: request.ip,
-          signal: abort.signal,
+          // Made on first use: only long-polls need it, and aborting costs a DOMException.
+          get signal() {
+            if (!abort) {
+              const controller = new AbortController();
+              abort = controller;
+              if (request.raw.destroyed || reply.raw.writableEnded) controller.abort();
+              request.raw.once('close', () => controller.abort());
+              reply.raw.once('close', () => controller.abort());
+            }
+            return abort.signal;
+          },
         };
 
         let user: UserRow | null = null;
@@ -137,12 +145,10 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
         reply.headers(headersFor(rate));
 
         const { params, ignored } = parseParams(def.params, collectRawParams(request));
-        const result = await (def.handler as (...args: unknown[]) => unknown)(
-          ctx,
-          user,
-          params,
-          info,
-        );
+        const handler = def.handler as (...args: unknown[]) => unknown;
+        const result = def.groupCommit
+          ? await ctx.batch(() => handler(ctx, user, params, info))
+          : await handler(ctx, user, params, info);
         const body: Record<string, unknown> = { result: 'success', msg: '', ...(result as object) };
         if (ignored.length > 0) body.ignored_parameters_unsupported = ignored.sort();
         return reply.code(200).send(body);

@@ -20,6 +20,11 @@ interface BaseRoute<S extends ParamShape> {
   params: S;
   /** Exempt from the per-user rate limit (e.g. long-polling GET /events). */
   rateLimitExempt?: boolean;
+  /**
+   * The handler is one synchronous write that may share a group commit with
+   * concurrent requests (the send path; see write-batcher.ts).
+   */
+  groupCommit?: boolean;
 }
 
 export interface AuthedRoute<S extends ParamShape> extends BaseRoute<S> {

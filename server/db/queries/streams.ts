@@ -1,5 +1,5 @@
 import type { Db } from '../open.js';
-import { stmt } from '../prepared.js';
+import { stmt, stmtPluck } from '../prepared.js';
 
 export interface StreamRow {
   id: number;
@@ -131,14 +131,13 @@ export const subscriptionsOfUser = (db: Db, userId: number) =>
   stmt<[number], SubscriptionRow>(db, 'SELECT * FROM subscriptions WHERE user_id = ?').all(userId);
 
 /** Active subscribers who are active users. */
+/** Every send reads this list, so it comes back as plain ids. */
 export const subscriberIds = (db: Db, streamId: number) =>
-  stmt<[number], { user_id: number }>(
+  stmtPluck<[number], number>(
     db,
     `SELECT s.user_id FROM subscriptions s JOIN users u ON u.id = s.user_id
       WHERE s.stream_id = ? AND s.active = 1 AND u.is_active = 1 ORDER BY s.user_id`,
-  )
-    .all(streamId)
-    .map((r) => r.user_id);
+  ).all(streamId);
 
 export const subscriberCount = (db: Db, streamId: number) =>
   stmt<[number], { n: number }>(
