@@ -81,6 +81,25 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
     frameworkErrors: (error, _request, reply) => {
       sendError(reply, badRequest(`Malformed request: ${error.message}`));
     },
+    // Requests Node's parser rejects (oversized headers or URL, garbage) never
+    // reach a route; answer them in the JSON envelope too.
+    clientErrorHandler: (error: NodeJS.ErrnoException, socket) => {
+      if (error.code === 'ECONNRESET' || socket.destroyed) return;
+      const tooLarge = error.code === 'HPE_HEADER_OVERFLOW';
+      const status = tooLarge ? 431 : 400;
+      const body = JSON.stringify({
+        result: 'error',
+        msg: tooLarge ? 'Request headers or URL too large' : 'Malformed HTTP request',
+        code: tooLarge ? 'REQUEST_TOO_LARGE' : 'BAD_REQUEST',
+      });
+      if (socket.writable) {
+        socket.write(
+          `HTTP/1.1 ${status} ${tooLarge ? 'Request Header Fields Too Large' : 'Bad Request'}\r\n` +
+            `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+        );
+      }
+      socket.destroy(error);
+    },
     // Long-polls last up to the heartbeat; leave headroom.
     requestTimeout: 0,
     keepAliveTimeout: 75_000,

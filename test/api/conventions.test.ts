@@ -580,3 +580,34 @@ describe('garbage input never produces a 500', () => {
     }
   });
 });
+
+describe('requests the HTTP parser rejects', () => {
+  it('answers an oversized URL and garbage with the JSON envelope', async () => {
+    const { request } = await import('node:http');
+    const raw = (path: string, extra = '') =>
+      new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const url = new URL(t.url);
+        const req = request(
+          {
+            host: url.hostname,
+            port: url.port,
+            path,
+            method: 'GET',
+            headers: extra ? { 'x-junk': extra } : {},
+          },
+          (res) => {
+            let body = '';
+            res.on('data', (c) => {
+              body += c;
+            });
+            res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+          },
+        );
+        req.on('error', reject);
+        req.end();
+      });
+    const long = await raw(`/api/v1/users?${'x'.repeat(20_000)}=1`);
+    expect(long.status).toBe(431);
+    expect(JSON.parse(long.body)).toMatchObject({ result: 'error', code: 'REQUEST_TOO_LARGE' });
+  });
+});
