@@ -47,3 +47,34 @@ export function emitMessageEvent(
     },
   });
 }
+
+/**
+ * delete_message for messages of one conversation: one bulk event for clients
+ * with the bulk_message_deletion capability, one event per message for the rest.
+ */
+export function emitDeleteMessageEvents(
+  tx: Tx,
+  users: Iterable<number>,
+  sortedIds: number[],
+  conversation: (queue: EventQueue) => Record<string, unknown>,
+): void {
+  const audience = [...users];
+  tx.emit({
+    type: 'delete_message',
+    users: audience,
+    payload: (queue) =>
+      queue.options.capabilities.bulk_message_deletion
+        ? { type: 'delete_message', message_ids: sortedIds, ...conversation(queue) }
+        : null,
+  });
+  for (const id of sortedIds) {
+    tx.emit({
+      type: 'delete_message',
+      users: audience,
+      payload: (queue) =>
+        queue.options.capabilities.bulk_message_deletion
+          ? null
+          : { type: 'delete_message', message_id: id, ...conversation(queue) },
+    });
+  }
+}

@@ -13,6 +13,7 @@ import {
   usersWithMessageAccess,
   usersWithMetadataAccess,
 } from '../../domain/message-access.js';
+import { emitDeleteMessageEvents } from '../../domain/message-events.js';
 import { loadRealm } from '../../domain/realm.js';
 import { badRequest } from '../../errors.js';
 import { topicForQueue } from './send.js';
@@ -83,24 +84,7 @@ export function removeMessages(ctx: AppContext, tx: Tx, messages: MessageRow[]):
             topic: topicForQueue(queue, sample.topic, emptyName),
           }
         : { message_type: 'private' };
-    tx.emit({
-      type: 'delete_message',
-      users,
-      payload: (queue) =>
-        queue.options.capabilities.bulk_message_deletion
-          ? { type: 'delete_message', message_ids: sorted, ...base(queue) }
-          : null,
-    });
-    for (const id of sorted) {
-      tx.emit({
-        type: 'delete_message',
-        users,
-        payload: (queue) =>
-          queue.options.capabilities.bulk_message_deletion
-            ? null
-            : { type: 'delete_message', message_id: id, ...base(queue) },
-      });
-    }
+    emitDeleteMessageEvents(tx, users, sorted, base);
   }
   for (const streamId of touchedStreams) {
     const stream = streamById(ctx.db, streamId);

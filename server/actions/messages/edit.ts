@@ -34,6 +34,7 @@ import {
   hasReceived,
   usersWithMessageAccess,
 } from '../../domain/message-access.js';
+import { emitDeleteMessageEvents } from '../../domain/message-events.js';
 import { FlagReader } from '../../domain/message-flags.js';
 import {
   normalizeContent,
@@ -737,24 +738,7 @@ function emitLostAccess(
     stream_id: plan.origStream!.id,
     topic: topicForQueue(queue, plan.message.topic, emptyName),
   });
-  tx.emit({
-    type: 'delete_message',
-    users,
-    payload: (queue) =>
-      queue.options.capabilities.bulk_message_deletion
-        ? { type: 'delete_message', message_ids: changedIds, ...base(queue) }
-        : null,
-  });
-  for (const id of changedIds) {
-    tx.emit({
-      type: 'delete_message',
-      users,
-      payload: (queue) =>
-        queue.options.capabilities.bulk_message_deletion
-          ? null
-          : { type: 'delete_message', message_id: id, ...base(queue) },
-    });
-  }
+  emitDeleteMessageEvents(tx, users, changedIds, base);
 }
 
 /** PATCH /messages/{message_id} */

@@ -1,5 +1,5 @@
 import type { AppContext } from '../../context.js';
-import { editSnapshotsFor } from '../../db/queries/message-search.js';
+import { editSnapshotsFor } from '../../db/queries/message-edits.js';
 import type { MessageRow } from '../../db/queries/messages.js';
 import type { UserRow } from '../../db/queries/users.js';
 import { flagNames } from '../../domain/flags.js';

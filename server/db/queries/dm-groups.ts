@@ -1,10 +1,14 @@
 import type { Db } from '../open.js';
 import { stmt } from '../prepared.js';
 
+/** A conversation's identity: its participants' ids, sorted and comma-joined. */
+export const memberKey = (userIds: readonly number[]) =>
+  [...new Set(userIds)].sort((a, b) => a - b).join(',');
+
 /** The conversation of exactly these participants, created on first use. */
 export function dmGroupFor(db: Db, userIds: number[]): number {
   const members = [...new Set(userIds)].sort((a, b) => a - b);
-  const key = members.join(',');
+  const key = memberKey(members);
   const existing = stmt<[string], { id: number }>(
     db,
     'SELECT id FROM dm_groups WHERE member_key = ?',

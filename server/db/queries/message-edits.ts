@@ -43,3 +43,16 @@ export const messageEdits = (db: Db, messageId: number) =>
     db,
     'SELECT * FROM message_edits WHERE message_id = ? ORDER BY id',
   ).all(messageId);
+
+/** The snapshot fields GET /messages shows as edit_history. */
+export type EditSnapshotRow = Omit<MessageEditRow, 'id' | 'content_html_diff'>;
+
+/** Edit snapshots of these messages, newest first per message. */
+export const editSnapshotsFor = (db: Db, messageIds: readonly number[]) =>
+  stmt<[string], EditSnapshotRow>(
+    db,
+    `SELECT e.message_id, e.user_id, e.timestamp, e.prev_content, e.prev_rendered_content,
+            e.prev_topic, e.topic, e.prev_stream_id, e.stream_id
+       FROM json_each(?) j JOIN message_edits e ON e.message_id = j.value
+      ORDER BY e.message_id, e.id DESC`,
+  ).all(JSON.stringify(messageIds));

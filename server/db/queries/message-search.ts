@@ -1,5 +1,6 @@
 import type { Db } from '../open.js';
 import { stmt } from '../prepared.js';
+import { memberKey } from './dm-groups.js';
 import type { MessageRow } from './messages.js';
 
 /**
@@ -269,29 +270,7 @@ export function firstMessageIdAtOrAfter(db: Db, timestamp: number): number | und
   return probe.get(lo)?.id;
 }
 
-export interface EditSnapshotRow {
-  message_id: number;
-  user_id: number | null;
-  timestamp: number;
-  prev_content: string | null;
-  prev_rendered_content: string | null;
-  prev_topic: string | null;
-  topic: string | null;
-  prev_stream_id: number | null;
-  stream_id: number | null;
-}
-
-/** Edit snapshots of these messages, newest first per message. */
-export const editSnapshotsFor = (db: Db, messageIds: readonly number[]) =>
-  stmt<[string], EditSnapshotRow>(
-    db,
-    `SELECT e.message_id, e.user_id, e.timestamp, e.prev_content, e.prev_rendered_content,
-            e.prev_topic, e.topic, e.prev_stream_id, e.stream_id
-       FROM json_each(?) j JOIN message_edits e ON e.message_id = j.value
-      ORDER BY e.message_id, e.id DESC`,
-  ).all(JSON.stringify(messageIds));
-
 export const dmGroupIdByMembers = (db: Db, memberIds: readonly number[]) =>
   stmt<[string], { id: number }>(db, 'SELECT id FROM dm_groups WHERE member_key = ?').get(
-    [...new Set(memberIds)].sort((a, b) => a - b).join(','),
+    memberKey(memberIds),
   )?.id;
