@@ -1,5 +1,12 @@
 import type { AppContext, Tx } from '../context.js';
-import { stmt } from '../db/prepared.js';
+import {
+  activeAdminIds,
+  allBots,
+  botConfig,
+  botServices,
+  insertBotConfig,
+  insertBotService,
+} from '../db/queries/bots.js';
 import { insertUser, type UserRow, userByEmailKey, userById } from '../db/queries/users.js';
 import { generateApiKey } from '../domain/credentials.js';
 import { loadRealm } from '../domain/realm.js';
@@ -25,16 +32,8 @@ const SHORT_NAME = /^[a-zA-Z0-9_.+-]+$/;
 
 /** The realm_bots entry for a bot (owner and administrators receive these). */
 export function formatBot(ctx: AppContext, bot: UserRow) {
-  const services = stmt<
-    [number],
-    { base_url: string; interface: number; token: string; name: string }
-  >(ctx.db, 'SELECT base_url, interface, token, name FROM bot_services WHERE bot_id = ?').all(
-    bot.id,
-  );
-  const config = stmt<[number], { key: string; value: string }>(
-    ctx.db,
-    'SELECT key, value FROM bot_config WHERE bot_id = ?',
-  ).all(bot.id);
+  const services = botServices(ctx.db, bot.id);
+  const config = botConfig(ctx.db, bot.id);
   return {
     user_id: bot.id,
     full_name: bot.full_name,
@@ -61,12 +60,7 @@ export function formatBot(ctx: AppContext, bot: UserRow) {
 
 /** Bots are visible to their owner and to administrators. */
 export function botAudience(ctx: AppContext, bot: UserRow): number[] {
-  const admins = stmt<[], { id: number }>(
-    ctx.db,
-    'SELECT id FROM users WHERE is_active = 1 AND role <= 200 AND is_bot = 0',
-  )
-    .all()
-    .map((r) => r.id);
+  const admins = activeAdminIds(ctx.db);
   return bot.bot_owner_id !== null ? [...admins, bot.bot_owner_id] : admins;
 }
 
@@ -113,22 +107,14 @@ export function createBot(ctx: AppContext, owner: UserRow, input: NewBotInput) {
     });
     syncSystemGroups(ctx.db, id, Role.member);
     if (input.botType === BotType.outgoingWebhook || input.botType === BotType.embedded) {
-      stmt(
-        ctx.db,
-        'INSERT INTO bot_services (bot_id, name, base_url, interface, token) VALUES (?, ?, ?, ?, ?)',
-      ).run(
-        id,
-        input.serviceName ?? shortName,
-        input.payloadUrl ?? '',
-        input.interfaceType ?? 1,
-        generateApiKey(),
-      );
+      insertBotService(ctx.db, id, {
+        name: input.serviceName ?? shortName,
+        base_url: input.payloadUrl ?? '',
+        interface: input.interfaceType ?? 1,
+        token: generateApiKey(),
+      });
       for (const [key, value] of Object.entries(input.configData ?? {})) {
-        stmt(ctx.db, 'INSERT INTO bot_config (bot_id, key, value) VALUES (?, ?, ?)').run(
-          id,
-          key,
-          value,
-        );
+        insertBotConfig(ctx.db, id, key, value);
       }
     }
     emitPersonAdd(ctx, tx, id);
@@ -147,8 +133,7 @@ export function createBot(ctx: AppContext, owner: UserRow, input: NewBotInput) {
 
 /** realm_bots in POST /register: administrators see every bot, others their own. */
 export function visibleBots(ctx: AppContext, viewer: UserRow) {
-  const bots = stmt<[], UserRow>(ctx.db, 'SELECT * FROM users WHERE is_bot = 1 ORDER BY id').all();
-  return bots
+  return allBots(ctx.db)
     .filter((bot) => isAdmin(viewer) || bot.bot_owner_id === viewer.id)
     .map((bot) => formatBot(ctx, bot));
 }
