@@ -34,6 +34,24 @@ export const defaultTimings: EventHubTimings = {
 };
 
 /**
+ * Bounds on memory that clients control. A client that polls but never
+ * acknowledges keeps its queue alive forever, and a script can register in
+ * a loop; past these limits a queue is dropped and its client, told
+ * BAD_EVENT_QUEUE_ID, registers afresh.
+ */
+export interface EventHubLimits {
+  /** Unacknowledged events one queue may hold. */
+  maxEventsPerQueue: number;
+  /** Queues one user may hold; a new one replaces their least recently polled. */
+  maxQueuesPerUser: number;
+}
+
+export const defaultLimits: EventHubLimits = {
+  maxEventsPerQueue: 10_000,
+  maxQueuesPerUser: 50,
+};
+
+/**
  * All event queues of this server, in memory (as in Zulip, queues do not
  * survive a restart; clients re-register on BAD_EVENT_QUEUE_ID).
  */
@@ -49,6 +67,7 @@ export class EventHub {
   constructor(
     private readonly now: () => number,
     readonly timings: EventHubTimings = defaultTimings,
+    readonly limits: EventHubLimits = defaultLimits,
   ) {
     this.gcTimer = setInterval(() => this.collectGarbage(), timings.gcIntervalMs);
     this.gcTimer.unref();
@@ -63,6 +82,14 @@ export class EventHub {
       this.byUser.set(options.userId, set);
     }
     set.add(queue);
+    if (set.size > this.limits.maxQueuesPerUser) {
+      let stalest: EventQueue | null = null;
+      for (const candidate of set) {
+        if (candidate === queue) continue;
+        if (!stalest || candidate.lastAccessMs < stalest.lastAccessMs) stalest = candidate;
+      }
+      if (stalest) this.delete(stalest);
+    }
     return queue;
   }
 
@@ -103,6 +130,7 @@ export class EventHub {
         if (!payload) continue;
         if (!this.queueFilter(queue, event.type, payload)) continue;
         queue.push(payload);
+        if (queue.size > this.limits.maxEventsPerQueue) this.delete(queue);
       }
     }
   }

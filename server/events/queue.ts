@@ -93,6 +93,11 @@ export class EventQueue {
     }
   }
 
+  /** Events not yet acknowledged. */
+  get size(): number {
+    return this.events.length;
+  }
+
   pending(): QueuedEvent[] {
     return this.events.slice();
   }
