@@ -60,6 +60,9 @@ export function updateFlags(
     const message = rows.get(id) ?? missingMessage(id);
     if (bit === Flag.read && !add && message.stream_id !== null && message.stream_id > 0) {
       if (!reader.isSubscribed(message.stream_id)) {
+        // Reporting the channel of a message the user may not see would reveal it exists.
+        const stream = streamById(ctx.db, message.stream_id);
+        if (!canAccessMessage(ctx, user, message, stream)) throw invalidMessage();
         ignoredChannels.add(message.stream_id);
         continue;
       }

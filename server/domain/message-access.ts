@@ -30,15 +30,27 @@ export function hasReceived(ctx: AppContext, userId: number, message: MessageRow
 }
 
 /**
+ * Everyone who received a channel message (hasReceived for all users at
+ * once): subscription periods covering it, plus flag-row holders.
+ */
+export function channelMessageHolders(ctx: AppContext, message: MessageRow): Set<number> {
+  return new Set<number>([
+    ...channelMessageReceivers(ctx.db, message.stream_id!, message.id),
+    ...flagRowHolders(ctx.db, message.id).map((r) => r.user_id),
+  ]);
+}
+
+/**
  * Zulip's has_message_access. Modifying (editing, reacting, deleting) also
- * requires the channel not to be archived.
+ * requires the channel not to be archived. Callers checking many users pass
+ * `received` (hasReceived, worked out for all of them at once).
  */
 export function canAccessMessage(
   ctx: AppContext,
   user: UserRow,
   message: MessageRow,
   stream: StreamRow | undefined,
-  opts: { modifying?: boolean } = {},
+  opts: { modifying?: boolean; received?: boolean } = {},
 ): boolean {
   if (message.dm_group_id !== null) {
     return dmGroupMemberIds(ctx.db, message.dm_group_id).includes(user.id);
@@ -47,7 +59,8 @@ export function canAccessMessage(
   if (opts.modifying && stream.is_archived) return false;
   if (!stream.invite_only && !isGuest(user)) return true;
   if (!stream.history_public_to_subscribers) {
-    return hasReceived(ctx, user.id, message) && hasContentAccess(ctx, user, stream);
+    const received = opts.received ?? hasReceived(ctx, user.id, message);
+    return received && hasContentAccess(ctx, user, stream);
   }
   return hasContentAccess(ctx, user, stream);
 }
@@ -85,15 +98,15 @@ export function usersWithMessageAccess(ctx: AppContext, message: MessageRow): nu
   }
   const stream = streamById(ctx.db, message.stream_id!);
   if (!stream) return [];
-  const candidates = new Set<number>([
-    ...channelMessageReceivers(ctx.db, stream.id, message.id),
-    ...flagRowHolders(ctx.db, message.id).map((r) => r.user_id),
-    ...subscriberIds(ctx.db, stream.id),
-  ]);
+  const received = channelMessageHolders(ctx, message);
+  const candidates = new Set<number>([...received, ...subscriberIds(ctx.db, stream.id)]);
   const result: number[] = [];
   for (const id of [...candidates].sort((a, b) => a - b)) {
     const user = userById(ctx.db, id);
-    if (user?.is_active && canAccessMessage(ctx, user, message, stream)) result.push(id);
+    if (!user?.is_active) continue;
+    if (canAccessMessage(ctx, user, message, stream, { received: received.has(id) })) {
+      result.push(id);
+    }
   }
   return result;
 }

@@ -3,6 +3,7 @@ import { dmGroupMemberIds, topicKey } from '../db/queries/messages.js';
 import { subscriptionsOfUser } from '../db/queries/streams.js';
 import { unreadMessageRows } from '../db/queries/unread.js';
 import { userTopicsOf, VisibilityPolicy } from '../db/queries/user-topics.js';
+import { pushTo } from './collections.js';
 import { Flag } from './flags.js';
 
 /** Zulip's MAX_UNREAD_MESSAGES: register reports at most this many unread messages. */
@@ -117,10 +118,9 @@ export function unreadMsgs(
     const group = members.of(row.dm_group_id!);
     if (isOneToOne(group)) {
       const other = otherUserOf(group, userId);
-      pms.set(other, [...(pms.get(other) ?? []), row.id]);
+      pushTo(pms, other, row.id);
     } else {
-      const key = group.join(',');
-      huddles.set(key, [...(huddles.get(key) ?? []), row.id]);
+      pushTo(huddles, group.join(','), row.id);
     }
     count++;
     if (isMention(flags, false)) mentions.push(row.id);

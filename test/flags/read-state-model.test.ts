@@ -184,6 +184,8 @@ describe('flags over mixed operations', () => {
           const m = messages.find((x) => x.id === id);
           if (flag === 'read' && op === 'remove' && m?.channel != null) {
             if (!channels[m.channel]!.subscribers.has(user.id)) {
+              // Unlike Zulip, Hearth does not name the channel of a message the user cannot see.
+              if (!accessible(user.id, m)) invalid = true;
               ignored.add(channels[m.channel]!.id);
               continue;
             }

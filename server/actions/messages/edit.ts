@@ -31,7 +31,7 @@ import { highlightHtmlDifferences } from '../../domain/html-diff.js';
 import {
   accessMessage,
   canAccessMessage,
-  hasReceived,
+  channelMessageHolders,
   usersWithMessageAccess,
 } from '../../domain/message-access.js';
 import { emitDeleteMessageEvents } from '../../domain/message-events.js';
@@ -429,10 +429,19 @@ function moveMessages(
   // Before the move: each affected user's flags, for those who had the message.
   const before = new Map<number, Map<number, number>>();
   if (plan.streamEdited) {
+    // One reader per user for all the moved messages: nothing is written yet.
+    const readers = new Map<number, FlagReader>();
     for (const m of toMove) {
       const flags = new Map<number, number>();
+      const holders = channelMessageHolders(ctx, m);
       for (const userId of usersWithMessageAccess(ctx, m)) {
-        if (hasReceived(ctx, userId, m)) flags.set(userId, currentFlags(ctx.db, userId, m));
+        if (!holders.has(userId)) continue;
+        let reader = readers.get(userId);
+        if (!reader) {
+          reader = new FlagReader(ctx.db, userId);
+          readers.set(userId, reader);
+        }
+        flags.set(userId, reader.load([m.id]).flagsOf(m));
       }
       before.set(m.id, flags);
     }
@@ -469,6 +478,8 @@ function moveMessages(
     for (const m of toMove) {
       const moved = messageById(ctx.db, m.id)!;
       const had = before.get(m.id)!;
+      // Worked out before any of this message's rows change below.
+      const holders = channelMessageHolders(ctx, moved);
       const users = new Set<number>([
         ...had.keys(),
         ...subscribers,
@@ -476,7 +487,9 @@ function moveMessages(
       ]);
       for (const userId of users) {
         const person = userById(ctx.db, userId);
-        const keeps = person !== undefined && canAccessMessage(ctx, person, moved, target);
+        const keeps =
+          person !== undefined &&
+          canAccessMessage(ctx, person, moved, target, { received: holders.has(userId) });
         if (!keeps) {
           if (had.has(userId)) losingAccess.add(userId);
           deleteFlagRow(ctx.db, userId, moved.id);
