@@ -39,7 +39,9 @@ export function parseRecipientList(raw: string): RecipientList {
   }
   if (typeof value === 'number' || typeof value === 'string') value = [value];
   if (!Array.isArray(value)) throw badRequest('Invalid data type for recipients');
-  if (value.every((v) => typeof v === 'number' && Number.isSafeInteger(v))) {
+  if (value.every((v) => typeof v === 'number')) {
+    const bad = value.find((v) => !Number.isSafeInteger(v));
+    if (bad !== undefined) throw badRequest(`Invalid user ID ${bad}`);
     return { ids: [...new Set(value as number[])] };
   }
   if (value.every((v) => typeof v === 'string')) {
