@@ -10,6 +10,7 @@ export interface RegisterInput {
   applyMarkdown: boolean;
   clientGravatar: boolean;
   slimPresence: boolean;
+  presenceHistoryLimitDays?: number;
   eventTypes: string[] | null;
   fetchEventTypes: string[] | null;
   allPublicStreams: boolean | undefined;
@@ -72,6 +73,7 @@ export function registerQueue(ctx: AppContext, user: UserRow, input: RegisterInp
     applyMarkdown: input.applyMarkdown,
     includeSubscribers: input.includeSubscribers,
     slimPresence: input.slimPresence,
+    presenceHistoryLimitDays: input.presenceHistoryLimitDays,
     capabilities,
     narrow: input.narrow,
   });

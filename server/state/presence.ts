@@ -1,43 +1,128 @@
-import { stmt } from '../db/prepared.js';
+import type { AppContext } from '../context.js';
+import { type PresenceTimes, presenceOfActiveHumans } from '../db/queries/presence.js';
 import type { UserRow } from '../db/queries/users.js';
 import { loadRealm } from '../domain/realm.js';
 import { apiEmail } from '../domain/user-format.js';
+import { mergeUserSettings } from '../domain/user-settings.js';
 import type { StateProvider } from './types.js';
 
-const OFFLINE_THRESHOLD_SECONDS = 140;
+/**
+ * The presence protocol's timing, reported by POST /register. Zulip's values:
+ * a client pings every 60 s and a user is offline 200 s after their last
+ * ping, which leaves room for two missed pings plus slack.
+ */
+export const PRESENCE_PING_INTERVAL_SECONDS = 60;
+export const PRESENCE_OFFLINE_THRESHOLD_SECONDS = 200;
 
 /**
- * Presence as clients without slim_presence read it: keyed by e-mail, one
- * entry per client plus "aggregated" (zulip-terminal indexes it that way).
+ * In the legacy format a user is "active" if their last activity is at most
+ * this much older than their last connection (Zulip's
+ * PRESENCE_LEGACY_EVENT_OFFSET_FOR_ACTIVITY_SECONDS): a client that pings
+ * "active" every 60 s stays active between pings.
  */
+const LEGACY_ACTIVE_WINDOW_SECONDS = 70;
+
+/** Without last_update_id or history_limit_days, fetches cover two weeks (Zulip's original window). */
+const DEFAULT_HISTORY_LIMIT_DAYS = 14;
+
+export interface PresenceTimestamps {
+  active: number;
+  connected: number;
+}
+
+/** Like Zulip, a time never reported reads as the user's join time: the API has no nulls here. */
+export function presenceTimestamps(user: UserRow, times: PresenceTimes): PresenceTimestamps {
+  const joined = Math.floor(user.date_joined_ms / 1000);
+  return {
+    active: times.last_active_time ?? joined,
+    connected: times.last_connected_time ?? joined,
+  };
+}
+
+/** One client's entry in the legacy format (the server keeps no per-client data: always "website"). */
+export function legacyClientPresence(t: PresenceTimestamps) {
+  const active = t.active + LEGACY_ACTIVE_WINDOW_SECONDS >= t.connected;
+  return {
+    client: 'website',
+    status: active ? ('active' as const) : ('idle' as const),
+    timestamp: active ? t.active : t.connected,
+    pushable: false,
+  };
+}
+
+/**
+ * A user's presence as clients without slim_presence read it. zulip-terminal
+ * reads every key but "aggregated" as a client entry with status and
+ * timestamp, so the shape must be exactly this.
+ */
+export function legacyUserPresence(t: PresenceTimestamps) {
+  const website = legacyClientPresence(t);
+  return {
+    aggregated: { client: website.client, status: website.status, timestamp: website.timestamp },
+    website,
+  };
+}
+
+export function modernUserPresence(t: PresenceTimestamps) {
+  return { active_timestamp: t.active, idle_timestamp: t.connected };
+}
+
+/** Invisible mode: a user who turned presence_enabled off is reported to nobody. */
+export const sharesPresence = (user: UserRow): boolean =>
+  mergeUserSettings(user.settings).presence_enabled;
+
+export interface PresenceQuery {
+  /** Modern user-id-keyed entries instead of legacy e-mail-keyed ones. */
+  slim: boolean;
+  /** Only rows changed after this update id (the client has the rest). */
+  lastUpdateId?: number;
+  historyLimitDays?: number;
+}
+
+/**
+ * Everyone's presence, shared by POST /register, POST /users/me/presence and
+ * GET /realm/presence so the three answer in the same shape.
+ */
+export function realmPresences(ctx: AppContext, query: PresenceQuery) {
+  const realm = loadRealm(ctx);
+  const serverTimestamp = ctx.now() / 1000;
+  if (realm.settings.presence_disabled) {
+    return { presences: {}, server_timestamp: serverTimestamp, presence_last_update_id: -1 };
+  }
+  const days = query.historyLimitDays ?? DEFAULT_HISTORY_LIMIT_DAYS;
+  // A client that already holds data is limited by its update id alone.
+  const limitByTime = query.lastUpdateId === undefined || query.lastUpdateId <= 0;
+  const rows =
+    days === 0
+      ? []
+      : presenceOfActiveHumans(
+          ctx.db,
+          query.lastUpdateId ?? -1,
+          limitByTime ? Math.floor(serverTimestamp) - days * 86_400 : null,
+        );
+  const presences: Record<string, unknown> = {};
+  let newestUpdateId = query.lastUpdateId ?? -1;
+  for (const row of rows) {
+    newestUpdateId = Math.max(newestUpdateId, row.last_update_id);
+    if (!sharesPresence(row)) continue;
+    const times = presenceTimestamps(row, row);
+    if (query.slim) presences[String(row.id)] = modernUserPresence(times);
+    else presences[apiEmail(row, realm.row.email_domain)] = legacyUserPresence(times);
+  }
+  return {
+    presences,
+    server_timestamp: serverTimestamp,
+    presence_last_update_id: newestUpdateId,
+  };
+}
+
 export const presenceState: StateProvider = {
   fetchTypes: ['presence'],
   fetch(ctx, _user, options) {
-    const realm = loadRealm(ctx);
-    const nowSeconds = ctx.now() / 1000;
-    const rows = stmt<
-      [],
-      UserRow & { last_active_time: number | null; last_connected_time: number | null }
-    >(
-      ctx.db,
-      `SELECT u.*, p.last_active_time, p.last_connected_time
-         FROM user_presence p JOIN users u ON u.id = p.user_id WHERE u.is_active = 1`,
-    ).all();
-    const presences: Record<string, unknown> = {};
-    for (const row of rows) {
-      const active = row.last_active_time ?? 0;
-      const connected = row.last_connected_time ?? active;
-      if (options.slimPresence) {
-        presences[String(row.id)] = { active_timestamp: active, idle_timestamp: connected };
-        continue;
-      }
-      const status = nowSeconds - active < OFFLINE_THRESHOLD_SECONDS ? 'active' : 'idle';
-      const timestamp = Math.max(active, connected);
-      presences[apiEmail(row, realm.row.email_domain)] = {
-        website: { client: 'website', status, timestamp, pushable: false },
-        aggregated: { client: 'website', status, timestamp },
-      };
-    }
-    return { presences, server_timestamp: nowSeconds, presence_last_update_id: -1 };
+    return realmPresences(ctx, {
+      // Clients that take simplified presence events read modern entries (as in Zulip).
+      slim: options.slimPresence || options.capabilities.simplified_presence_events,
+      historyLimitDays: options.presenceHistoryLimitDays,
+    });
   },
 };

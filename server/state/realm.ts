@@ -3,6 +3,7 @@ import { MAX_MESSAGE_LENGTH, MAX_TOPIC_LENGTH } from '../domain/limits.js';
 import { loadRealm, resolveGroupSetting } from '../domain/realm.js';
 import { groupSettingNames } from '../domain/realm-settings.js';
 import { availableNotificationSounds, emojisetChoices } from '../domain/user-settings.js';
+import { PRESENCE_OFFLINE_THRESHOLD_SECONDS, PRESENCE_PING_INTERVAL_SECONDS } from './presence.js';
 import type { StateProvider } from './types.js';
 
 export const MAX_STREAM_NAME_LENGTH = 60;
@@ -66,8 +67,8 @@ export const realmState: StateProvider = {
       max_logo_file_size_mib: 5,
       server_min_deactivated_realm_deletion_days: null,
       server_max_deactivated_realm_deletion_days: null,
-      server_presence_ping_interval_seconds: 60,
-      server_presence_offline_threshold_seconds: 140,
+      server_presence_ping_interval_seconds: PRESENCE_PING_INTERVAL_SECONDS,
+      server_presence_offline_threshold_seconds: PRESENCE_OFFLINE_THRESHOLD_SECONDS,
       server_typing_started_expiry_period_milliseconds: 15000,
       server_typing_stopped_wait_period_milliseconds: 5000,
       server_typing_started_wait_period_milliseconds: 10000,

@@ -7,6 +7,8 @@ export interface StateOptions {
   applyMarkdown: boolean;
   includeSubscribers: 'true' | 'false' | 'partial';
   slimPresence: boolean;
+  /** POST /register's presence_history_limit_days (absent: two weeks). */
+  presenceHistoryLimitDays?: number;
   capabilities: ClientCapabilities;
   narrow: NarrowTerm[];
 }

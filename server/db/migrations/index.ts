@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import { initialSchema } from './0001-initial-schema.js';
+import { presenceUpdateId } from './0002-presence-update-id.js';
 
 export interface Migration {
   version: number;
@@ -8,4 +9,4 @@ export interface Migration {
 }
 
 /** Ordered; versions are consecutive and never reused. */
-export const migrations: Migration[] = [initialSchema];
+export const migrations: Migration[] = [initialSchema, presenceUpdateId];

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { ChannelCreationOptions } from '../../actions/channel-creation.js';
+import { getChannelEmailAddress } from '../../actions/channel-email.js';
 import {
   groupSettingChangeSchema,
   groupSettingValueSchema,
@@ -176,6 +177,13 @@ export const channelRoutes = [
     path: '/streams/:stream_id(^\\d+)/members',
     params: { stream_id: streamId },
     handler: (ctx, user, params) => getChannelMembers(ctx, user, params.stream_id),
+  }),
+  route({
+    method: 'GET',
+    path: '/streams/:stream_id(^\\d+)/email_address',
+    params: { stream_id: streamId, sender_id: p.int({ min: 0 }).optional() },
+    handler: (ctx, user, params) =>
+      getChannelEmailAddress(ctx, user, params.stream_id, params.sender_id),
   }),
   route({
     method: 'GET',

@@ -66,6 +66,7 @@ export const eventRoutes = [
         applyMarkdown: params.apply_markdown,
         clientGravatar: params.client_gravatar,
         slimPresence: params.slim_presence,
+        presenceHistoryLimitDays: params.presence_history_limit_days,
         eventTypes: params.event_types,
         fetchEventTypes: params.fetch_event_types,
         allPublicStreams: params.all_public_streams,

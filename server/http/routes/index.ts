@@ -6,6 +6,7 @@ import { flagRoutes } from './flags.js';
 import { messageEditRoutes } from './message-edits.js';
 import { messageFetchRoutes } from './message-fetch.js';
 import { messageRoutes } from './messages.js';
+import { presenceRoutes } from './presence.js';
 import { serverRoutes } from './server.js';
 import { subscriptionRoutes } from './subscriptions.js';
 import { userRoutes } from './users.js';
@@ -22,4 +23,5 @@ export const allRoutes: Route[] = [
   ...flagRoutes,
   ...channelRoutes,
   ...subscriptionRoutes,
+  ...presenceRoutes,
 ];
