@@ -92,6 +92,16 @@ export function emitChannelUpdate(
   });
 }
 
+/** The stream update event that flips `is_archived`, for clients that keep archived channels. */
+const isArchivedUpdate = (stream: StreamRow, value: boolean) => ({
+  type: 'stream',
+  op: 'update',
+  stream_id: stream.id,
+  name: stream.name,
+  property: 'is_archived',
+  value,
+});
+
 /**
  * Archiving (Zulip 11): clients that declared `archived_channels` keep the
  * channel and get `is_archived` = true; the others forget it.
@@ -104,14 +114,7 @@ export function emitChannelArchived(tx: Tx, stream: StreamRow, users: Iterable<n
     users: recipients,
     payload: (queue) =>
       queue.options.capabilities.archived_channels
-        ? {
-            type: 'stream',
-            op: 'update',
-            stream_id: stream.id,
-            name: stream.name,
-            property: 'is_archived',
-            value: true,
-          }
+        ? isArchivedUpdate(stream, true)
         : {
             type: 'stream',
             op: 'delete',
@@ -136,16 +139,7 @@ export function emitChannelUnarchived(
     type: 'stream',
     users: recipients,
     payload: (queue) =>
-      queue.options.capabilities.archived_channels
-        ? {
-            type: 'stream',
-            op: 'update',
-            stream_id: stream.id,
-            name: stream.name,
-            property: 'is_archived',
-            value: false,
-          }
-        : created,
+      queue.options.capabilities.archived_channels ? isArchivedUpdate(stream, false) : created,
   });
 }
 
