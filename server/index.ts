@@ -11,6 +11,10 @@ import { buildHttpApp } from './http/app.js';
 import { RateLimiter } from './http/rate-limit.js';
 import { allRoutes } from './http/routes/index.js';
 import { registerTrpc } from './http/trpc-plugin.js';
+import {
+  DEFAULT_DELIVERY_SCHEDULE,
+  startScheduledDelivery,
+} from './scheduler/scheduled-delivery.js';
 import { WriteBatcher } from './write-batcher.js';
 
 export interface ServerOptions {
@@ -29,6 +33,11 @@ export interface ServerOptions {
    * and the admin UI under /admin/. Without it both answer 404.
    */
   adminToken?: string;
+  /**
+   * node-cron expression (seconds field first) for sending due scheduled
+   * messages; false turns the job off (tests that drive delivery themselves).
+   */
+  scheduledDelivery?: string | false;
 }
 
 export interface RunningServer {
@@ -120,6 +129,11 @@ export async function createServer(options: ServerOptions): Promise<RunningServe
     response.once('close', () => inFlight.delete(response));
   });
 
+  const deliveryTask =
+    options.scheduledDelivery === false
+      ? null
+      : startScheduledDelivery(ctx, options.scheduledDelivery ?? DEFAULT_DELIVERY_SCHEDULE);
+
   let closed = false;
   return {
     url: ctx.config.externalUrl,
@@ -130,6 +144,7 @@ export async function createServer(options: ServerOptions): Promise<RunningServe
     async close() {
       if (closed) return;
       closed = true;
+      await deliveryTask?.destroy();
       // Long-polls answer at once so the server can drain, then the DB closes last.
       for (const response of inFlight) {
         if (!response.headersSent) response.setHeader('Connection', 'close');

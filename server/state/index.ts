@@ -24,6 +24,7 @@ import {
   realmLinkifiersState,
   realmPlaygroundsState,
 } from './realm-config.js';
+import { scheduledMessagesState } from './scheduled-messages.js';
 import type { StateOptions, StateProvider } from './types.js';
 import { userGroupsState } from './user-groups.js';
 import {
@@ -63,6 +64,7 @@ export const stateProviders: StateProvider[] = [
   ...miscPersonalState,
   ...channelStateProviders,
   ...messageStateProviders,
+  scheduledMessagesState,
 ];
 
 /** `types` null = everything (no fetch_event_types and no event_types given). */

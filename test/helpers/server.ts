@@ -141,6 +141,8 @@ export interface TestServerOptions {
   eventTimings?: Partial<EventHubTimings>;
   /** Opens /trpc and /admin/ (see ServerOptions.adminToken). */
   adminToken?: string;
+  /** See ServerOptions.scheduledDelivery. */
+  scheduledDelivery?: string | false;
 }
 
 export const FIXTURE_PASSWORD = 'correct horse battery staple';
@@ -159,6 +161,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     now: options.now,
     eventTimings: options.eventTimings,
     adminToken: options.adminToken,
+    scheduledDelivery: options.scheduledDelivery,
   });
   const { ctx } = server;
   const owner = await createOrganization(ctx, {

@@ -492,8 +492,12 @@ export function sendInternalChannelMessage(
   }).id;
 }
 
-/** POST /messages */
-export function sendMessage(ctx: AppContext, sender: UserRow, input: SendInput): SendResult {
+/**
+ * Validates and renders a message exactly as POST /messages does, without
+ * storing it: scheduled messages are checked with it when saved and again
+ * when delivered.
+ */
+export function prepareMessage(ctx: AppContext, sender: UserRow, input: SendInput): MessageDraft {
   if ((input.queueId === undefined) !== (input.localId === undefined)) {
     throw missingArgument(input.queueId === undefined ? 'queue_id' : 'local_id');
   }
@@ -520,21 +524,24 @@ export function sendMessage(ctx: AppContext, sender: UserRow, input: SendInput):
   );
   const readBySender =
     input.readBySender ?? selfRenderingClients.has(input.clientName.toLowerCase());
+  return {
+    sender,
+    addressee,
+    content,
+    rendered,
+    clientName: input.clientName,
+    readBySender,
+    topicWildcardUsers: participants,
+    local:
+      input.queueId !== undefined && input.localId !== undefined
+        ? { queueId: input.queueId, localId: input.localId }
+        : undefined,
+    automaticTopicPolicy: true,
+  };
+}
 
-  return ctx.transaction((tx) =>
-    deliverMessage(ctx, tx, {
-      sender,
-      addressee,
-      content,
-      rendered,
-      clientName: input.clientName,
-      readBySender,
-      topicWildcardUsers: participants,
-      local:
-        input.queueId !== undefined && input.localId !== undefined
-          ? { queueId: input.queueId, localId: input.localId }
-          : undefined,
-      automaticTopicPolicy: true,
-    }),
-  );
+/** POST /messages */
+export function sendMessage(ctx: AppContext, sender: UserRow, input: SendInput): SendResult {
+  const draft = prepareMessage(ctx, sender, input);
+  return ctx.transaction((tx) => deliverMessage(ctx, tx, draft));
 }

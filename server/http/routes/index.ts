@@ -7,6 +7,7 @@ import { messageEditRoutes } from './message-edits.js';
 import { messageFetchRoutes } from './message-fetch.js';
 import { messageRoutes } from './messages.js';
 import { presenceRoutes } from './presence.js';
+import { scheduledMessageRoutes } from './scheduled-messages.js';
 import { serverRoutes } from './server.js';
 import { subscriptionRoutes } from './subscriptions.js';
 import { userRoutes } from './users.js';
@@ -24,4 +25,5 @@ export const allRoutes: Route[] = [
   ...channelRoutes,
   ...subscriptionRoutes,
   ...presenceRoutes,
+  ...scheduledMessageRoutes,
 ];
