@@ -8,14 +8,14 @@ import {
 } from '../db/queries/user-topics.js';
 import type { UserRow } from '../db/queries/users.js';
 import { accessChannelById, accessChannelByName, invalidChannelId } from '../domain/channels.js';
+import { normalizeTopic } from '../domain/message-text.js';
 import { loadRealm } from '../domain/realm.js';
 import { badRequest } from '../errors.js';
 import type { EventQueue } from '../events/queue.js';
 
-/** `(no topic)` and the organization's empty-topic display name mean the empty topic. */
+/** The same topic rules as sending: equivalences for the empty topic, no control characters. */
 function topicFromClient(ctx: AppContext, raw: string): string {
-  const emptyName = loadRealm(ctx).settings.empty_topic_display_name;
-  return raw === '(no topic)' || raw === emptyName ? '' : raw;
+  return normalizeTopic(raw, loadRealm(ctx).settings.empty_topic_display_name);
 }
 
 const currentPolicy = (ctx: AppContext, userId: number, streamId: number, topic: string) =>

@@ -281,3 +281,20 @@ describe('PATCH /users/me/subscriptions/muted_topics (deprecated)', () => {
     );
   });
 });
+
+describe('POST /user_topics topic rules', () => {
+  it('refuses control characters in the topic, as sending does', async () => {
+    const channel = createChannel(t, { name: 'topic rules', subscribers: [t.accounts.member.id] });
+    const res = await t.as('member').post('/user_topics', {
+      stream_id: channel,
+      topic: 'bad\u0000topic',
+      visibility_policy: 1,
+    });
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({
+      result: 'error',
+      code: 'BAD_REQUEST',
+      msg: 'Invalid character in topic, at position 4!',
+    });
+  });
+});
