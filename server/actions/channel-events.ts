@@ -33,6 +33,13 @@ export const usersExcept = (users: Iterable<number>, excluded: Iterable<number>)
   return [...users].filter((id) => !skip.has(id));
 };
 
+/** The `stream` create event for a channel as it is now. */
+const channelCreatedEvent = (ctx: AppContext, stream: StreamRow) => ({
+  type: 'stream',
+  op: 'create',
+  streams: [formatChannel(ctx, stream)],
+});
+
 /** `stream` op `create`, as of now (call after the channel's row is written). */
 export function emitChannelCreated(
   ctx: AppContext,
@@ -46,7 +53,7 @@ export function emitChannelCreated(
   tx.emit({
     type: 'stream',
     users: recipients,
-    payload: { type: 'stream', op: 'create', streams: [formatChannel(ctx, stream)] },
+    payload: channelCreatedEvent(ctx, stream),
   });
 }
 
@@ -134,7 +141,7 @@ export function emitChannelUnarchived(
   const recipients = [...users];
   if (recipients.length === 0) return;
   const stream = streamById(ctx.db, streamId)!;
-  const created = { type: 'stream', op: 'create', streams: [formatChannel(ctx, stream)] };
+  const created = channelCreatedEvent(ctx, stream);
   tx.emit({
     type: 'stream',
     users: recipients,

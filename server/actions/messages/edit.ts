@@ -99,32 +99,46 @@ interface EditPlan {
 const realmGroup = (realm: Realm, name: keyof Realm['settings']) =>
   realm.settings[name] as StoredGroupSetting;
 
-/** Zulip's can_edit_topic: move messages between topics of a channel. */
-function canEditTopic(ctx: AppContext, user: UserRow, realm: Realm, streams: StreamRow[]): boolean {
-  if (isAdmin(user)) return true;
-  if (userHasGroupSetting(ctx, user, realmGroup(realm, 'can_move_messages_between_topics_group')))
-    return true;
-  return streams.some(
-    (s) =>
-      hasChannelPermission(ctx, user, s, 'can_move_messages_within_channel_group') ||
-      hasChannelPermission(ctx, user, s, 'can_administer_channel_group'),
-  );
-}
-
-function canResolveTopics(
+/**
+ * Administrators, members of the organization-wide group, or of the channel's
+ * own group or its administrators (Zulip's can_edit_topic / can_resolve_topics).
+ */
+function hasTopicPermission(
   ctx: AppContext,
   user: UserRow,
   realm: Realm,
   streams: StreamRow[],
+  realmSetting: 'can_move_messages_between_topics_group' | 'can_resolve_topics_group',
+  channelSetting: 'can_move_messages_within_channel_group' | 'can_resolve_topics_group',
 ): boolean {
   if (isAdmin(user)) return true;
-  if (userHasGroupSetting(ctx, user, realmGroup(realm, 'can_resolve_topics_group'))) return true;
+  if (userHasGroupSetting(ctx, user, realmGroup(realm, realmSetting))) return true;
   return streams.some(
     (s) =>
-      hasChannelPermission(ctx, user, s, 'can_resolve_topics_group') ||
+      hasChannelPermission(ctx, user, s, channelSetting) ||
       hasChannelPermission(ctx, user, s, 'can_administer_channel_group'),
   );
 }
+
+const canEditTopic = (ctx: AppContext, user: UserRow, realm: Realm, streams: StreamRow[]) =>
+  hasTopicPermission(
+    ctx,
+    user,
+    realm,
+    streams,
+    'can_move_messages_between_topics_group',
+    'can_move_messages_within_channel_group',
+  );
+
+const canResolveTopics = (ctx: AppContext, user: UserRow, realm: Realm, streams: StreamRow[]) =>
+  hasTopicPermission(
+    ctx,
+    user,
+    realm,
+    streams,
+    'can_resolve_topics_group',
+    'can_resolve_topics_group',
+  );
 
 function canMoveOutOfChannel(
   ctx: AppContext,
