@@ -11,11 +11,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { createOrganization } from '../server/actions/organization.js';
-import { createUser } from '../server/actions/users.js';
 import { insertStream, insertSubscription } from '../server/db/queries/streams.js';
 import { userById } from '../server/db/queries/users.js';
 import { createServer } from '../server/index.js';
+import { createOrganization } from '../server/realm/organization.js';
+import { createUser } from '../server/users/users.js';
 
 const { values } = parseArgs({
   options: {

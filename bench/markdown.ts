@@ -3,7 +3,7 @@
  * emoji, inline code) repeatedly and reports renders per second.
  * Run: npx tsx bench/markdown.ts
  */
-import { type MarkdownLookups, renderMarkdown } from '../server/markdown/index.js';
+import { type MarkdownLookups, renderMarkdown } from '../server/markdown/markdown.js';
 
 const users = [
   { id: 10, fullName: 'King Hamlet' },

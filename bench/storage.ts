@@ -16,7 +16,7 @@ import { insertMessage } from '../server/db/queries/messages.js';
 import { insertStream, insertSubscription } from '../server/db/queries/streams.js';
 import { unreadCount } from '../server/db/queries/unread.js';
 import { insertUser } from '../server/db/queries/users.js';
-import { Flag } from '../server/domain/flags.js';
+import { Flag } from '../server/shared/flags.js';
 
 const { values } = parseArgs({ options: { messages: { type: 'string', default: '1000000' } } });
 const TOTAL = Number(values.messages);

@@ -1,8 +1,8 @@
 import { existsSync, writeFileSync } from 'node:fs';
-import { createOrganization, organizationExists, primaryOwner } from './actions/organization.js';
 import { seedDemo } from './demo/seed.js';
-import { generatePassword } from './domain/credentials.js';
 import type { RunningServer } from './index.js';
+import { createOrganization, organizationExists, primaryOwner } from './realm/index.js';
+import { generatePassword } from './shared/credentials.js';
 
 export const OWNER_EMAIL = 'owner@hearth.local';
 

@@ -2,20 +2,17 @@ import { mkdirSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import path from 'node:path';
-import { type AppContext, createTransactionRunner, type Logger } from './context.js';
+import { type AppContext, createTransactionRunner, type Logger } from './core/context.js';
+import { RateLimiter } from './core/rate-limit.js';
+import { WriteBatcher } from './core/write-batcher.js';
 import { openDatabase } from './db/open.js';
-import { narrowQueueFilter } from './domain/narrow.js';
 import { defaultTimings, EventHub, type EventHubTimings } from './events/hub.js';
 import { registerAdminUi } from './http/admin-ui.js';
 import { buildHttpApp } from './http/app.js';
-import { RateLimiter } from './http/rate-limit.js';
 import { allRoutes } from './http/routes/index.js';
 import { registerTrpc } from './http/trpc-plugin.js';
-import {
-  DEFAULT_DELIVERY_SCHEDULE,
-  startScheduledDelivery,
-} from './scheduler/scheduled-delivery.js';
-import { WriteBatcher } from './write-batcher.js';
+import { DEFAULT_DELIVERY_SCHEDULE, startScheduledDelivery } from './jobs/scheduled-delivery.js';
+import { narrowQueueFilter } from './narrow/index.js';
 
 export interface ServerOptions {
   dataDir: string;

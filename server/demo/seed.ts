@@ -1,12 +1,11 @@
-import { createBot } from '../actions/bots.js';
-import { createUser } from '../actions/users.js';
-import type { AppContext } from '../context.js';
+import type { AppContext } from '../core/context.js';
 import { dmGroupFor } from '../db/queries/dm-groups.js';
 import { insertMessage } from '../db/queries/messages.js';
 import { insertStream, insertSubscription } from '../db/queries/streams.js';
 import { userById } from '../db/queries/users.js';
-import { renderContent } from '../domain/render.js';
-import { Role } from '../domain/roles.js';
+import { renderContent } from '../markdown/index.js';
+import { Role } from '../shared/roles.js';
+import { createBot, createUser } from '../users/index.js';
 
 /** Every demo account's password, so `fetch_api_key` can be tried by hand. */
 export const DEMO_PASSWORD = 'hearth-demo';

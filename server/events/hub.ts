@@ -1,4 +1,4 @@
-import { badEventQueue } from '../errors.js';
+import { badEventQueue } from '../core/errors.js';
 import { EventQueue, type QueuedEvent, type QueueOptions } from './queue.js';
 
 /**

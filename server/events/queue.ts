@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { badRequest } from '../errors.js';
+import { badRequest } from '../core/errors.js';
 
 /** What a client asked for when it registered; fixed for the queue's life. */
 export interface QueueOptions {

@@ -1,12 +1,12 @@
 import formbody from '@fastify/formbody';
 import multipart from '@fastify/multipart';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
-import type { AppContext } from '../context.js';
+import type { AppContext } from '../core/context.js';
+import { ApiError, badRequest, notFound, requestTooLarge } from '../core/errors.js';
+import { defaultRules, headersFor, type RateLimiter, type RateStatus } from '../core/rate-limit.js';
 import type { UserRow } from '../db/queries/users.js';
-import { ApiError, badRequest, notFound, requestTooLarge } from '../errors.js';
 import { authenticate } from './auth.js';
 import { parseParams } from './params.js';
-import { defaultRules, headersFor, type RateLimiter, type RateStatus } from './rate-limit.js';
 import type { RequestInfo, Route } from './route.js';
 
 export const API_PREFIX = '/api/v1';

@@ -1,7 +1,4 @@
-import type { AppContext } from '../context.js';
-import { getRealm } from '../db/queries/realm.js';
-import { type UserRow, userByApiKey } from '../db/queries/users.js';
-import { apiEmail } from '../domain/user-format.js';
+import type { AppContext } from '../core/context.js';
 import {
   ApiError,
   badRequest,
@@ -9,7 +6,10 @@ import {
   notLoggedIn,
   realmDeactivated,
   userDeactivated,
-} from '../errors.js';
+} from '../core/errors.js';
+import { getRealm } from '../db/queries/realm.js';
+import { type UserRow, userByApiKey } from '../db/queries/users.js';
+import { apiEmail } from '../users/index.js';
 
 const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
 

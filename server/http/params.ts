@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { ApiError, badRequest, missingArgument } from '../errors.js';
+import { ApiError, badRequest, missingArgument } from '../core/errors.js';
 
 /**
  * Declarative, typed request parameters. Every endpoint lists its parameters

@@ -1,4 +1,4 @@
-import type { AppContext } from '../context.js';
+import type { AppContext } from '../core/context.js';
 import type { UserRow } from '../db/queries/users.js';
 import type { ParamShape, ParsedParams } from './params.js';
 

@@ -1,6 +1,6 @@
-import { primaryOwner } from '../actions/organization.js';
-import type { AppContext } from '../context.js';
+import type { AppContext } from '../core/context.js';
 import type { UserRow } from '../db/queries/users.js';
+import { primaryOwner } from '../realm/index.js';
 
 /** What every procedure receives: the server's context and who is acting. */
 export interface TrpcContext {

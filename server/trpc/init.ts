@@ -1,6 +1,6 @@
 import { initTRPC, TRPCError } from '@trpc/server';
 import superjson from 'superjson';
-import { ApiError } from '../errors.js';
+import { ApiError } from '../core/errors.js';
 import type { TrpcContext } from './context.js';
 
 type TrpcCode = TRPCError['code'];

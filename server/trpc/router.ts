@@ -1,16 +1,15 @@
 import { z } from 'zod';
-import { createBot } from '../actions/bots.js';
-import { organizationInfo } from '../actions/organization.js';
-import { serverSettings } from '../actions/server-settings.js';
+import { organizationInfo, serverSettings } from '../realm/index.js';
 import {
   accessUserById,
+  createBot,
   createUser,
   deactivateUser,
   getUser,
   listUsers,
   reactivateUser,
   updateUser,
-} from '../actions/users.js';
+} from '../users/index.js';
 import { procedure, router } from './init.js';
 import { userId, userList, userRecord } from './schemas.js';
 

@@ -4,8 +4,8 @@
  * and one assertion for Zulip's error envelope.
  */
 import { expect } from 'vitest';
-import { createUser } from '../../server/actions/users.js';
 import { userById } from '../../server/db/queries/users.js';
+import { createUser } from '../../server/users/users.js';
 import type { Account, ApiResponse, TestServer } from '../helpers/server.js';
 
 export function basicAuth(email: string, apiKey: string): string {

@@ -4,10 +4,10 @@
  * exactly who receives them.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { subscriptionColors } from '../../server/channels/rules.js';
 import { setRealmSettings } from '../../server/db/queries/realm.js';
 import { setStreamArchived } from '../../server/db/queries/streams.js';
 import { setUserActive } from '../../server/db/queries/users.js';
-import { subscriptionColors } from '../../server/domain/channels.js';
 import { expectError, quickMember } from '../api/support.js';
 import { createChannel } from '../helpers/fixtures.js';
 import { type Account, startTestServer, type TestServer } from '../helpers/server.js';

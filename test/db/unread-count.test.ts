@@ -6,7 +6,7 @@ import { insertMessage } from '../../server/db/queries/messages.js';
 import { insertStream, insertSubscription } from '../../server/db/queries/streams.js';
 import { unreadCount } from '../../server/db/queries/unread.js';
 import { insertUser } from '../../server/db/queries/users.js';
-import { defaultFlags, Flag } from '../../server/domain/flags.js';
+import { defaultFlags, Flag } from '../../server/shared/flags.js';
 
 /** Deterministic pseudo-random numbers, so a failure can be replayed. */
 function rng(seed: number) {

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUser } from '../../server/actions/users.js';
 import { userById } from '../../server/db/queries/users.js';
+import { createUser } from '../../server/users/users.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
 const USERS = 200;

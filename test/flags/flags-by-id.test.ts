@@ -2,8 +2,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { readThroughOf } from '../../server/db/queries/flags.js';
 import { messageById } from '../../server/db/queries/messages.js';
 import { unreadCount } from '../../server/db/queries/unread.js';
-import { Flag } from '../../server/domain/flags.js';
-import { FlagReader } from '../../server/domain/message-flags.js';
+import { FlagReader } from '../../server/flags/reader.js';
+import { Flag } from '../../server/shared/flags.js';
 import { expectError } from '../api/support.js';
 import { createChannel } from '../helpers/fixtures.js';
 import {

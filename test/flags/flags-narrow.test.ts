@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { insertMessage, messageById } from '../../server/db/queries/messages.js';
-import { Flag } from '../../server/domain/flags.js';
-import { FlagReader } from '../../server/domain/message-flags.js';
+import { FlagReader } from '../../server/flags/reader.js';
+import { Flag } from '../../server/shared/flags.js';
 import { expectError } from '../api/support.js';
 import { createChannel } from '../helpers/fixtures.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';

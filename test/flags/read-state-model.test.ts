@@ -6,8 +6,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertSubscription } from '../../server/db/queries/streams.js';
 import { unreadCount } from '../../server/db/queries/unread.js';
-import { Flag, flagNames } from '../../server/domain/flags.js';
-import { FlagReader } from '../../server/domain/message-flags.js';
+import { FlagReader } from '../../server/flags/reader.js';
+import { Flag, flagNames } from '../../server/shared/flags.js';
 import { createChannel } from '../helpers/fixtures.js';
 import { type Account, startTestServer, type TestServer } from '../helpers/server.js';
 import { allUnreadIds, messageState, sendDirect, sendToChannel } from './support.js';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { unreadCount } from '../../server/db/queries/unread.js';
-import { unreadMsgs } from '../../server/domain/unread-messages.js';
+import { unreadMsgs } from '../../server/flags/unread.js';
 import { createChannel } from '../helpers/fixtures.js';
 import { type Account, startTestServer, type TestServer } from '../helpers/server.js';
 import { allUnreadIds, messageState, sendDirect, sendToChannel } from './support.js';

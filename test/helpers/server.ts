@@ -1,13 +1,13 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createBot } from '../../server/actions/bots.js';
-import { createOrganization } from '../../server/actions/organization.js';
-import { createUser } from '../../server/actions/users.js';
 import { userById } from '../../server/db/queries/users.js';
-import { Role } from '../../server/domain/roles.js';
 import type { EventHubTimings } from '../../server/events/hub.js';
 import { createServer, type RunningServer } from '../../server/index.js';
+import { createOrganization } from '../../server/realm/organization.js';
+import { Role } from '../../server/shared/roles.js';
+import { createBot } from '../../server/users/bots.js';
+import { createUser } from '../../server/users/users.js';
 import { expectValidResponse, hasResponseSchema } from './openapi.js';
 
 export interface Account {

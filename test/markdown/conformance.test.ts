@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { renderMarkdown } from '../../server/markdown/index.js';
+import { renderMarkdown } from '../../server/markdown/markdown.js';
 import { makeLookups } from './lookups.js';
 
 /**

@@ -3,7 +3,7 @@ import {
   type MarkdownOptions,
   renderMarkdown,
   renderTopicLinks,
-} from '../../server/markdown/index.js';
+} from '../../server/markdown/markdown.js';
 import { parseTime } from '../../server/markdown/time.js';
 import { makeLookups, ZULIP_TEST_REALM } from './lookups.js';
 

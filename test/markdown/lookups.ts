@@ -3,7 +3,7 @@ import type {
   MarkdownLookups,
   MarkdownRealmEmoji,
   MarkdownUser,
-} from '../../server/markdown/index.js';
+} from '../../server/markdown/markdown.js';
 
 export interface FixtureData {
   users?: MarkdownUser[];

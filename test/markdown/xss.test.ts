@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { renderMarkdown, renderTopicLinks } from '../../server/markdown/index.js';
+import { renderMarkdown, renderTopicLinks } from '../../server/markdown/markdown.js';
 import { makeLookups } from './lookups.js';
 
 /** Strings that would run script if they reached the HTML unescaped. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseChannelIndicator, parseRecipientList } from '../../server/domain/addressee.js';
-import { ApiError } from '../../server/errors.js';
+import { ApiError } from '../../server/core/errors.js';
+import { parseChannelIndicator, parseRecipientList } from '../../server/messages/addressee.js';
 
 const errorOf = (fn: () => unknown) => {
   try {

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { getMessages } from '../../server/actions/messages/fetch.js';
 import { setFlagRow } from '../../server/db/queries/flags.js';
 import { setUserTopicPolicy, VisibilityPolicy } from '../../server/db/queries/user-topics.js';
 import { userById } from '../../server/db/queries/users.js';
-import { Flag } from '../../server/domain/flags.js';
+import { getMessages } from '../../server/messages/fetch.js';
+import { Flag } from '../../server/shared/flags.js';
 import { createChannel } from '../helpers/fixtures.js';
 import {
   type Account,

@@ -1,16 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ApiError } from '../../server/core/errors.js';
 import { setFlagRow } from '../../server/db/queries/flags.js';
 import { narrowQuery, windowSql } from '../../server/db/queries/message-search.js';
 import { setUserTopicPolicy, VisibilityPolicy } from '../../server/db/queries/user-topics.js';
 import { userById } from '../../server/db/queries/users.js';
-import { Flag } from '../../server/domain/flags.js';
 import {
   fetchMessageWindow,
   messageEventMatchesNarrow,
   messageMatchesNarrow,
   parseNarrow,
-} from '../../server/domain/narrow.js';
-import { ApiError } from '../../server/errors.js';
+} from '../../server/narrow/narrow.js';
+import { Flag } from '../../server/shared/flags.js';
 import { createChannel } from '../helpers/fixtures.js';
 import {
   type Account,

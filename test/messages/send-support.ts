@@ -7,8 +7,8 @@ import { flagRows } from '../../server/db/queries/flags.js';
 import { type MessageRow, messageById } from '../../server/db/queries/messages.js';
 import { getRealm, setRealmSettings } from '../../server/db/queries/realm.js';
 import { setUserSettings, userById } from '../../server/db/queries/users.js';
-import { flagNames } from '../../server/domain/flags.js';
-import { FlagReader } from '../../server/domain/message-flags.js';
+import { FlagReader } from '../../server/flags/reader.js';
+import { flagNames } from '../../server/shared/flags.js';
 import type { ApiClient, TestServer } from '../helpers/server.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: events are arbitrary JSON

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createBot } from '../../server/actions/bots.js';
-import { channelSlug } from '../../server/actions/channel-email.js';
+import { channelSlug } from '../../server/channels/email-address.js';
 import { userById } from '../../server/db/queries/users.js';
+import { createBot } from '../../server/users/bots.js';
 import { createChannel } from '../helpers/fixtures.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 

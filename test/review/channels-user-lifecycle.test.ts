@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Role } from '../../server/domain/roles.js';
+import { Role } from '../../server/shared/roles.js';
 import { isEvent, receivers, Watchers } from '../channels/support.js';
 import { createChannel } from '../helpers/fixtures.js';
 import { type Account, startTestServer, type TestServer } from '../helpers/server.js';

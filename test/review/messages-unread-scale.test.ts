@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { dmGroupFor } from '../../server/db/queries/dm-groups.js';
 import { insertMessage } from '../../server/db/queries/messages.js';
-import { unreadMsgs } from '../../server/domain/unread-messages.js';
+import { unreadMsgs } from '../../server/flags/unread.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
 let t: TestServer;

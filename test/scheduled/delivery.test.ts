@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { deliverDueScheduledMessages } from '../../server/actions/scheduled-messages.js';
+import { deliverDueScheduledMessages } from '../../server/scheduled/scheduled-messages.js';
 import { createChannel } from '../helpers/fixtures.js';
 import { type ApiClient, startTestServer, type TestServer } from '../helpers/server.js';
 import {

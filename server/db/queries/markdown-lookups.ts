@@ -1,11 +1,13 @@
-import type { MarkdownLookups } from '../../markdown/index.js';
 import type { Db } from '../open.js';
 import { stmt } from '../prepared.js';
 
-/** The renderer's view of the organization, backed by prepared statements. */
-export function markdownLookups(db: Db): MarkdownLookups {
+/**
+ * The renderer's view of the organization, backed by prepared statements;
+ * shaped to markdown/'s MarkdownLookups, which the caller checks.
+ */
+export function markdownLookups(db: Db) {
   return {
-    userById(id) {
+    userById(id: number) {
       const row = stmt<[number], { id: number; full_name: string; is_active: number }>(
         db,
         'SELECT id, full_name, is_active FROM users WHERE id = ?',
@@ -14,7 +16,7 @@ export function markdownLookups(db: Db): MarkdownLookups {
         ? { id: row.id, fullName: row.full_name, isActive: row.is_active === 1 }
         : undefined;
     },
-    usersByName(fullName) {
+    usersByName(fullName: string) {
       return stmt<[string], { id: number; full_name: string; is_active: number }>(
         db,
         'SELECT id, full_name, is_active FROM users WHERE full_name = ? COLLATE NOCASE ORDER BY id',
@@ -22,28 +24,28 @@ export function markdownLookups(db: Db): MarkdownLookups {
         .all(fullName)
         .map((row) => ({ id: row.id, fullName: row.full_name, isActive: row.is_active === 1 }));
     },
-    groupByName(name) {
+    groupByName(name: string) {
       const row = stmt<[string], { id: number; name: string }>(
         db,
         'SELECT id, name FROM user_groups WHERE name = ? COLLATE NOCASE AND deactivated = 0',
       ).get(name);
       return row ? { id: row.id, name: row.name } : undefined;
     },
-    channelByName(name) {
+    channelByName(name: string) {
       const row = stmt<[string], { id: number; name: string }>(
         db,
         'SELECT id, name FROM streams WHERE name_key = ?',
       ).get(name.toLowerCase());
       return row ?? undefined;
     },
-    channelById(id) {
+    channelById(id: number) {
       const row = stmt<[number], { id: number; name: string }>(
         db,
         'SELECT id, name FROM streams WHERE id = ?',
       ).get(id);
       return row ?? undefined;
     },
-    realmEmoji(name) {
+    realmEmoji(name: string) {
       const row = stmt<
         [string],
         { id: number; name: string; file_name: string; deactivated: number }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { createBot } from '../../actions/bots.js';
+import { createBot } from '../../users/index.js';
 import { p } from '../params.js';
 import { route } from '../route.js';
 

@@ -1,22 +1,19 @@
 import { z } from 'zod';
-import type { ChannelCreationOptions } from '../../actions/channel-creation.js';
-import { getChannelEmailAddress } from '../../actions/channel-email.js';
-import {
-  groupSettingChangeSchema,
-  groupSettingValueSchema,
-} from '../../actions/channel-permissions.js';
-import { updateChannel } from '../../actions/channel-update.js';
+import type { ChannelCreationOptions, ChannelPermission } from '../../channels/index.js';
 import {
   archiveChannel,
-  createChannel,
   getChannel,
+  getChannelEmailAddress,
   getChannelId,
   getChannelMembers,
   getChannelTopics,
+  groupSettingChangeSchema,
+  groupSettingValueSchema,
   listChannels,
-} from '../../actions/channels.js';
-import type { ChannelPermission } from '../../domain/channels.js';
-import { MAX_STREAM_DESCRIPTION_LENGTH } from '../../state/realm.js';
+  updateChannel,
+} from '../../channels/index.js';
+import { MAX_STREAM_DESCRIPTION_LENGTH } from '../../realm/index.js';
+import { createChannel } from '../../subscriptions/index.js';
 import { type ParsedParams, p } from '../params.js';
 import { route } from '../route.js';
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { deleteQueue, getEvents, registerQueue } from '../../actions/events.js';
 import type { NarrowTerm } from '../../events/queue.js';
+import { deleteQueue, getEvents, registerQueue } from '../../register/index.js';
 import { p } from '../params.js';
 import { route } from '../route.js';
 

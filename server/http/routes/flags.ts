@@ -1,9 +1,14 @@
 import { z } from 'zod';
-import { updateMessageFlags, updateMessageFlagsForNarrow } from '../../actions/flags.js';
-import { markAllAsRead, markStreamAsRead, markTopicAsRead } from '../../actions/mark-read.js';
-import { updateMutedTopic, updateUserTopic } from '../../actions/user-topics.js';
-import { MAX_TOPIC_LENGTH } from '../../domain/limits.js';
-import { parseNarrow } from '../../domain/narrow.js';
+import {
+  markAllAsRead,
+  markStreamAsRead,
+  markTopicAsRead,
+  updateMessageFlags,
+  updateMessageFlagsForNarrow,
+} from '../../flags/index.js';
+import { parseNarrow } from '../../narrow/index.js';
+import { MAX_TOPIC_LENGTH } from '../../shared/limits.js';
+import { updateMutedTopic, updateUserTopic } from '../../topics/index.js';
 import { p } from '../params.js';
 import { route } from '../route.js';
 

@@ -1,8 +1,6 @@
-import { deleteMessage } from '../../actions/messages/delete.js';
-import { updateMessage } from '../../actions/messages/edit.js';
-import { getMessageHistory } from '../../actions/messages/history.js';
-import { addReaction, removeReaction } from '../../actions/reactions.js';
-import { sendTyping } from '../../actions/typing.js';
+import { deleteMessage, getMessageHistory, updateMessage } from '../../messages/index.js';
+import { addReaction, removeReaction } from '../../reactions/index.js';
+import { sendTyping } from '../../typing/index.js';
 import { p } from '../params.js';
 import { route } from '../route.js';
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { getMessage, getMessages, matchesNarrow } from '../../actions/messages/fetch.js';
-import { parseNarrow } from '../../domain/narrow.js';
+import { getMessage, getMessages, matchesNarrow } from '../../messages/index.js';
+import { parseNarrow } from '../../narrow/index.js';
 import { p } from '../params.js';
 import { type Route, route } from '../route.js';
 

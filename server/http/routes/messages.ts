@@ -1,5 +1,4 @@
-import { renderPreview } from '../../actions/messages/render.js';
-import { sendMessage } from '../../actions/messages/send.js';
+import { renderPreview, sendMessage } from '../../messages/index.js';
 import { p } from '../params.js';
 import { route } from '../route.js';
 

@@ -1,4 +1,4 @@
-import { getRealmPresence, getUserPresence, updatePresence } from '../../actions/presence.js';
+import { getRealmPresence, getUserPresence, updatePresence } from '../../presence/index.js';
 import { p } from '../params.js';
 import { route } from '../route.js';
 

@@ -4,7 +4,7 @@ import {
   listScheduledMessages,
   removeScheduledMessage,
   scheduleMessage,
-} from '../../actions/scheduled-messages.js';
+} from '../../scheduled/index.js';
 import { p } from '../params.js';
 import { route } from '../route.js';
 

@@ -1,5 +1,5 @@
-import { devFetchApiKey, devListUsers, fetchApiKey } from '../../actions/auth.js';
-import { serverSettings } from '../../actions/server-settings.js';
+import { devFetchApiKey, devListUsers, fetchApiKey } from '../../auth/index.js';
+import { serverSettings } from '../../realm/index.js';
 import { p } from '../params.js';
 import { publicRoute } from '../route.js';
 

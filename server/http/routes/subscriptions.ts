@@ -1,12 +1,12 @@
 import { z } from 'zod';
-import { updateSubscriptionProperties } from '../../actions/subscription-properties.js';
+import { MAX_STREAM_DESCRIPTION_LENGTH } from '../../realm/index.js';
 import {
   listSubscriptions,
   subscribe,
   subscriptionStatus,
   unsubscribe,
-} from '../../actions/subscriptions.js';
-import { MAX_STREAM_DESCRIPTION_LENGTH } from '../../state/realm.js';
+  updateSubscriptionProperties,
+} from '../../subscriptions/index.js';
 import { p } from '../params.js';
 import { route } from '../route.js';
 import { channelCreationParams, creationOptions } from './channels.js';

@@ -4,12 +4,12 @@ import {
   accessUserById,
   createUser,
   deactivateUser,
+  getOwnUser,
   getUser,
   listUsers,
   reactivateUser,
   updateUser,
-} from '../../actions/users.js';
-import { maxMessageId } from '../../db/queries/messages.js';
+} from '../../users/index.js';
 import { p } from '../params.js';
 import { route } from '../route.js';
 
@@ -35,10 +35,7 @@ export const userRoutes = [
     method: 'GET',
     path: '/users/me',
     params: {},
-    handler: (ctx, user) => ({
-      ...getUser(ctx, user, user, { clientGravatar: false, includeCustomProfileFields: true }),
-      max_message_id: maxMessageId(ctx.db),
-    }),
+    handler: (ctx, user) => getOwnUser(ctx, user),
   }),
   route({
     method: 'GET',

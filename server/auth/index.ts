@@ -1,0 +1,1 @@
+export { devFetchApiKey, devListUsers, fetchApiKey } from './api-keys.js';

@@ -1,0 +1,36 @@
+export {
+  archiveChannel,
+  getChannel,
+  getChannelId,
+  getChannelMembers,
+  getChannelTopics,
+  listChannels,
+} from './channels.js';
+export type { ChannelBlueprint, ChannelCreationOptions } from './create.js';
+export {
+  checkNewChannelName,
+  insertChannel,
+  normalizeDescription,
+  prepareChannelCreation,
+} from './create.js';
+export { getChannelEmailAddress } from './email-address.js';
+export { emitChannelCreated, emitChannelGone, emitPeerChange } from './events.js';
+export { groupSettingChangeSchema, groupSettingValueSchema } from './group-permissions.js';
+export type { ChannelPermission } from './rules.js';
+export {
+  accessChannelById,
+  accessChannelByName,
+  checkCanPost,
+  checkChannelName,
+  effectiveTopicsPolicy,
+  formatChannel,
+  formatSubscription,
+  hasChannelPermission,
+  hasContentAccess,
+  hasMetadataAccess,
+  invalidChannelId,
+  isSubscribed,
+  pickColor,
+} from './rules.js';
+export { weeklyTraffic } from './traffic.js';
+export { updateChannel } from './update.js';

@@ -1,0 +1,82 @@
+import type { Db } from '../db/open.js';
+import type { EventHub, PendingEvent } from '../events/hub.js';
+import type { RateLimiter } from './rate-limit.js';
+
+export interface Logger {
+  info(msg: string): void;
+  warn(msg: string): void;
+  error(msg: string, err?: unknown): void;
+}
+
+export interface ServerConfig {
+  /** The URL clients use, e.g. http://127.0.0.1:9991 (known after listen). */
+  externalUrl: string;
+  demo: boolean;
+  rateLimit: boolean;
+  /** Distinguishes server runs (register's server_generation). */
+  startedAtMs: number;
+}
+
+/**
+ * Everything a domain operation needs, passed explicitly (no singletons), so
+ * tests and several servers in one process stay independent.
+ */
+export interface AppContext {
+  db: Db;
+  events: EventHub;
+  /** Milliseconds since the epoch; replaceable in tests. */
+  now(): number;
+  log: Logger;
+  config: ServerConfig;
+  rateLimiter: RateLimiter;
+  /**
+   * Runs `fn` in one SQLite transaction and delivers the events it emitted
+   * only after the commit; a rollback drops them. Nested calls join the
+   * outer transaction and its event buffer.
+   */
+  transaction<T>(fn: (tx: Tx) => T): T;
+  /**
+   * Runs a synchronous write operation as part of the next group commit
+   * (write-batcher.ts); concurrent sends share one transaction.
+   */
+  batch<T>(fn: () => T): Promise<T>;
+}
+
+export interface Tx {
+  emit(event: PendingEvent): void;
+}
+
+export function createTransactionRunner(
+  db: Db,
+  events: EventHub,
+  log: Logger,
+): AppContext['transaction'] {
+  let buffer: PendingEvent[] | null = null;
+  return <T>(fn: (tx: Tx) => T): T => {
+    if (buffer !== null) {
+      // A savepoint: its events join the outer buffer only if it succeeds.
+      const outer = buffer;
+      const inner: PendingEvent[] = [];
+      const result = db.transaction(() => fn({ emit: (e) => inner.push(e) }))();
+      outer.push(...inner);
+      return result;
+    }
+    const mine: PendingEvent[] = [];
+    buffer = mine;
+    let result: T;
+    try {
+      result = db.transaction(() => fn({ emit: (e) => mine.push(e) }))();
+    } finally {
+      buffer = null;
+    }
+    for (const event of mine) {
+      try {
+        events.dispatch(event);
+      } catch (err) {
+        // The write is committed; a broken event must not turn it into an error.
+        log.error(`failed to deliver ${event.type} event`, err);
+      }
+    }
+    return result;
+  };
+}

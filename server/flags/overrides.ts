@@ -1,0 +1,24 @@
+import type { Db } from '../db/open.js';
+import { deleteFlagRow, setFlagRow } from '../db/queries/flags.js';
+import type { MessageRow } from '../db/queries/messages.js';
+import { Flag } from '../shared/flags.js';
+import { FlagReader } from './reader.js';
+
+/** Mention bits, which a content edit recomputes. */
+export const MENTION_BITS =
+  Flag.mentioned | Flag.stream_wildcard_mentioned | Flag.topic_wildcard_mentioned;
+
+/**
+ * Sets a user's flags on a message the sparse way (db/DESIGN.md): a row only
+ * where the flags differ from the default computed from watermarks and
+ * subscription periods, and no row where they match it.
+ */
+export function storeUserFlags(db: Db, userId: number, message: MessageRow, flags: number): void {
+  const fallback = new FlagReader(db, userId).flagsOf(message);
+  if (flags === fallback) deleteFlagRow(db, userId, message.id);
+  else setFlagRow(db, userId, message.id, flags);
+}
+
+/** A user's current flags on one message, overrides included. */
+export const currentFlags = (db: Db, userId: number, message: MessageRow) =>
+  new FlagReader(db, userId).load([message.id]).flagsOf(message);

@@ -1,0 +1,1 @@
+export { userGroupsState } from './state.js';

@@ -1,0 +1,80 @@
+import type { AppContext, Tx } from '../core/context.js';
+import { messageById } from '../db/queries/messages.js';
+import type { EventQueue } from '../events/queue.js';
+import { flagNames } from '../shared/flags.js';
+import { MessageFormatter } from './format.js';
+
+/**
+ * Emits the `message` event for a newly stored message. The dict is built
+ * once per combination of client options (apply_markdown, client_gravatar,
+ * empty_topic_name), not once per queue; flags come per recipient.
+ */
+export function emitMessageEvent(
+  ctx: AppContext,
+  tx: Tx,
+  messageId: number,
+  flagsByUser: Map<number, number>,
+  local?: { queueId: string; localId: string },
+): void {
+  const variants = new Map<string, Record<string, unknown>>();
+  const dictFor = (queue: EventQueue): Record<string, unknown> => {
+    const o = queue.options;
+    const key = `${o.applyMarkdown}|${o.clientGravatar}|${o.capabilities.empty_topic_name}`;
+    let dict = variants.get(key);
+    if (!dict) {
+      const row = messageById(ctx.db, messageId);
+      if (!row) return {};
+      dict = new MessageFormatter(ctx).format([row], {
+        applyMarkdown: o.applyMarkdown,
+        clientGravatar: o.clientGravatar,
+        allowEmptyTopicName: o.capabilities.empty_topic_name,
+      })[0]!;
+      variants.set(key, dict);
+    }
+    return dict;
+  };
+  tx.emit({
+    type: 'message',
+    users: flagsByUser.keys(),
+    payload: (queue) => {
+      const event: { type: string } & Record<string, unknown> = {
+        type: 'message',
+        message: dictFor(queue),
+        flags: flagNames(flagsByUser.get(queue.userId) ?? 0),
+      };
+      if (local && queue.id === local.queueId) event.local_message_id = local.localId;
+      return event;
+    },
+  });
+}
+
+/**
+ * delete_message for messages of one conversation: one bulk event for clients
+ * with the bulk_message_deletion capability, one event per message for the rest.
+ */
+export function emitDeleteMessageEvents(
+  tx: Tx,
+  users: Iterable<number>,
+  sortedIds: number[],
+  conversation: (queue: EventQueue) => Record<string, unknown>,
+): void {
+  const audience = [...users];
+  tx.emit({
+    type: 'delete_message',
+    users: audience,
+    payload: (queue) =>
+      queue.options.capabilities.bulk_message_deletion
+        ? { type: 'delete_message', message_ids: sortedIds, ...conversation(queue) }
+        : null,
+  });
+  for (const id of sortedIds) {
+    tx.emit({
+      type: 'delete_message',
+      users: audience,
+      payload: (queue) =>
+        queue.options.capabilities.bulk_message_deletion
+          ? null
+          : { type: 'delete_message', message_id: id, ...conversation(queue) },
+    });
+  }
+}

@@ -1,0 +1,16 @@
+export { parseRecipientList } from './addressee.js';
+export { normalizeContent } from './content.js';
+export { deleteMessage } from './delete.js';
+export { updateMessage } from './edit.js';
+export { getMessage, getMessages, matchesNarrow } from './fetch.js';
+export { getMessageHistory } from './history.js';
+export { renderPreview } from './render-preview.js';
+export type { SendInput } from './send.js';
+export {
+  deliverMessage,
+  prepareMessage,
+  sendMessage,
+  setTopicPolicyWithEvent,
+  userForEmail,
+} from './send.js';
+export { messageStateProviders } from './state.js';

@@ -1,0 +1,543 @@
+import {
+  checkCanPost,
+  checkChannelName,
+  effectiveTopicsPolicy,
+  hasChannelPermission,
+} from '../channels/index.js';
+import type { AppContext, Tx } from '../core/context.js';
+import { ApiError, badRequest, missingArgument } from '../core/errors.js';
+import { dmGroupFor } from '../db/queries/dm-groups.js';
+import { setFlagRow } from '../db/queries/flags.js';
+import { dmConversationHasMessages, insertMessage } from '../db/queries/messages.js';
+import { usersWhoMuted } from '../db/queries/muted-users.js';
+import {
+  type StreamRow,
+  setStreamFirstMessageId,
+  streamById,
+  streamByName,
+  subscriberIds,
+  subscriptionOf,
+} from '../db/queries/streams.js';
+import { groupById, recursiveMembers } from '../db/queries/user-groups.js';
+import {
+  setUserTopicPolicy,
+  topicHasOtherMessages,
+  topicParticipants,
+  userTopicPolicy,
+  VisibilityPolicy,
+} from '../db/queries/user-topics.js';
+import { type UserRow, userByEmailKey, userById } from '../db/queries/users.js';
+import { type RenderResult, renderMessage } from '../markdown/index.js';
+import { Flag } from '../shared/flags.js';
+import { type StoredGroupSetting, userHasGroupSetting } from '../shared/group-settings.js';
+import { loadRealm } from '../shared/realm.js';
+import { normalizeTopic, topicForQueue } from '../shared/topics.js';
+import { mergeUserSettings } from '../shared/user-settings.js';
+import { apiEmail } from '../users/index.js';
+import { parseChannelIndicator, parseRecipientList } from './addressee.js';
+import { normalizeContent, searchableText } from './content.js';
+import { emitMessageEvent } from './events.js';
+
+/** Zulip's threshold above which wildcard mentions need can_mention_many_users_group. */
+export const WILDCARD_MENTION_THRESHOLD = 15;
+
+/** Clients that render their own sent messages, so the sender has read them (Zulip's list). */
+const selfRenderingClients = new Set([
+  'zulipandroid',
+  'zulipios',
+  'zulipdesktop',
+  'zulipmobile',
+  'zulipelectron',
+  'zulipterminal',
+  'snipe',
+  'website',
+  'ios',
+  'android',
+]);
+
+export interface SendInput {
+  type: 'direct' | 'private' | 'stream' | 'channel';
+  to: string | undefined;
+  content: string;
+  topic: string | undefined;
+  queueId?: string;
+  localId?: string;
+  readBySender?: boolean;
+  clientName: string;
+}
+
+export type SendResult = {
+  id: number;
+  automatic_new_visibility_policy?: number;
+};
+
+interface Addressee {
+  stream?: StreamRow;
+  topic: string;
+  /** Everyone who receives the message (a channel's subscribers; a conversation's members). */
+  recipients: number[];
+  dmMembers?: number[];
+}
+
+/** A validated, rendered message ready to be stored (user sends and Notification Bot alike). */
+export interface MessageDraft {
+  sender: UserRow;
+  addressee: Addressee;
+  content: string;
+  rendered: RenderResult;
+  clientName: string;
+  /** Does the sender start with the message read? */
+  readBySender: boolean;
+  /** Users reached by a topic wildcard mention (the topic's participants). */
+  topicWildcardUsers: readonly number[];
+  local?: { queueId: string; localId: string };
+  /** Recipients who start with the message read (Zulip's mark_as_read_for_acting_user). */
+  readFor?: readonly number[];
+  /** When set, only these recipients start with it unread (Zulip's limit_unread_user_ids). */
+  unreadOnlyFor?: ReadonlySet<number>;
+  /** Apply the sender's automatic follow/unmute settings (people, not system bots). */
+  automaticTopicPolicy: boolean;
+}
+
+function channelNotFound(indicator: { name: string } | { id: number }): ApiError {
+  if ('id' in indicator) {
+    return new ApiError(`Channel with ID '${indicator.id}' does not exist`, {
+      code: 'STREAM_DOES_NOT_EXIST',
+      extra: { stream_id: indicator.id },
+    });
+  }
+  const name = escapeHtml(indicator.name);
+  return new ApiError(`Channel '${name}' does not exist`, {
+    code: 'STREAM_DOES_NOT_EXIST',
+    extra: { stream: name },
+  });
+}
+
+/**
+ * A channel message's topic after the empty-topic equivalences, checked
+ * against the channel's (or organization's) topics policy.
+ */
+export function checkTopicForChannel(ctx: AppContext, stream: StreamRow, topic: string): void {
+  const realm = loadRealm(ctx);
+  const policy = effectiveTopicsPolicy(ctx, stream);
+  const emptyName = realm.settings.empty_topic_display_name;
+  if (topic === '' && policy === 'disable_empty_topic') {
+    if (realm.settings.mandatory_topics && stream.topics_policy === 'inherit') {
+      throw badRequest('Topics are required in this organization');
+    }
+    throw badRequest(`Sending messages to the ${emptyName} topic is not allowed in this channel.`);
+  }
+  if (topic !== '' && policy === 'empty_topic_only') {
+    throw badRequest(`Only the ${emptyName} topic is allowed in this channel.`);
+  }
+}
+
+/** Zulip's can_create_topic_group: starting a topic may be restricted per channel. */
+export function checkCanCreateTopic(
+  ctx: AppContext,
+  user: UserRow,
+  stream: StreamRow,
+  topic: string,
+): void {
+  if (hasChannelPermission(ctx, user, stream, 'can_create_topic_group')) return;
+  if (topicHasOtherMessages(ctx.db, stream.id, topic, -1)) return;
+  throw badRequest('You do not have permission to create new topics in this channel.');
+}
+
+function resolveChannel(ctx: AppContext, sender: UserRow, input: SendInput): Addressee {
+  if (input.to === undefined) throw missingArgument('to');
+  if (input.topic === undefined) throw missingArgument('topic');
+  const indicator = parseChannelIndicator(input.to);
+  let stream: StreamRow | undefined;
+  if ('id' in indicator) {
+    stream = streamById(ctx.db, indicator.id);
+  } else {
+    indicator.name = checkChannelName(indicator.name);
+    stream = streamByName(ctx.db, indicator.name);
+  }
+  if (!stream) throw channelNotFound(indicator);
+  const realm = loadRealm(ctx);
+  const topic = normalizeTopic(input.topic, realm.settings.empty_topic_display_name);
+  checkTopicForChannel(ctx, stream, topic);
+  checkCanPost(ctx, sender, stream);
+  checkCanCreateTopic(ctx, sender, stream, topic);
+  return { stream, topic, recipients: subscriberIds(ctx.db, stream.id) };
+}
+
+function resolveDirect(ctx: AppContext, sender: UserRow, input: SendInput): Addressee {
+  if (input.to === undefined) throw missingArgument('to');
+  const list = parseRecipientList(input.to);
+  const realm = loadRealm(ctx);
+  const users: UserRow[] = [];
+  if ('ids' in list) {
+    for (const id of list.ids) {
+      const user = userById(ctx.db, id);
+      if (!user) throw badRequest(`Invalid user ID ${id}`);
+      users.push(user);
+    }
+  } else {
+    for (const email of list.emails) {
+      const user = userForEmail(ctx, email, realm.row.email_domain);
+      if (!user) throw badRequest(`Invalid email '${email}'`);
+      users.push(user);
+    }
+  }
+  if (users.length === 0) throw badRequest('Message must have recipients');
+  for (const user of users) {
+    if (!user.is_active) {
+      throw badRequest(`'${apiEmail(user, realm.row.email_domain)}' is no longer using Zulip.`);
+    }
+  }
+  // The sender in the list is ignored, unless alone (a note to self).
+  const others = users.filter((u) => u.id !== sender.id);
+  const onlyBotsOrSelf = others.every((u) => u.is_bot);
+  const members = [...new Set([sender.id, ...others.map((u) => u.id)])].sort((a, b) => a - b);
+  if (!sender.is_bot && !onlyBotsOrSelf) {
+    const permission = realm.settings.direct_message_permission_group as StoredGroupSetting;
+    if (!userHasGroupSetting(ctx, sender, permission)) {
+      throw badRequest(
+        permission === 'role:nobody'
+          ? 'Direct messages are disabled in this organization.'
+          : 'You do not have permission to send direct messages to this recipient.',
+      );
+    }
+    const initiator = realm.settings.direct_message_initiator_group as StoredGroupSetting;
+    if (!userHasGroupSetting(ctx, sender, initiator) && !conversationExists(ctx, members)) {
+      throw badRequest('You do not have permission to initiate direct message conversations.');
+    }
+  }
+  return { topic: '', recipients: members, dmMembers: members };
+}
+
+/** Has anyone written in this exact conversation before? (Initiating may be restricted.) */
+function conversationExists(ctx: AppContext, members: number[]): boolean {
+  return dmConversationHasMessages(ctx.db, members);
+}
+
+/** API e-mail or, where visible, real e-mail; placeholders resolve by id. */
+export function userForEmail(ctx: AppContext, email: string, domain: string): UserRow | undefined {
+  const key = email.trim().toLowerCase();
+  const direct = userByEmailKey(ctx.db, key);
+  if (direct) return direct;
+  const placeholder = /^user(\d+)@(.+)$/.exec(key);
+  if (placeholder && placeholder[2] === domain.toLowerCase())
+    return userById(ctx.db, Number(placeholder[1]));
+  return undefined;
+}
+
+const escapeHtml = (s: string) =>
+  s
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&#x27;');
+
+/**
+ * Wildcard and group mention permissions (Zulip checks them on send and on
+ * content edits). Returns the topic wildcard's audience: the topic's participants.
+ */
+export function checkMentionPermissions(
+  ctx: AppContext,
+  sender: UserRow,
+  rendered: RenderResult,
+  channel: { stream: StreamRow; topic: string; subscriberCount: number } | undefined,
+): number[] {
+  const realm = loadRealm(ctx);
+  const mayMentionMany = userHasGroupSetting(
+    ctx,
+    sender,
+    realm.settings.can_mention_many_users_group as StoredGroupSetting,
+  );
+  let participants: number[] = [];
+  if (channel) {
+    if (
+      rendered.streamWildcard &&
+      channel.subscriberCount > WILDCARD_MENTION_THRESHOLD &&
+      !mayMentionMany
+    ) {
+      throw new ApiError(
+        'You do not have permission to use channel wildcard mentions in this channel.',
+        { code: 'STREAM_WILDCARD_MENTION_NOT_ALLOWED' },
+      );
+    }
+    if (rendered.topicWildcard) {
+      participants = [
+        ...new Set([...topicParticipants(ctx.db, channel.stream.id, channel.topic), sender.id]),
+      ];
+      if (participants.length > WILDCARD_MENTION_THRESHOLD && !mayMentionMany) {
+        throw new ApiError(
+          'You do not have permission to use topic wildcard mentions in this topic.',
+          { code: 'TOPIC_WILDCARD_MENTION_NOT_ALLOWED' },
+        );
+      }
+    }
+  }
+  for (const groupId of rendered.mentionedGroupIds) {
+    const group = groupById(ctx.db, groupId);
+    if (!group) continue;
+    const permissions = JSON.parse(group.permissions) as Record<string, StoredGroupSetting>;
+    const allowed = permissions.can_mention_group;
+    if (allowed !== undefined && !sender.is_bot && !userHasGroupSetting(ctx, sender, allowed)) {
+      throw badRequest(`You are not allowed to mention user group '${group.name}'.`);
+    }
+  }
+  return participants;
+}
+
+/** Users a mention reaches: the mentioned users and every member of mentioned groups. */
+export function mentionedUsers(ctx: AppContext, rendered: RenderResult): Set<number> {
+  const mentioned = new Set(rendered.mentionedUserIds);
+  for (const groupId of rendered.mentionedGroupIds) {
+    for (const member of recursiveMembers(ctx.db, groupId)) mentioned.add(member);
+  }
+  return mentioned;
+}
+
+/** The mention bits a recipient gets from this rendering. */
+export function mentionFlags(
+  userId: number,
+  rendered: RenderResult,
+  mentioned: ReadonlySet<number>,
+  topicWildcardUsers: ReadonlySet<number>,
+): number {
+  let bits = 0;
+  if (mentioned.has(userId)) bits |= Flag.mentioned;
+  if (rendered.streamWildcard) bits |= Flag.stream_wildcard_mentioned;
+  if (rendered.topicWildcard && topicWildcardUsers.has(userId))
+    bits |= Flag.topic_wildcard_mentioned;
+  return bits;
+}
+
+/**
+ * The sender's automatic topic policy (Zulip's visibility_policy_for_send_message):
+ * follow on initiation by default, unmute in muted channels on send.
+ */
+function automaticPolicy(
+  ctx: AppContext,
+  sender: UserRow,
+  stream: StreamRow,
+  topic: string,
+  messageId: number,
+): number | null {
+  if (sender.is_bot) return null;
+  const settings = mergeUserSettings(sender.settings);
+  const follow = settings.automatically_follow_topics_policy;
+  const unmute = settings.automatically_unmute_topics_in_muted_streams_policy;
+  if (follow === 4 && unmute === 4) return null;
+  const current = userTopicPolicy(ctx.db, sender.id, stream.id, topic);
+  if (current === VisibilityPolicy.followed) return null;
+  const channelMuted = subscriptionOf(ctx.db, stream.id, sender.id)?.is_muted === 1;
+  let candidate: number | null = null;
+  if (follow === 1 || follow === 2) candidate = VisibilityPolicy.followed;
+  else if (channelMuted && (unmute === 1 || unmute === 2)) candidate = VisibilityPolicy.unmuted;
+  if (current !== VisibilityPolicy.inherit) return candidate === current ? null : candidate;
+  if (candidate !== null) return candidate;
+  const initiation = !topicHasOtherMessages(ctx.db, stream.id, topic, messageId);
+  if (!initiation) return null;
+  if (follow === 3) return VisibilityPolicy.followed;
+  if (channelMuted && unmute === 3) return VisibilityPolicy.unmuted;
+  return null;
+}
+
+/** An empty topic as clients without the empty_topic_name capability expect it. */
+/** Stores a personal topic policy and tells the user's clients (user_topic event). */
+export function setTopicPolicyWithEvent(
+  ctx: AppContext,
+  tx: Tx,
+  userId: number,
+  streamId: number,
+  topic: string,
+  policy: number,
+): void {
+  const now = Math.floor(ctx.now() / 1000);
+  setUserTopicPolicy(ctx.db, { userId, streamId, topic, policy, now });
+  const emptyName = loadRealm(ctx).settings.empty_topic_display_name;
+  tx.emit({
+    type: 'user_topic',
+    users: [userId],
+    payload: (queue) => ({
+      type: 'user_topic',
+      stream_id: streamId,
+      topic_name: topicForQueue(queue, topic, emptyName),
+      last_updated: now,
+      visibility_policy: policy,
+    }),
+  });
+}
+
+/**
+ * Stores a validated message and emits its events, inside the caller's
+ * transaction. Per-recipient state follows db/DESIGN.md: a flag row only
+ * where a recipient's flags differ from the watermark default.
+ */
+export function deliverMessage(ctx: AppContext, tx: Tx, draft: MessageDraft): SendResult {
+  const { sender, addressee, rendered } = draft;
+  const dmGroupId = addressee.dmMembers ? dmGroupFor(ctx.db, addressee.dmMembers) : null;
+  const id = insertMessage(ctx.db, {
+    sender_id: sender.id,
+    stream_id: addressee.stream?.id ?? null,
+    dm_group_id: dmGroupId,
+    topic: addressee.topic,
+    content: draft.content,
+    rendered_content: rendered.html,
+    date_sent: Math.floor(ctx.now() / 1000),
+    sending_client: draft.clientName,
+    is_me_message: rendered.isMeMessage,
+    has_link: rendered.hasLink,
+    has_image: rendered.hasImage,
+    has_attachment: rendered.hasAttachment,
+    search_body: searchableText(rendered.html),
+  });
+
+  const recipients = new Set(addressee.recipients);
+  const mentioned = mentionedUsers(ctx, rendered);
+  const topicWildcardUsers = new Set(draft.topicWildcardUsers);
+  const mutedSender = new Set(usersWhoMuted(ctx.db, sender.id));
+  const readFor = new Set(draft.readFor ?? []);
+  const flagsByUser = new Map<number, number>();
+  for (const userId of recipients) {
+    const isSender = userId === sender.id;
+    let read: boolean;
+    if (isSender) read = draft.readBySender;
+    else
+      read =
+        mutedSender.has(userId) ||
+        readFor.has(userId) ||
+        (draft.unreadOnlyFor !== undefined && !draft.unreadOnlyFor.has(userId));
+    const flags =
+      (read ? Flag.read : 0) | mentionFlags(userId, rendered, mentioned, topicWildcardUsers);
+    flagsByUser.set(userId, flags);
+    const defaultFlags = isSender ? Flag.read : 0;
+    if (flags !== defaultFlags) setFlagRow(ctx.db, userId, id, flags);
+  }
+
+  let automatic: number | null = null;
+  const stream = addressee.stream;
+  if (stream) {
+    if (stream.first_message_id === null) setStreamFirstMessageId(ctx.db, stream.id, id);
+    if (draft.automaticTopicPolicy) {
+      automatic = automaticPolicy(ctx, sender, stream, addressee.topic, id);
+    }
+  }
+
+  // Local echo data goes only to the sender's own queue that asked for it.
+  const local =
+    draft.local &&
+    [...ctx.events.queuesOf(sender.id)].some((queue) => queue.id === draft.local!.queueId)
+      ? draft.local
+      : undefined;
+  emitMessageEvent(ctx, tx, id, flagsByUser, local);
+
+  if (stream && draft.automaticTopicPolicy) {
+    if (automatic !== null)
+      setTopicPolicyWithEvent(ctx, tx, sender.id, stream.id, addressee.topic, automatic);
+    // Mentioned people follow the topic if they asked for that.
+    for (const userId of mentioned) {
+      if (userId === sender.id || !recipients.has(userId)) continue;
+      const user = userById(ctx.db, userId);
+      if (
+        !user ||
+        user.is_bot ||
+        !mergeUserSettings(user.settings).automatically_follow_topics_where_mentioned
+      )
+        continue;
+      const current = userTopicPolicy(ctx.db, userId, stream.id, addressee.topic);
+      if (current === VisibilityPolicy.muted || current === VisibilityPolicy.followed) continue;
+      setTopicPolicyWithEvent(
+        ctx,
+        tx,
+        userId,
+        stream.id,
+        addressee.topic,
+        VisibilityPolicy.followed,
+      );
+    }
+  }
+
+  const result: SendResult = { id };
+  if (automatic !== null) result.automatic_new_visibility_policy = automatic;
+  return result;
+}
+
+/**
+ * A message from a system bot (Notification Bot) to a channel, stored like
+ * any other message but without the permission checks a person's send gets.
+ */
+export function sendInternalChannelMessage(
+  ctx: AppContext,
+  tx: Tx,
+  sender: UserRow,
+  stream: StreamRow,
+  topic: string,
+  content: string,
+  opts: { readFor?: readonly number[]; unreadOnlyFor?: ReadonlySet<number> } = {},
+): number {
+  const normalized = normalizeContent(content);
+  return deliverMessage(ctx, tx, {
+    sender,
+    addressee: { stream, topic, recipients: subscriberIds(ctx.db, stream.id) },
+    content: normalized,
+    rendered: renderMessage(ctx, normalized),
+    clientName: 'Internal',
+    readBySender: true,
+    topicWildcardUsers: [],
+    readFor: opts.readFor,
+    unreadOnlyFor: opts.unreadOnlyFor,
+    automaticTopicPolicy: false,
+  }).id;
+}
+
+/**
+ * Validates and renders a message exactly as POST /messages does, without
+ * storing it: scheduled messages are checked with it when saved and again
+ * when delivered.
+ */
+export function prepareMessage(ctx: AppContext, sender: UserRow, input: SendInput): MessageDraft {
+  if ((input.queueId === undefined) !== (input.localId === undefined)) {
+    throw missingArgument(input.queueId === undefined ? 'queue_id' : 'local_id');
+  }
+  const content = normalizeContent(input.content);
+  const isChannel = input.type === 'stream' || input.type === 'channel';
+  const addressee = isChannel
+    ? resolveChannel(ctx, sender, input)
+    : resolveDirect(ctx, sender, input);
+  const settings = mergeUserSettings(sender.settings);
+  const rendered = renderMessage(ctx, content, {
+    translateEmoticons: settings.translate_emoticons,
+  });
+  const participants = checkMentionPermissions(
+    ctx,
+    sender,
+    rendered,
+    addressee.stream
+      ? {
+          stream: addressee.stream,
+          topic: addressee.topic,
+          subscriberCount: addressee.recipients.length,
+        }
+      : undefined,
+  );
+  const readBySender =
+    input.readBySender ?? selfRenderingClients.has(input.clientName.toLowerCase());
+  return {
+    sender,
+    addressee,
+    content,
+    rendered,
+    clientName: input.clientName,
+    readBySender,
+    topicWildcardUsers: participants,
+    local:
+      input.queueId !== undefined && input.localId !== undefined
+        ? { queueId: input.queueId, localId: input.localId }
+        : undefined,
+    automaticTopicPolicy: true,
+  };
+}
+
+/** POST /messages */
+export function sendMessage(ctx: AppContext, sender: UserRow, input: SendInput): SendResult {
+  const draft = prepareMessage(ctx, sender, input);
+  return ctx.transaction((tx) => deliverMessage(ctx, tx, draft));
+}

@@ -1,0 +1,6 @@
+export { getRealmPresence, getUserPresence, updatePresence } from './presence.js';
+export {
+  PRESENCE_OFFLINE_THRESHOLD_SECONDS,
+  PRESENCE_PING_INTERVAL_SECONDS,
+  presenceState,
+} from './state.js';

@@ -1,0 +1,161 @@
+import type { AppContext, Tx } from '../core/context.js';
+import { badRequest, noSuchUser } from '../core/errors.js';
+import {
+  nextPresenceUpdateId,
+  type PresenceRow,
+  presenceOf,
+  writePresence,
+} from '../db/queries/presence.js';
+import { activeUserIds, type UserRow, userById } from '../db/queries/users.js';
+import { loadRealm } from '../shared/realm.js';
+import { requireRole } from '../shared/roles.js';
+import { accessUserByEmail, apiEmail } from '../users/index.js';
+import {
+  legacyClientPresence,
+  legacyUserPresence,
+  modernUserPresence,
+  PRESENCE_OFFLINE_THRESHOLD_SECONDS,
+  PRESENCE_PING_INTERVAL_SECONDS,
+  presenceTimestamps,
+  realmPresences,
+  sharesPresence,
+} from './state.js';
+
+/**
+ * Someone whose last "active" report is older than this is coming back
+ * online: their next "active" report is announced by an event. It is the
+ * longest gap after which other clients, polling every ping interval, could
+ * already be showing them offline (Zulip's rule); a user who keeps pinging
+ * never qualifies, so ordinary pings send no events.
+ */
+const BACK_ONLINE_AFTER_SECONDS =
+  PRESENCE_OFFLINE_THRESHOLD_SECONDS - PRESENCE_PING_INTERVAL_SECONDS - 10;
+
+/**
+ * Immediate presence events cost work quadratic in the organization's size;
+ * beyond this many recipients Zulip stops sending them and clients rely on
+ * their regular polls alone.
+ */
+const MAX_PRESENCE_EVENT_RECIPIENTS = 100;
+
+export interface PresenceUpdateInput {
+  status: string;
+  pingOnly: boolean;
+  /** Accepted for compatibility: Zulip feeds it to usage statistics, which Hearth does not keep. */
+  newUserInput: boolean;
+  slimPresence: boolean;
+  lastUpdateId?: number;
+  historyLimitDays?: number;
+}
+
+/** POST /users/me/presence: record the caller's status, then answer everyone's presence. */
+export function updatePresence(ctx: AppContext, user: UserRow, input: PresenceUpdateInput) {
+  requireRole(user, 'human');
+  if (input.status !== 'active' && input.status !== 'idle') {
+    throw badRequest(`Invalid status: ${input.status}`);
+  }
+  // Invisible mode: nothing is recorded, so nobody sees the user come online.
+  if (sharesPresence(user)) recordPresence(ctx, user, input.status);
+  if (input.pingOnly) return {};
+  return realmPresences(ctx, {
+    // Asking by update id implies the modern format.
+    slim: input.slimPresence || input.lastUpdateId !== undefined,
+    lastUpdateId: input.lastUpdateId,
+    historyLimitDays: input.historyLimitDays,
+  });
+}
+
+function recordPresence(ctx: AppContext, user: UserRow, status: 'active' | 'idle'): void {
+  ctx.transaction((tx) => {
+    const now = Math.floor(ctx.now() / 1000);
+    const before = presenceOf(ctx.db, user.id);
+    // Times never move back (a clock step or a late request must not undo a newer report).
+    const lastActive =
+      status === 'active'
+        ? Math.max(now, before?.last_active_time ?? now)
+        : (before?.last_active_time ?? null);
+    const lastConnected = Math.max(now, before?.last_connected_time ?? now, lastActive ?? now);
+    if (
+      before &&
+      before.last_active_time === lastActive &&
+      before.last_connected_time === lastConnected
+    ) {
+      return;
+    }
+    const row: PresenceRow = {
+      user_id: user.id,
+      last_active_time: lastActive,
+      last_connected_time: lastConnected,
+      last_update_id: nextPresenceUpdateId(ctx.db),
+    };
+    writePresence(ctx.db, row);
+
+    const sinceActive =
+      before?.last_active_time != null ? now - before.last_active_time : Number.POSITIVE_INFINITY;
+    const cameOnline = status === 'active' && sinceActive > BACK_ONLINE_AFTER_SECONDS;
+    // A first report ever is news too, even an idle one: the user was unknown until now.
+    if (before === undefined || cameOnline) emitPresenceChange(ctx, tx, user, row);
+  });
+}
+
+function emitPresenceChange(ctx: AppContext, tx: Tx, user: UserRow, row: PresenceRow): void {
+  const realm = loadRealm(ctx);
+  if (realm.settings.presence_disabled) return;
+  const users = activeUserIds(ctx.db).filter((id) => id !== user.id);
+  if (users.length > MAX_PRESENCE_EVENT_RECIPIENTS) return;
+  const times = presenceTimestamps(user, row);
+  const serverTimestamp = ctx.now() / 1000;
+  const email = apiEmail(user, realm.row.email_domain);
+  tx.emit({
+    type: 'presence',
+    users,
+    payload: (queue) =>
+      queue.options.capabilities.simplified_presence_events
+        ? { type: 'presence', presences: { [String(user.id)]: modernUserPresence(times) } }
+        : {
+            type: 'presence',
+            user_id: user.id,
+            email,
+            server_timestamp: serverTimestamp,
+            presence: { website: legacyClientPresence(times) },
+          },
+  });
+}
+
+/** GET /realm/presence: the legacy format, without the update id. */
+export function getRealmPresence(ctx: AppContext, _user: UserRow) {
+  const { presences, server_timestamp } = realmPresences(ctx, { slim: false });
+  return { presences, server_timestamp };
+}
+
+/** GET /users/{user_id_or_email}/presence */
+export function getUserPresence(ctx: AppContext, viewer: UserRow, userIdOrEmail: string) {
+  const realm = loadRealm(ctx);
+  const target = targetUser(ctx, viewer, userIdOrEmail);
+  if (target.is_bot) throw badRequest('Presence is not supported for bot users.');
+  const row = presenceOf(ctx.db, target.id);
+  if (!row || !sharesPresence(target) || realm.settings.presence_disabled) {
+    throw badRequest(`No presence data for ${userIdOrEmail}`);
+  }
+  return { presence: singleUserPresence(ctx, target, row) };
+}
+
+/** The legacy entries without client and pushable; only here does a stale user read "offline". */
+function singleUserPresence(ctx: AppContext, user: UserRow, row: PresenceRow) {
+  const { aggregated, website } = legacyUserPresence(presenceTimestamps(user, row));
+  const now = Math.floor(ctx.now() / 1000);
+  const stale = now - aggregated.timestamp > PRESENCE_OFFLINE_THRESHOLD_SECONDS;
+  return {
+    website: { status: website.status, timestamp: website.timestamp },
+    aggregated: { status: stale ? 'offline' : aggregated.status, timestamp: aggregated.timestamp },
+  };
+}
+
+/** An active user by id or by e-mail; anything else is "No such user". */
+function targetUser(ctx: AppContext, viewer: UserRow, userIdOrEmail: string): UserRow {
+  const user = /^\d+$/.test(userIdOrEmail)
+    ? userById(ctx.db, Number(userIdOrEmail))
+    : accessUserByEmail(ctx, viewer, userIdOrEmail);
+  if (!user?.is_active) throw noSuchUser();
+  return user;
+}

@@ -1,0 +1,1 @@
+export { addReaction, removeReaction } from './reactions.js';

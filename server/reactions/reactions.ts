@@ -1,0 +1,186 @@
+import { isSubscribed } from '../channels/index.js';
+import type { AppContext, Tx } from '../core/context.js';
+import { badRequest } from '../core/errors.js';
+import { setFlagRow } from '../db/queries/flags.js';
+import type { MessageRow } from '../db/queries/messages.js';
+import {
+  activeRealmEmojiByName,
+  deleteReaction,
+  insertReaction,
+  type ReactionKey,
+  reactionExists,
+  reactionOf,
+  reactionWithEmoji,
+  realmEmojiById,
+} from '../db/queries/reactions.js';
+import { type StreamRow, subscriptionOf } from '../db/queries/streams.js';
+import { userTopicPolicy, VisibilityPolicy } from '../db/queries/user-topics.js';
+import type { UserRow } from '../db/queries/users.js';
+import { isUnicodeEmojiCode, unicodeEmojiCode } from '../markdown/index.js';
+import { setTopicPolicyWithEvent } from '../messages/index.js';
+import { accessMessage, hasReceived, usersWithMessageAccess } from '../narrow/index.js';
+import { Flag } from '../shared/flags.js';
+import { loadRealm } from '../shared/realm.js';
+import { mergeUserSettings } from '../shared/user-settings.js';
+import { apiEmail } from '../users/index.js';
+
+export interface ReactionInput {
+  messageId: number;
+  emojiName?: string;
+  emojiCode?: string;
+  reactionType?: string;
+}
+
+interface Emoji {
+  code: string;
+  type: string;
+}
+
+/** Zulip's get_emoji_data: a custom emoji first, then Zulip's own, then Unicode. */
+function emojiByName(ctx: AppContext, name: string): Emoji {
+  const custom = activeRealmEmojiByName(ctx.db, name);
+  if (custom) return { code: String(custom.id), type: 'realm_emoji' };
+  if (name === 'zulip') return { code: 'zulip', type: 'zulip_extra_emoji' };
+  const code = unicodeEmojiCode(name);
+  if (code) return { code, type: 'unicode_emoji' };
+  throw badRequest(`Emoji '${name}' does not exist`);
+}
+
+/** Zulip's check_emoji_request: the name must belong to the code. */
+function checkEmoji(ctx: AppContext, name: string, emoji: Emoji): void {
+  if (emoji.type === 'realm_emoji') {
+    const custom = /^\d+$/.test(emoji.code)
+      ? realmEmojiById(ctx.db, Number(emoji.code))
+      : undefined;
+    if (!custom) throw badRequest('Invalid custom emoji.');
+    if (custom.name !== name) throw badRequest('Invalid custom emoji name.');
+    if (custom.deactivated) throw badRequest('This custom emoji has been deactivated.');
+  } else if (emoji.type === 'zulip_extra_emoji') {
+    if (emoji.code !== 'zulip') throw badRequest('Invalid emoji code');
+    if (name !== 'zulip') throw badRequest('Invalid emoji name.');
+  } else if (emoji.type === 'unicode_emoji') {
+    if (!isUnicodeEmojiCode(emoji.code)) throw badRequest('Invalid emoji code');
+    if (unicodeEmojiCode(name) !== emoji.code) throw badRequest('Invalid emoji name.');
+  } else {
+    throw badRequest('Invalid emoji type.');
+  }
+}
+
+function emitReaction(
+  ctx: AppContext,
+  tx: Tx,
+  op: 'add' | 'remove',
+  user: UserRow,
+  message: MessageRow,
+  emoji: Emoji & { name: string },
+): void {
+  const email = apiEmail(user, loadRealm(ctx).row.email_domain);
+  tx.emit({
+    type: 'reaction',
+    users: usersWithMessageAccess(ctx, message),
+    payload: {
+      type: 'reaction',
+      op,
+      user_id: user.id,
+      // Restored at feature level 339 for clients that still read it.
+      user: { user_id: user.id, email, full_name: user.full_name },
+      message_id: message.id,
+      emoji_name: emoji.name,
+      emoji_code: emoji.code,
+      reaction_type: emoji.type,
+    },
+  });
+}
+
+/** Reacting counts as participating: follow (or unmute) the topic if the user asked for that. */
+function applyParticipationPolicy(
+  ctx: AppContext,
+  tx: Tx,
+  user: UserRow,
+  message: MessageRow,
+  stream: StreamRow,
+): void {
+  if (user.is_bot || !isSubscribed(ctx, stream.id, user.id)) return;
+  const settings = mergeUserSettings(user.settings);
+  const muted = subscriptionOf(ctx.db, stream.id, user.id)?.is_muted === 1;
+  let wanted: number | null = null;
+  if (settings.automatically_follow_topics_policy === 1) wanted = VisibilityPolicy.followed;
+  else if (muted && settings.automatically_unmute_topics_in_muted_streams_policy === 1)
+    wanted = VisibilityPolicy.unmuted;
+  if (wanted === null) return;
+  const current = userTopicPolicy(ctx.db, user.id, stream.id, message.topic);
+  if (current === wanted || current === VisibilityPolicy.followed) return;
+  setTopicPolicyWithEvent(ctx, tx, user.id, stream.id, message.topic, wanted);
+}
+
+/** POST /messages/{message_id}/reactions */
+export function addReaction(
+  ctx: AppContext,
+  user: UserRow,
+  input: ReactionInput & { emojiName: string },
+): Record<string, never> {
+  const { message, stream } = accessMessage(ctx, user, input.messageId, { modifying: true });
+  let emoji: Emoji;
+  if (input.emojiCode === undefined || input.reactionType === undefined) {
+    emoji = emojiByName(ctx, input.emojiName);
+  } else {
+    emoji = { code: input.emojiCode, type: input.reactionType };
+  }
+  const key: ReactionKey = {
+    messageId: message.id,
+    userId: user.id,
+    reactionType: emoji.type,
+    emojiCode: emoji.code,
+  };
+  if (reactionExists(ctx.db, key)) throw badRequest('Reaction already exists.');
+  // Someone reacted with this emoji already: keep their name so the counts agree.
+  const existing = reactionWithEmoji(ctx.db, message.id, emoji.type, emoji.code);
+  let name = input.emojiName;
+  if (existing) name = existing.emoji_name;
+  else checkEmoji(ctx, name, emoji);
+
+  ctx.transaction((tx) => {
+    // A non-subscriber reacting gets a historical row, so reaction events reach them.
+    if (stream && !hasReceived(ctx, user.id, message)) {
+      setFlagRow(ctx.db, user.id, message.id, Flag.read | Flag.historical);
+    }
+    insertReaction(ctx.db, key, name);
+    emitReaction(ctx, tx, 'add', user, message, { ...emoji, name });
+    if (stream) applyParticipationPolicy(ctx, tx, user, message, stream);
+  });
+  return {};
+}
+
+/** DELETE /messages/{message_id}/reactions */
+export function removeReaction(
+  ctx: AppContext,
+  user: UserRow,
+  input: ReactionInput,
+): Record<string, never> {
+  const { message } = accessMessage(ctx, user, input.messageId, { modifying: true });
+  let emoji: Emoji;
+  if (input.emojiCode !== undefined) {
+    emoji = { code: input.emojiCode, type: input.reactionType ?? 'unicode_emoji' };
+  } else {
+    if (input.emojiName === undefined) {
+      throw badRequest(
+        'At least one of the following arguments must be present: emoji_name, emoji_code',
+      );
+    }
+    const byName = emojiByName(ctx, input.emojiName);
+    emoji = { code: byName.code, type: input.reactionType ?? byName.type };
+  }
+  const key: ReactionKey = {
+    messageId: message.id,
+    userId: user.id,
+    reactionType: emoji.type,
+    emojiCode: emoji.code,
+  };
+  const reaction = reactionOf(ctx.db, key);
+  if (!reaction) throw badRequest("Reaction doesn't exist.");
+  ctx.transaction((tx) => {
+    deleteReaction(ctx.db, key);
+    emitReaction(ctx, tx, 'remove', user, message, { ...emoji, name: reaction.emoji_name });
+  });
+  return {};
+}

@@ -1,0 +1,98 @@
+import { stmt } from '../db/prepared.js';
+import type { StateProvider } from '../events/state-provider.js';
+
+export const realmEmojiState: StateProvider = {
+  fetchTypes: ['realm_emoji'],
+  fetch(ctx) {
+    const rows = stmt<
+      [],
+      { id: number; name: string; author_id: number | null; file_name: string; deactivated: number }
+    >(
+      ctx.db,
+      'SELECT id, name, author_id, file_name, deactivated FROM realm_emoji ORDER BY id',
+    ).all();
+    const emoji: Record<string, unknown> = {};
+    for (const r of rows) {
+      emoji[String(r.id)] = {
+        id: String(r.id),
+        name: r.name,
+        source_url: `/user_avatars/emoji/${r.file_name}`,
+        deactivated: r.deactivated === 1,
+        author_id: r.author_id,
+      };
+    }
+    return { realm_emoji: emoji };
+  },
+};
+
+export const realmDomainsState: StateProvider = {
+  fetchTypes: ['realm_domains'],
+  fetch: (ctx) => ({
+    realm_domains: stmt<[], { domain: string; allow_subdomains: number }>(
+      ctx.db,
+      'SELECT domain, allow_subdomains FROM realm_domains ORDER BY domain',
+    )
+      .all()
+      .map((d) => ({ domain: d.domain, allow_subdomains: d.allow_subdomains === 1 })),
+  }),
+};
+
+function linkifiers(ctx: Parameters<StateProvider['fetch']>[0]) {
+  return stmt<[], { id: number; pattern: string; url_template: string }>(
+    ctx.db,
+    'SELECT id, pattern, url_template FROM realm_linkifiers ORDER BY sort_order, id',
+  ).all();
+}
+
+export const realmLinkifiersState: StateProvider = {
+  fetchTypes: ['realm_linkifiers'],
+  fetch: (ctx) => ({ realm_linkifiers: linkifiers(ctx) }),
+};
+
+/** Legacy triples; templates with RFC 6570 syntax cannot be expressed, so clients get []. */
+export const realmFiltersState: StateProvider = {
+  fetchTypes: ['realm_filters'],
+  fetch: () => ({ realm_filters: [] }),
+};
+
+export const realmPlaygroundsState: StateProvider = {
+  fetchTypes: ['realm_playgrounds'],
+  fetch: (ctx) => ({
+    realm_playgrounds: stmt(
+      ctx.db,
+      'SELECT id, name, pygments_language, url_template FROM realm_playgrounds ORDER BY id',
+    ).all(),
+  }),
+};
+
+export const defaultStreamsState: StateProvider = {
+  fetchTypes: ['default_streams'],
+  fetch: (ctx) => ({
+    realm_default_streams: stmt<[], { stream_id: number }>(
+      ctx.db,
+      'SELECT stream_id FROM default_streams ORDER BY stream_id',
+    )
+      .all()
+      .map((r) => r.stream_id),
+  }),
+};
+
+export const defaultStreamGroupsState: StateProvider = {
+  fetchTypes: ['default_stream_groups'],
+  fetch: () => ({ realm_default_stream_groups: [] }),
+};
+
+export const embeddedBotsState: StateProvider = {
+  fetchTypes: ['realm_embedded_bots'],
+  fetch: () => ({
+    realm_embedded_bots: ['converter', 'xkcd', 'helloworld', 'followup'].map((name) => ({
+      name,
+      config: {},
+    })),
+  }),
+};
+
+export const incomingWebhookBotsState: StateProvider = {
+  fetchTypes: ['realm_incoming_webhook_bots'],
+  fetch: () => ({ realm_incoming_webhook_bots: [] }),
+};

@@ -1,0 +1,19 @@
+export {
+  defaultStreamGroupsState,
+  defaultStreamsState,
+  embeddedBotsState,
+  incomingWebhookBotsState,
+  realmDomainsState,
+  realmEmojiState,
+  realmFiltersState,
+  realmLinkifiersState,
+  realmPlaygroundsState,
+} from './config-state.js';
+export {
+  createOrganization,
+  organizationExists,
+  organizationInfo,
+  primaryOwner,
+} from './organization.js';
+export { serverSettings } from './server-settings.js';
+export { MAX_STREAM_DESCRIPTION_LENGTH, realmState } from './state.js';

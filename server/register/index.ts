@@ -1,0 +1,1 @@
+export { deleteQueue, getEvents, registerQueue } from './register.js';

@@ -1,0 +1,113 @@
+import type { AppContext } from '../core/context.js';
+import { badRequest } from '../core/errors.js';
+import { FEATURE_LEVEL, ZULIP_MERGE_BASE, ZULIP_VERSION } from '../core/version.js';
+import type { UserRow } from '../db/queries/users.js';
+import type { ClientCapabilities, NarrowTerm, QueuedEvent } from '../events/queue.js';
+import { isGuest } from '../shared/roles.js';
+import { fetchInitialState } from './state.js';
+
+export interface RegisterInput {
+  applyMarkdown: boolean;
+  clientGravatar: boolean;
+  slimPresence: boolean;
+  presenceHistoryLimitDays?: number;
+  eventTypes: string[] | null;
+  fetchEventTypes: string[] | null;
+  allPublicStreams: boolean | undefined;
+  includeSubscribers: 'true' | 'false' | 'partial';
+  clientCapabilities: Partial<ClientCapabilities>;
+  narrow: NarrowTerm[];
+  clientName: string;
+}
+
+const defaultCapabilities: ClientCapabilities = {
+  notification_settings_null: false,
+  bulk_message_deletion: false,
+  user_avatar_url_field_optional: false,
+  stream_typing_notifications: false,
+  user_settings_object: false,
+  linkifier_url_template: false,
+  user_list_incomplete: false,
+  include_deactivated_groups: false,
+  archived_channels: false,
+  empty_topic_name: false,
+  simplified_presence_events: false,
+};
+
+const supportedNarrowOperators = new Set(['channel', 'stream', 'topic', 'sender', 'is']);
+
+function checkRegisterNarrow(narrow: NarrowTerm[]): void {
+  for (const term of narrow) {
+    if (!supportedNarrowOperators.has(term.operator)) {
+      throw badRequest(`Operator ${term.operator} not supported.`);
+    }
+    if (term.operator === 'is' && term.operand === 'followed') {
+      throw badRequest('Operand followed not supported.');
+    }
+  }
+}
+
+/**
+ * POST /register. Allocating the queue and reading the state happen in one
+ * synchronous step, so no event can fall between them: last_event_id is -1.
+ */
+export function registerQueue(ctx: AppContext, user: UserRow, input: RegisterInput) {
+  checkRegisterNarrow(input.narrow);
+  if (input.allPublicStreams && isGuest(user))
+    throw badRequest('User not authorized for this query');
+  const capabilities = { ...defaultCapabilities, ...input.clientCapabilities };
+  const queue = ctx.events.register({
+    userId: user.id,
+    eventTypes: input.eventTypes ? new Set(input.eventTypes) : null,
+    narrow: input.narrow,
+    allPublicStreams: input.allPublicStreams ?? user.default_all_public_streams === 1,
+    applyMarkdown: input.applyMarkdown,
+    clientGravatar: input.clientGravatar,
+    slimPresence: input.slimPresence,
+    capabilities,
+    clientName: input.clientName,
+  });
+  const types = input.fetchEventTypes ?? input.eventTypes;
+  const state = fetchInitialState(ctx, user, types ? new Set(types) : null, {
+    clientGravatar: input.clientGravatar,
+    applyMarkdown: input.applyMarkdown,
+    includeSubscribers: input.includeSubscribers,
+    slimPresence: input.slimPresence,
+    presenceHistoryLimitDays: input.presenceHistoryLimitDays,
+    capabilities,
+    narrow: input.narrow,
+  });
+  return {
+    queue_id: queue.id,
+    last_event_id: -1,
+    zulip_feature_level: FEATURE_LEVEL,
+    service_feature_level: FEATURE_LEVEL,
+    zulip_version: ZULIP_VERSION,
+    zulip_merge_base: ZULIP_MERGE_BASE,
+    ...state,
+  };
+}
+
+/** GET /events */
+export async function getEvents(
+  ctx: AppContext,
+  user: UserRow,
+  input: { queueId: string | undefined; lastEventId: number | undefined; dontBlock: boolean },
+  signal: AbortSignal,
+): Promise<{ events: QueuedEvent[] }> {
+  if (input.queueId === undefined) throw badRequest("Missing 'queue_id' argument");
+  if (input.lastEventId === undefined) throw badRequest("Missing 'last_event_id' argument");
+  const queue = ctx.events.get(input.queueId, user.id);
+  const events = await ctx.events.poll(queue, input.lastEventId, input.dontBlock, signal);
+  return { events };
+}
+
+/** DELETE /events */
+export function deleteQueue(
+  ctx: AppContext,
+  user: UserRow,
+  queueId: string,
+): Record<string, never> {
+  ctx.events.delete(ctx.events.get(queueId, user.id));
+  return {};
+}

@@ -1,0 +1,88 @@
+import type { AppContext } from '../core/context.js';
+import type { UserRow } from '../db/queries/users.js';
+import type { StateOptions, StateProvider } from '../events/state-provider.js';
+import { userGroupsState } from '../groups/index.js';
+import { messageStateProviders } from '../messages/index.js';
+import { presenceState } from '../presence/index.js';
+import {
+  defaultStreamGroupsState,
+  defaultStreamsState,
+  embeddedBotsState,
+  incomingWebhookBotsState,
+  realmDomainsState,
+  realmEmojiState,
+  realmFiltersState,
+  realmLinkifiersState,
+  realmPlaygroundsState,
+  realmState,
+} from '../realm/index.js';
+import { scheduledMessagesState } from '../scheduled/index.js';
+import { channelStateProviders } from '../subscriptions/index.js';
+import {
+  alertWordsState,
+  customProfileFieldsState,
+  draftsState,
+  legacyDisplaySettingsState,
+  legacyNotificationSettingsState,
+  miscPersonalState,
+  mutedUsersState,
+  onboardingStepsState,
+  realmBotState,
+  realmUserSettingsDefaultsState,
+  realmUserState,
+  userSettingsState,
+  userStatusState,
+} from '../users/index.js';
+
+/** Every area of the initial state; each later feature adds its provider here. */
+export const stateProviders: StateProvider[] = [
+  realmState,
+  realmUserState,
+  realmBotState,
+  userSettingsState,
+  legacyDisplaySettingsState,
+  legacyNotificationSettingsState,
+  realmUserSettingsDefaultsState,
+  userGroupsState,
+  customProfileFieldsState,
+  presenceState,
+  realmEmojiState,
+  realmDomainsState,
+  realmLinkifiersState,
+  realmFiltersState,
+  realmPlaygroundsState,
+  defaultStreamsState,
+  defaultStreamGroupsState,
+  embeddedBotsState,
+  incomingWebhookBotsState,
+  alertWordsState,
+  mutedUsersState,
+  userStatusState,
+  draftsState,
+  onboardingStepsState,
+  ...miscPersonalState,
+  ...channelStateProviders,
+  ...messageStateProviders,
+  scheduledMessagesState,
+];
+
+/** `types` null = everything (no fetch_event_types and no event_types given). */
+export function fetchInitialState(
+  ctx: AppContext,
+  user: UserRow,
+  types: ReadonlySet<string> | null,
+  options: StateOptions,
+): Record<string, unknown> {
+  const state: Record<string, unknown> = {};
+  for (const provider of stateProviders) {
+    const wanted =
+      types === null ||
+      (provider.requiresAll
+        ? provider.fetchTypes.every((t) => types.has(t))
+        : provider.fetchTypes.some((t) => types.has(t)));
+    if (wanted) Object.assign(state, provider.fetch(ctx, user, options));
+  }
+  return state;
+}
+
+export type { StateOptions } from '../events/state-provider.js';

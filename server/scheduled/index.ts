@@ -1,0 +1,8 @@
+export {
+  deliverDueScheduledMessages,
+  editScheduledMessage,
+  listScheduledMessages,
+  removeScheduledMessage,
+  scheduleMessage,
+} from './scheduled-messages.js';
+export { scheduledMessagesState } from './state.js';

@@ -1,0 +1,317 @@
+import type { AppContext, Tx } from '../core/context.js';
+import { ApiError, badRequest } from '../core/errors.js';
+import {
+  deleteScheduledMessage,
+  dueScheduledMessages,
+  insertScheduledMessage,
+  markScheduledMessageDelivered,
+  markScheduledMessageFailed,
+  pendingScheduledMessage,
+  pendingScheduledMessagesOf,
+  type ScheduledMessageFields,
+  type ScheduledMessageRow,
+  updateScheduledMessage,
+} from '../db/queries/scheduled-messages.js';
+import { type UserRow, userById } from '../db/queries/users.js';
+import { renderMessage } from '../markdown/index.js';
+import {
+  deliverMessage,
+  normalizeContent,
+  prepareMessage,
+  type SendInput,
+} from '../messages/index.js';
+import { notificationBot } from '../users/index.js';
+import { formatScheduledMessage } from './format.js';
+
+export type ScheduledMessageType = 'direct' | 'private' | 'stream' | 'channel';
+
+/** A channel id, or direct-message recipients' ids; clients send both shapes as JSON. */
+export type ScheduledTarget = number | number[];
+
+export interface ScheduleInput {
+  type: ScheduledMessageType;
+  to: ScheduledTarget;
+  content: string;
+  topic: string | undefined;
+  scheduledDeliveryTimestamp: number;
+  readBySender?: boolean;
+  clientName: string;
+}
+
+/** PATCH: every field optional; absent ones keep their stored value. */
+export interface ScheduleEdit {
+  type?: ScheduledMessageType;
+  to?: ScheduledTarget;
+  content?: string;
+  topic?: string;
+  scheduledDeliveryTimestamp?: number;
+  clientName: string;
+}
+
+const scheduledMessageNotFound = () =>
+  new ApiError('Scheduled message does not exist', { status: 404 });
+
+const futureRequired = () => badRequest('Scheduled delivery time must be in the future.');
+
+function checkInFuture(ctx: AppContext, timestamp: number): void {
+  if (timestamp <= Math.floor(ctx.now() / 1000)) throw futureRequired();
+}
+
+/**
+ * Zulip shows a direct message's `to` as its display recipient: the other
+ * person of a one-to-one conversation, everyone in a group conversation.
+ */
+function displayRecipientIds(members: readonly number[], senderId: number): number[] {
+  if (members.length === 2) return members.filter((id) => id !== senderId);
+  return [...members];
+}
+
+function sendInput(
+  target: Pick<ScheduleInput, 'type' | 'to' | 'content' | 'topic' | 'readBySender' | 'clientName'>,
+): SendInput {
+  return {
+    type: target.type,
+    to: JSON.stringify(target.to),
+    content: target.content,
+    topic: target.topic,
+    readBySender: target.readBySender,
+    clientName: target.clientName,
+  };
+}
+
+/** Checks a scheduled message exactly as sending it now would be checked, and renders it. */
+function validatedFields(
+  ctx: AppContext,
+  sender: UserRow,
+  input: Omit<ScheduleInput, 'scheduledDeliveryTimestamp'>,
+  scheduledTimestamp: number,
+): ScheduledMessageFields {
+  const draft = prepareMessage(ctx, sender, sendInput(input));
+  const { addressee } = draft;
+  return {
+    type: addressee.stream ? 'stream' : 'private',
+    stream_id: addressee.stream?.id ?? null,
+    recipient_ids: addressee.dmMembers ? displayRecipientIds(addressee.dmMembers, sender.id) : null,
+    topic: addressee.topic,
+    content: draft.content,
+    rendered_content: draft.rendered.html,
+    scheduled_timestamp: scheduledTimestamp,
+    sending_client: input.clientName,
+    read_by_sender: input.readBySender ?? null,
+  };
+}
+
+/** Scheduled messages are private to their owner: events go to the owner's queues only. */
+function emitToOwner(tx: Tx, ownerId: number, event: Record<string, unknown>): void {
+  tx.emit({
+    type: 'scheduled_messages',
+    users: [ownerId],
+    payload: { type: 'scheduled_messages', ...event },
+  });
+}
+
+function emitUpdate(ctx: AppContext, tx: Tx, ownerId: number, id: number): void {
+  const row = pendingScheduledMessage(ctx.db, ownerId, id);
+  if (!row) return;
+  emitToOwner(tx, ownerId, {
+    op: 'update',
+    scheduled_message: formatScheduledMessage(row),
+  });
+}
+
+/** POST /scheduled_messages without scheduled_message_id */
+export function createScheduledMessage(
+  ctx: AppContext,
+  sender: UserRow,
+  input: ScheduleInput,
+): { scheduled_message_id: number } {
+  checkInFuture(ctx, input.scheduledDeliveryTimestamp);
+  const fields = validatedFields(ctx, sender, input, input.scheduledDeliveryTimestamp);
+  return ctx.transaction((tx) => {
+    const id = insertScheduledMessage(ctx.db, sender.id, fields);
+    const row = pendingScheduledMessage(ctx.db, sender.id, id)!;
+    emitToOwner(tx, sender.id, {
+      op: 'add',
+      scheduled_messages: [formatScheduledMessage(row)],
+    });
+    return { scheduled_message_id: id };
+  });
+}
+
+/** The stored message as the input it was created from, so edits can change any part. */
+function storedTarget(row: ScheduledMessageRow): {
+  type: ScheduledMessageType;
+  to: ScheduledTarget;
+} {
+  if (row.type === 'stream') return { type: 'stream', to: row.stream_id! };
+  return { type: 'private', to: JSON.parse(row.recipient_ids ?? '[]') as number[] };
+}
+
+/** PATCH /scheduled_messages/{id}, and POST /scheduled_messages with scheduled_message_id */
+export function editScheduledMessage(
+  ctx: AppContext,
+  sender: UserRow,
+  id: number,
+  edit: ScheduleEdit,
+): Record<string, never> {
+  const row = pendingScheduledMessage(ctx.db, sender.id, id);
+  if (!row) throw scheduledMessageNotFound();
+  const newType =
+    edit.type === undefined ? undefined : edit.type === 'channel' ? 'stream' : edit.type;
+  if (newType !== undefined && edit.to === undefined) {
+    throw badRequest('Recipient required when updating type of scheduled message.');
+  }
+  if (newType === 'stream' && row.type !== 'stream' && edit.topic === undefined) {
+    throw badRequest('Topic required when updating scheduled message type to channel.');
+  }
+  if (edit.scheduledDeliveryTimestamp !== undefined) {
+    checkInFuture(ctx, edit.scheduledDeliveryTimestamp);
+  } else if (row.failed === 1) {
+    // A failed message is only tried again at a new time.
+    throw futureRequired();
+  }
+  const stored = storedTarget(row);
+  const fields = validatedFields(
+    ctx,
+    sender,
+    {
+      type: newType ?? stored.type,
+      to: edit.to ?? stored.to,
+      content: edit.content ?? row.content,
+      topic: edit.topic ?? row.topic,
+      readBySender: row.read_by_sender === null ? undefined : row.read_by_sender === 1,
+      clientName: edit.clientName,
+    },
+    edit.scheduledDeliveryTimestamp ?? row.scheduled_timestamp,
+  );
+  return ctx.transaction((tx) => {
+    updateScheduledMessage(ctx.db, id, fields);
+    emitUpdate(ctx, tx, sender.id, id);
+    return {};
+  });
+}
+
+/**
+ * POST /scheduled_messages: creates, or with `scheduled_message_id` (the
+ * spec's form, before Zulip moved edits to PATCH) replaces, a scheduled message.
+ */
+export function scheduleMessage(
+  ctx: AppContext,
+  sender: UserRow,
+  input: ScheduleInput & { scheduledMessageId?: number },
+): { scheduled_message_id: number } {
+  if (input.scheduledMessageId === undefined) return createScheduledMessage(ctx, sender, input);
+  editScheduledMessage(ctx, sender, input.scheduledMessageId, input);
+  return { scheduled_message_id: input.scheduledMessageId };
+}
+
+/** GET /scheduled_messages */
+export function listScheduledMessages(
+  ctx: AppContext,
+  user: UserRow,
+): { scheduled_messages: Record<string, unknown>[] } {
+  return {
+    scheduled_messages: pendingScheduledMessagesOf(ctx.db, user.id).map(formatScheduledMessage),
+  };
+}
+
+/** DELETE /scheduled_messages/{id} */
+export function removeScheduledMessage(
+  ctx: AppContext,
+  user: UserRow,
+  id: number,
+): Record<string, never> {
+  if (!pendingScheduledMessage(ctx.db, user.id, id)) throw scheduledMessageNotFound();
+  return ctx.transaction((tx) => {
+    deleteScheduledMessage(ctx.db, id);
+    emitToOwner(tx, user.id, { op: 'remove', scheduled_message_id: id });
+    return {};
+  });
+}
+
+/** Python's str() of a UTC datetime, which Zulip puts in the failure notice's `<time:…>`. */
+const pythonUtcString = (seconds: number) =>
+  `${new Date(seconds * 1000).toISOString().slice(0, 19).replace('T', ' ')}+00:00`;
+
+/**
+ * Zulip's send_failed_scheduled_message_notification: a Notification Bot
+ * direct message telling the owner why their message was not sent.
+ */
+function notifyDeliveryFailure(
+  ctx: AppContext,
+  tx: Tx,
+  owner: UserRow,
+  row: ScheduledMessageRow,
+  reason: string,
+): void {
+  const bot = notificationBot(ctx, tx);
+  const content = normalizeContent(
+    `The message you scheduled for <time:${pythonUtcString(row.scheduled_timestamp)}>  was not sent because of the following error:\n\n> ${reason}\n\n[View scheduled messages](#scheduled)\n\n`,
+  );
+  const members = [bot.id, owner.id].sort((a, b) => a - b);
+  deliverMessage(ctx, tx, {
+    sender: bot,
+    addressee: { topic: '', recipients: members, dmMembers: members },
+    content,
+    rendered: renderMessage(ctx, content),
+    clientName: 'Internal',
+    readBySender: true,
+    topicWildcardUsers: [],
+    automaticTopicPolicy: false,
+  });
+}
+
+/** Delivers one due message, re-checked and re-rendered as if sent now. */
+function deliverScheduledMessage(ctx: AppContext, row: ScheduledMessageRow): boolean {
+  try {
+    ctx.transaction((tx) => {
+      const sender = userById(ctx.db, row.sender_id);
+      if (!sender?.is_active) throw badRequest('Account is deactivated');
+      const target = storedTarget(row);
+      const draft = prepareMessage(
+        ctx,
+        sender,
+        sendInput({
+          ...target,
+          content: row.content,
+          topic: row.topic,
+          readBySender: row.read_by_sender === null ? undefined : row.read_by_sender === 1,
+          clientName: row.sending_client,
+        }),
+      );
+      const { id } = deliverMessage(ctx, tx, draft);
+      markScheduledMessageDelivered(ctx.db, row.id, id);
+      emitToOwner(tx, row.sender_id, {
+        op: 'remove',
+        scheduled_message_id: row.id,
+      });
+    });
+    return true;
+  } catch (err) {
+    // Anything else is a bug; it still fails the message so it is not retried forever.
+    if (!(err instanceof ApiError)) ctx.log.error('scheduled message delivery failed', err);
+    const reason = err instanceof ApiError ? err.message : 'Internal server error';
+    ctx.transaction((tx) => {
+      markScheduledMessageFailed(ctx.db, row.id, reason);
+      const owner = userById(ctx.db, row.sender_id);
+      if (owner?.is_active) notifyDeliveryFailure(ctx, tx, owner, row, reason);
+      emitUpdate(ctx, tx, row.sender_id, row.id);
+    });
+    return false;
+  }
+}
+
+/**
+ * Sends every scheduled message whose time has come (the scheduler's job,
+ * also called directly by tests with a fake clock). Messages that can no
+ * longer be sent are marked failed for their owner to edit or delete.
+ */
+export function deliverDueScheduledMessages(ctx: AppContext): {
+  delivered: number;
+  failed: number;
+} {
+  const due = dueScheduledMessages(ctx.db, Math.floor(ctx.now() / 1000));
+  let delivered = 0;
+  for (const row of due) if (deliverScheduledMessage(ctx, row)) delivered++;
+  return { delivered, failed: due.length - delivered };
+}

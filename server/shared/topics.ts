@@ -1,0 +1,65 @@
+import { badRequest } from '../core/errors.js';
+import type { EventQueue } from '../events/queue.js';
+import { MAX_TOPIC_LENGTH } from './limits.js';
+
+/**
+ * The one home of topic names as clients send and see them. Every operation
+ * that takes a topic (sending, editing, typing, narrows, marking read, topic
+ * preferences, scheduled messages) goes through these.
+ */
+
+export const RESOLVED_TOPIC_PREFIX = '✔ ';
+
+/** Zulip's fixed name for the empty topic where a display name cannot be chosen. */
+export const EMPTY_TOPIC_FALLBACK_NAME = 'general chat';
+
+/**
+ * Stripped, with `(no topic)` and the organization's empty-topic display name
+ * meaning the empty topic, as Zulip treats them everywhere a topic is given.
+ */
+export function canonicalTopic(raw: string, emptyTopicDisplayName: string): string {
+  const topic = raw.trim();
+  return topic === '(no topic)' || topic === emptyTopicDisplayName ? '' : topic;
+}
+
+/** Control characters are refused with Zulip's message and 1-based position. */
+export function checkTopicCharacters(topic: string): void {
+  const chars = [...topic];
+  for (let i = 0; i < chars.length; i++) {
+    const code = chars[i]!.codePointAt(0)!;
+    if (code < 0x20 || (code >= 0x7f && code < 0xa0)) {
+      throw badRequest(`Invalid character in topic, at position ${i + 1}!`);
+    }
+  }
+}
+
+/** Over-long topics are cut to 57 characters plus "...", not refused. */
+export function truncateTopic(topic: string): string {
+  const chars = [...topic];
+  return chars.length > MAX_TOPIC_LENGTH
+    ? `${chars.slice(0, MAX_TOPIC_LENGTH - 3).join('')}...`
+    : topic;
+}
+
+/** A topic as given by a client, ready to store or compare. */
+export function normalizeTopic(raw: string, emptyTopicDisplayName: string): string {
+  const topic = canonicalTopic(raw, emptyTopicDisplayName);
+  checkTopicCharacters(topic);
+  return truncateTopic(topic);
+}
+
+/**
+ * The empty topic as a client sees it: clients without the `empty_topic_name`
+ * capability (or without `allow_empty_topic_name`) get the display name.
+ */
+export function topicForClient(
+  topic: string,
+  emptyTopicDisplayName: string,
+  clientSupportsEmptyTopic: boolean,
+): string {
+  return topic === '' && !clientSupportsEmptyTopic ? emptyTopicDisplayName : topic;
+}
+
+export function topicForQueue(queue: EventQueue, topic: string, emptyTopicDisplayName: string) {
+  return topicForClient(topic, emptyTopicDisplayName, queue.options.capabilities.empty_topic_name);
+}

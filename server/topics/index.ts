@@ -1,0 +1,1 @@
+export { updateMutedTopic, updateUserTopic } from './user-topics.js';

@@ -1,0 +1,1 @@
+export { sendTyping } from './typing.js';

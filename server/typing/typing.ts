@@ -1,0 +1,107 @@
+import { accessChannelById, checkCanPost } from '../channels/index.js';
+import type { AppContext } from '../core/context.js';
+import { badRequest, missingArgument } from '../core/errors.js';
+import { subscriberIds } from '../db/queries/streams.js';
+import { type UserRow, userById } from '../db/queries/users.js';
+import { parseRecipientList, userForEmail } from '../messages/index.js';
+import { loadRealm } from '../shared/realm.js';
+import { normalizeTopic, topicForQueue } from '../shared/topics.js';
+import { mergeUserSettings } from '../shared/user-settings.js';
+import { apiEmail } from '../users/index.js';
+
+/** Channels bigger than this get no typing notifications (Zulip's default). */
+export const MAX_STREAM_SIZE_FOR_TYPING_NOTIFICATIONS = 100;
+
+export interface TypingInput {
+  type: 'direct' | 'private' | 'stream' | 'channel';
+  op: 'start' | 'stop';
+  /** Raw `to`: a JSON list of user ids (or, leniently, e-mails). */
+  to?: string;
+  streamId?: number;
+  topic?: string;
+}
+
+const receivesTyping = (user: UserRow | undefined): user is UserRow =>
+  user !== undefined &&
+  user.is_active === 1 &&
+  mergeUserSettings(user.settings).receives_typing_notifications;
+
+/** POST /typing */
+export function sendTyping(
+  ctx: AppContext,
+  sender: UserRow,
+  input: TypingInput,
+): Record<string, never> {
+  const realm = loadRealm(ctx);
+  const domain = realm.row.email_domain;
+  const settings = mergeUserSettings(sender.settings);
+  const senderDict = { user_id: sender.id, email: apiEmail(sender, domain) };
+
+  if (input.type === 'stream' || input.type === 'channel') {
+    if (input.streamId === undefined) throw missingArgument('stream_id');
+    if (input.topic === undefined) throw badRequest('Missing topic');
+    if (!settings.send_stream_typing_notifications) {
+      throw badRequest('User has disabled typing notifications for channel messages');
+    }
+    const stream = accessChannelById(ctx, sender, input.streamId);
+    checkCanPost(ctx, sender, stream);
+    const topic = normalizeTopic(input.topic, realm.settings.empty_topic_display_name);
+    const subscribers = subscriberIds(ctx.db, stream.id);
+    if (subscribers.length > MAX_STREAM_SIZE_FOR_TYPING_NOTIFICATIONS) return {};
+    const emptyName = realm.settings.empty_topic_display_name;
+    const users = subscribers.filter((id) => receivesTyping(userById(ctx.db, id)));
+    ctx.transaction((tx) =>
+      tx.emit({
+        type: 'typing',
+        users,
+        // Only clients that said they handle channel typing get it.
+        payload: (queue) =>
+          queue.options.capabilities.stream_typing_notifications
+            ? {
+                type: 'typing',
+                op: input.op,
+                message_type: 'stream',
+                sender: senderDict,
+                stream_id: stream.id,
+                topic: topicForQueue(queue, topic, emptyName),
+              }
+            : null,
+      }),
+    );
+    return {};
+  }
+
+  if (input.to === undefined) throw missingArgument('to');
+  const list = parseRecipientList(input.to);
+  const recipients: UserRow[] = [];
+  if ('ids' in list) {
+    if (list.ids.length === 0) throw badRequest("Empty 'to' list");
+    for (const id of list.ids) {
+      const user = userById(ctx.db, id);
+      if (!user) throw badRequest(`Invalid user ID ${id}`);
+      recipients.push(user);
+    }
+  } else {
+    if (list.emails.length === 0) throw badRequest("Empty 'to' list");
+    for (const email of list.emails) {
+      const user = userForEmail(ctx, email, domain);
+      if (!user) throw badRequest(`Invalid email '${email}'`);
+      recipients.push(user);
+    }
+  }
+  if (!settings.send_private_typing_notifications) {
+    throw badRequest('User has disabled typing notifications for direct messages');
+  }
+  if (!recipients.some((u) => u.id === sender.id)) recipients.push(sender);
+  recipients.sort((a, b) => a.id - b.id);
+  const payload = {
+    type: 'typing',
+    op: input.op,
+    message_type: 'direct',
+    sender: senderDict,
+    recipients: recipients.map((u) => ({ user_id: u.id, email: apiEmail(u, domain) })),
+  };
+  const users = recipients.filter(receivesTyping).map((u) => u.id);
+  ctx.transaction((tx) => tx.emit({ type: 'typing', users, payload }));
+  return {};
+}

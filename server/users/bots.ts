@@ -1,0 +1,139 @@
+import type { AppContext, Tx } from '../core/context.js';
+import { badRequest } from '../core/errors.js';
+import {
+  activeAdminIds,
+  allBots,
+  botConfig,
+  botServices,
+  insertBotConfig,
+  insertBotService,
+} from '../db/queries/bots.js';
+import { insertUser, type UserRow, userByEmailKey, userById } from '../db/queries/users.js';
+import { generateApiKey } from '../shared/credentials.js';
+import { loadRealm } from '../shared/realm.js';
+import { BotType, isAdmin, Role, requireRole, syncSystemGroups } from '../shared/roles.js';
+import { avatarUrl } from './format.js';
+import { checkFullName, emitPersonAdd } from './users.js';
+
+/** Embedded bots this server can run (Zulip ships these names). */
+export const embeddedBotNames = ['converter', 'xkcd', 'helloworld', 'followup'];
+
+export interface NewBotInput {
+  fullName: string;
+  shortName: string;
+  botType: number;
+  payloadUrl?: string;
+  interfaceType?: number;
+  serviceName?: string;
+  configData?: Record<string, string>;
+}
+
+const SHORT_NAME = /^[a-zA-Z0-9_.+-]+$/;
+
+/** The realm_bots entry for a bot (owner and administrators receive these). */
+export function formatBot(ctx: AppContext, bot: UserRow) {
+  const services = botServices(ctx.db, bot.id);
+  const config = botConfig(ctx.db, bot.id);
+  return {
+    user_id: bot.id,
+    full_name: bot.full_name,
+    api_key: bot.api_key,
+    default_sending_stream: null,
+    default_events_register_stream: null,
+    default_all_public_streams: bot.default_all_public_streams === 1,
+    avatar_url: avatarUrl(bot, false),
+    owner_id: bot.bot_owner_id,
+    services:
+      bot.bot_type === BotType.outgoingWebhook
+        ? services.map((s) => ({ base_url: s.base_url, interface: s.interface, token: s.token }))
+        : bot.bot_type === BotType.embedded
+          ? services.map((s) => ({
+              service_name: s.name,
+              config_data: Object.fromEntries(config.map((c) => [c.key, c.value])),
+            }))
+          : [],
+    email: bot.delivery_email,
+    bot_type: bot.bot_type,
+    is_active: bot.is_active === 1,
+  };
+}
+
+/** Bots are visible to their owner and to administrators. */
+export function botAudience(ctx: AppContext, bot: UserRow): number[] {
+  const admins = activeAdminIds(ctx.db);
+  return bot.bot_owner_id !== null ? [...admins, bot.bot_owner_id] : admins;
+}
+
+function emitBotAdd(ctx: AppContext, tx: Tx, botId: number): void {
+  const bot = userById(ctx.db, botId)!;
+  tx.emit({
+    type: 'realm_bot',
+    users: botAudience(ctx, bot),
+    payload: { type: 'realm_bot', op: 'add', bot: formatBot(ctx, bot) },
+  });
+}
+
+export function createBot(ctx: AppContext, owner: UserRow, input: NewBotInput) {
+  // Zulip's require_member_or_admin: neither guests nor bots create bots.
+  requireRole(owner, 'member');
+  requireRole(owner, 'human');
+  const realm = loadRealm(ctx);
+  const fullName = checkFullName(input.fullName);
+  const shortName = input.shortName.trim();
+  if (!shortName || !SHORT_NAME.test(shortName)) throw badRequest('Bad name or username');
+  if (![1, 2, 3, 4].includes(input.botType)) throw badRequest('Invalid bot type');
+  if (input.botType === BotType.outgoingWebhook && !input.payloadUrl) {
+    throw badRequest('Missing payload_url for outgoing webhook bot');
+  }
+  if (input.botType === BotType.embedded) {
+    if (!input.serviceName || !embeddedBotNames.includes(input.serviceName)) {
+      throw badRequest('Invalid embedded bot name.');
+    }
+  }
+  const email = `${shortName.endsWith('-bot') ? shortName : `${shortName}-bot`}@${realm.row.email_domain}`;
+  const apiKey = generateApiKey();
+  return ctx.transaction((tx) => {
+    if (userByEmailKey(ctx.db, email.toLowerCase())) throw badRequest('Username already in use');
+    const id = insertUser(ctx.db, {
+      delivery_email: email,
+      full_name: fullName,
+      role: Role.member,
+      is_bot: true,
+      bot_type: input.botType,
+      bot_owner_id: owner.id,
+      api_key: apiKey,
+      password_hash: null,
+      date_joined_ms: ctx.now(),
+    });
+    syncSystemGroups(ctx.db, id, Role.member);
+    if (input.botType === BotType.outgoingWebhook || input.botType === BotType.embedded) {
+      insertBotService(ctx.db, id, {
+        name: input.serviceName ?? shortName,
+        base_url: input.payloadUrl ?? '',
+        interface: input.interfaceType ?? 1,
+        token: generateApiKey(),
+      });
+      for (const [key, value] of Object.entries(input.configData ?? {})) {
+        insertBotConfig(ctx.db, id, key, value);
+      }
+    }
+    emitPersonAdd(ctx, tx, id);
+    emitBotAdd(ctx, tx, id);
+    const bot = userById(ctx.db, id)!;
+    return {
+      user_id: id,
+      api_key: apiKey,
+      avatar_url: avatarUrl(bot, false),
+      default_sending_stream: null,
+      default_events_register_stream: null,
+      default_all_public_streams: false,
+    };
+  });
+}
+
+/** realm_bots in POST /register: administrators see every bot, others their own. */
+export function visibleBots(ctx: AppContext, viewer: UserRow) {
+  return allBots(ctx.db)
+    .filter((bot) => isAdmin(viewer) || bot.bot_owner_id === viewer.id)
+    .map((bot) => formatBot(ctx, bot));
+}

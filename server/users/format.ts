@@ -1,0 +1,108 @@
+import { createHash } from 'node:crypto';
+import type { ProfileValueRow } from '../db/queries/profile-values.js';
+import type { UserRow } from '../db/queries/users.js';
+import { pushTo } from '../shared/collections.js';
+import { isAdmin, isGuest, isModerator } from '../shared/roles.js';
+import { mergeUserSettings } from '../shared/user-settings.js';
+
+export interface Viewer {
+  id: number;
+  role: number;
+}
+
+export interface UserFormatOptions {
+  emailDomain: string;
+  clientGravatar: boolean;
+  /** Custom profile values by user id; omit to leave profile_data out. */
+  profileValues?: Map<number, ProfileValueRow[]>;
+}
+
+const VISIBILITY = { everyone: 1, members: 2, admins: 3, nobody: 4, moderators: 5 } as const;
+
+function emailVisibility(user: UserRow): number {
+  return mergeUserSettings(user.settings).email_address_visibility;
+}
+
+/** The API e-mail: the real address if everyone may see it, else a placeholder. */
+export function apiEmail(user: UserRow, emailDomain: string): string {
+  if (user.is_bot || emailVisibility(user) === VISIBILITY.everyone) return user.delivery_email;
+  return `user${user.id}@${emailDomain}`;
+}
+
+export function canSeeDeliveryEmail(viewer: Viewer | null, user: UserRow): boolean {
+  if (user.is_bot) return true;
+  if (viewer && viewer.id === user.id) return true;
+  switch (emailVisibility(user)) {
+    case VISIBILITY.everyone:
+      return true;
+    case VISIBILITY.members:
+      return viewer !== null && !isGuest(viewer);
+    case VISIBILITY.moderators:
+      return viewer !== null && isModerator(viewer);
+    case VISIBILITY.admins:
+      return viewer !== null && isAdmin(viewer);
+    default:
+      return false;
+  }
+}
+
+export function gravatarUrl(email: string, avatarVersion: number): string {
+  const hash = createHash('md5').update(email.trim().toLowerCase()).digest('hex');
+  return `https://secure.gravatar.com/avatar/${hash}?d=identicon&version=${avatarVersion}`;
+}
+
+export function avatarUrl(user: UserRow, clientGravatar: boolean): string | null {
+  if (user.avatar_source === 'G') {
+    // Clients that compute gravatars themselves get null when the address is
+    // public (Zulip checks the target's visibility, not the viewer's role).
+    if (clientGravatar && (user.is_bot || emailVisibility(user) === VISIBILITY.everyone))
+      return null;
+    return gravatarUrl(user.delivery_email, user.avatar_version);
+  }
+  return `/user_avatars/${user.id}.png?version=${user.avatar_version}`;
+}
+
+/** Zulip's `date_joined`: ISO 8601 to the minute with an explicit UTC offset. */
+export function isoDate(ms: number): string {
+  return `${new Date(ms).toISOString().slice(0, 16)}+00:00`;
+}
+
+/** The spec's User object as `viewer` may see it. */
+export function formatUser(user: UserRow, viewer: Viewer | null, options: UserFormatOptions) {
+  const formatted: Record<string, unknown> = {
+    user_id: user.id,
+    delivery_email: canSeeDeliveryEmail(viewer, user) ? user.delivery_email : null,
+    email: apiEmail(user, options.emailDomain),
+    full_name: user.full_name,
+    date_joined: isoDate(user.date_joined_ms),
+    is_active: user.is_active === 1,
+    is_owner: user.role === 100,
+    is_admin: user.role <= 200,
+    is_guest: user.role === 600,
+    is_bot: user.is_bot === 1,
+    bot_type: user.is_bot ? user.bot_type : null,
+    bot_owner_id: user.is_bot ? user.bot_owner_id : null,
+    role: user.role,
+    timezone: user.timezone,
+    avatar_url: avatarUrl(user, options.clientGravatar),
+    avatar_version: user.avatar_version,
+    is_imported_stub: user.is_imported_stub === 1,
+  };
+  if (user.is_deleted) formatted.is_deleted = true;
+  if (options.profileValues && !user.is_bot) {
+    const data: Record<string, { value: unknown; rendered_value?: string }> = {};
+    for (const row of options.profileValues.get(user.id) ?? []) {
+      const entry: { value: unknown; rendered_value?: string } = { value: row.value };
+      if (row.rendered_value !== null) entry.rendered_value = row.rendered_value;
+      data[String(row.field_id)] = entry;
+    }
+    formatted.profile_data = data;
+  }
+  return formatted;
+}
+
+export function groupProfileValues(rows: ProfileValueRow[]): Map<number, ProfileValueRow[]> {
+  const map = new Map<number, ProfileValueRow[]>();
+  for (const row of rows) pushTo(map, row.user_id, row);
+  return map;
+}

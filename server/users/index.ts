@@ -1,0 +1,30 @@
+export { createBot } from './bots.js';
+export { apiEmail, avatarUrl } from './format.js';
+export { notificationBot, silentMention, topicLinkSyntax, topicUrl } from './notification-bot.js';
+export {
+  alertWordsState,
+  draftsState,
+  miscPersonalState,
+  mutedUsersState,
+  onboardingStepsState,
+  userStatusState,
+} from './personal-state.js';
+export { customProfileFieldsState } from './profile-fields-state.js';
+export {
+  legacyDisplaySettingsState,
+  legacyNotificationSettingsState,
+  realmUserSettingsDefaultsState,
+  userSettingsState,
+} from './settings-state.js';
+export { realmBotState, realmUserState } from './state.js';
+export {
+  accessUserByEmail,
+  accessUserById,
+  createUser,
+  deactivateUser,
+  getOwnUser,
+  getUser,
+  listUsers,
+  reactivateUser,
+  updateUser,
+} from './users.js';

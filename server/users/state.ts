@@ -1,0 +1,60 @@
+import { allProfileValues } from '../db/queries/profile-values.js';
+import { allUsers } from '../db/queries/users.js';
+import type { StateProvider } from '../events/state-provider.js';
+import { loadRealm } from '../shared/realm.js';
+import { isAdmin, isGuest, isModerator, isOwner } from '../shared/roles.js';
+import { visibleBots } from './bots.js';
+import { avatarUrl, formatUser, groupProfileValues } from './format.js';
+import { viewerOf } from './users.js';
+
+export const realmUserState: StateProvider = {
+  fetchTypes: ['realm_user'],
+  fetch(ctx, user, options) {
+    const realm = loadRealm(ctx);
+    const profileValues = groupProfileValues(allProfileValues(ctx.db));
+    const active: Record<string, unknown>[] = [];
+    const inactive: Record<string, unknown>[] = [];
+    for (const row of allUsers(ctx.db)) {
+      const person = formatUser(row, viewerOf(user), {
+        emailDomain: realm.row.email_domain,
+        clientGravatar: options.clientGravatar,
+        profileValues,
+      });
+      // The split into two lists already says it.
+      delete person.is_active;
+      (row.is_active ? active : inactive).push(person);
+    }
+    const self = formatUser(user, viewerOf(user), {
+      emailDomain: realm.row.email_domain,
+      clientGravatar: false,
+    });
+    const canCreate = !isGuest(user);
+    return {
+      realm_users: active,
+      realm_non_active_users: inactive,
+      cross_realm_bots: [],
+      user_id: user.id,
+      email: self.email,
+      delivery_email: user.delivery_email,
+      full_name: user.full_name,
+      avatar_source: user.avatar_source,
+      avatar_url: avatarUrl(user, false),
+      avatar_url_medium: avatarUrl(user, false),
+      is_admin: isAdmin(user),
+      is_owner: isOwner(user),
+      is_moderator: isModerator(user),
+      is_guest: isGuest(user),
+      can_create_streams: canCreate,
+      can_create_public_streams: canCreate,
+      can_create_private_streams: canCreate,
+      can_create_web_public_streams: isOwner(user),
+      can_subscribe_other_users: canCreate,
+      can_invite_others_to_realm: canCreate,
+    };
+  },
+};
+
+export const realmBotState: StateProvider = {
+  fetchTypes: ['realm_bot'],
+  fetch: (ctx, user) => ({ realm_bots: visibleBots(ctx, user) }),
+};

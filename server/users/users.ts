@@ -1,0 +1,358 @@
+import {
+  emitChannelCreated,
+  emitChannelGone,
+  emitPeerChange,
+  hasMetadataAccess,
+} from '../channels/index.js';
+import type { AppContext, Tx } from '../core/context.js';
+import { badRequest, noSuchUser, ownerRequired } from '../core/errors.js';
+import { maxMessageId } from '../db/queries/messages.js';
+import { allProfileValues, profileValuesOf } from '../db/queries/profile-values.js';
+import {
+  allStreams,
+  streamById,
+  subscribedStreamIds,
+  subscriberIds,
+} from '../db/queries/streams.js';
+import {
+  activeUserIds,
+  allUsers,
+  countActiveOwners,
+  insertUser,
+  setUserActive,
+  setUserFullName,
+  setUserRole,
+  type UserRow,
+  userByEmailKey,
+  userById,
+} from '../db/queries/users.js';
+import { generateApiKey, hashPassword } from '../shared/credentials.js';
+import { loadRealm } from '../shared/realm.js';
+import { isOwner, Role, requireRole, roleValues, syncSystemGroups } from '../shared/roles.js';
+import { apiEmail, formatUser, groupProfileValues, type Viewer } from './format.js';
+
+export const MAX_NAME_LENGTH = 100;
+export const MIN_NAME_LENGTH = 2;
+/** Characters that would break mention syntax (`@**name**`) or quoting. */
+const NAME_INVALID_CHARS = /[*`\\>"@\u0000-\u001f\u007f]/;
+
+/** Zulip's full-name rules (`check_full_name`). */
+export function checkFullName(raw: string): string {
+  const name = raw.trim();
+  const length = [...name].length;
+  if (length > MAX_NAME_LENGTH) throw badRequest('Name too long!');
+  if (length < MIN_NAME_LENGTH) throw badRequest('Name too short!');
+  if (NAME_INVALID_CHARS.test(name)) throw badRequest('Invalid characters in name!');
+  // "Name|15" would be ambiguous with the mention syntax for duplicate names.
+  if (/\|\d+$/.test(name)) throw badRequest('Invalid format!');
+  return name;
+}
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$|^[^\s@]+@[^\s@.]+$/;
+
+export function checkEmail(raw: string): string {
+  const email = raw.trim();
+  if (!EMAIL.test(email) || email.length > 254) throw badRequest(`Invalid email '${raw}'`);
+  return email;
+}
+
+/** The user `id` if it exists (bots included when `allowBots`), else "No such user". */
+export function accessUserById(
+  ctx: AppContext,
+  id: number,
+  opts: { allowBots?: boolean; allowDeactivated?: boolean } = {},
+): UserRow {
+  const user = userById(ctx.db, id);
+  if (!user) throw noSuchUser();
+  if (user.is_bot && !opts.allowBots) throw noSuchUser();
+  if (!user.is_active && !opts.allowDeactivated) throw badRequest('User is deactivated');
+  return user;
+}
+
+/** Everyone who may see other users' records receives user events. */
+function realmUserRecipients(ctx: AppContext): number[] {
+  return activeUserIds(ctx.db);
+}
+
+/** A realm_user event payload shaped per recipient (e-mail visibility differs by viewer). */
+function emitPersonAdd(ctx: AppContext, tx: Tx, userId: number): void {
+  const realm = loadRealm(ctx);
+  tx.emit({
+    type: 'realm_user',
+    users: realmUserRecipients(ctx),
+    payload: (queue) => {
+      const user = userById(ctx.db, userId)!;
+      const viewer = userById(ctx.db, queue.userId) ?? null;
+      const person = formatUser(user, viewer, {
+        emailDomain: realm.row.email_domain,
+        clientGravatar: queue.options.clientGravatar,
+        profileValues: groupProfileValues(profileValuesOf(ctx.db, userId)),
+      });
+      return { type: 'realm_user', op: 'add', person };
+    },
+  });
+}
+
+function emitPersonUpdate(ctx: AppContext, tx: Tx, person: Record<string, unknown>): void {
+  tx.emit({
+    type: 'realm_user',
+    users: realmUserRecipients(ctx),
+    payload: { type: 'realm_user', op: 'update', person },
+  });
+}
+
+/**
+ * Subscriber lists leave deactivated users out, so (de)activation reads to
+ * everyone who sees a channel's subscribers as the user leaving or joining it.
+ */
+function emitSubscriberActivity(
+  ctx: AppContext,
+  tx: Tx,
+  userId: number,
+  op: 'peer_add' | 'peer_remove',
+): void {
+  for (const streamId of subscribedStreamIds(ctx.db, userId)) {
+    emitPeerChange(ctx, tx, op, streamById(ctx.db, streamId)!, [userId]);
+  }
+}
+
+/** The active channels `user` may know about, with the role they have at the moment. */
+const visibleChannelIds = (ctx: AppContext, user: UserRow) =>
+  new Set(
+    allStreams(ctx.db)
+      .filter((s) => !s.is_archived && hasMetadataAccess(ctx, user, s))
+      .map((s) => s.id),
+  );
+
+/**
+ * Zulip's send_stream_events_for_role_update: the channels a new role shows
+ * arrive with their subscribers, the ones it hides are withdrawn.
+ */
+function emitRoleVisibilityChange(
+  ctx: AppContext,
+  tx: Tx,
+  user: UserRow,
+  before: Set<number>,
+): void {
+  const after = visibleChannelIds(ctx, user);
+  for (const streamId of after) {
+    if (before.has(streamId)) continue;
+    emitChannelCreated(ctx, tx, streamId, [user.id]);
+    const subscribers = subscriberIds(ctx.db, streamId);
+    if (subscribers.length === 0) continue;
+    tx.emit({
+      type: 'subscription',
+      users: [user.id],
+      payload: {
+        type: 'subscription',
+        op: 'peer_add',
+        stream_ids: [streamId],
+        user_ids: subscribers,
+      },
+    });
+  }
+  for (const streamId of before) {
+    if (!after.has(streamId)) emitChannelGone(tx, streamId, [user.id]);
+  }
+}
+
+export function viewerOf(user: UserRow): Viewer {
+  return { id: user.id, role: user.role };
+}
+
+export function listUsers(
+  ctx: AppContext,
+  actor: UserRow,
+  opts: { clientGravatar: boolean; includeCustomProfileFields: boolean; userIds?: number[] },
+) {
+  const realm = loadRealm(ctx);
+  const profileValues = opts.includeCustomProfileFields
+    ? groupProfileValues(allProfileValues(ctx.db))
+    : undefined;
+  const wanted = opts.userIds ? new Set(opts.userIds) : null;
+  const members = allUsers(ctx.db)
+    .filter((u) => !wanted || wanted.has(u.id))
+    .map((u) =>
+      formatUser(u, viewerOf(actor), {
+        emailDomain: realm.row.email_domain,
+        clientGravatar: opts.clientGravatar,
+        profileValues,
+      }),
+    );
+  return { members };
+}
+
+export function getUser(
+  ctx: AppContext,
+  actor: UserRow,
+  target: UserRow,
+  opts: { clientGravatar: boolean; includeCustomProfileFields: boolean },
+) {
+  const realm = loadRealm(ctx);
+  return formatUser(target, viewerOf(actor), {
+    emailDomain: realm.row.email_domain,
+    clientGravatar: opts.clientGravatar,
+    profileValues: opts.includeCustomProfileFields
+      ? groupProfileValues(profileValuesOf(ctx.db, target.id))
+      : undefined,
+  });
+}
+
+/** GET /users/me: the caller's own record, with the newest message id (Zulip's max_message_id). */
+export function getOwnUser(ctx: AppContext, user: UserRow) {
+  return {
+    ...getUser(ctx, user, user, { clientGravatar: false, includeCustomProfileFields: true }),
+    max_message_id: maxMessageId(ctx.db),
+  };
+}
+
+/** Looks a user up by API e-mail or real e-mail, as GET /users/{email} does. */
+export function accessUserByEmail(ctx: AppContext, actor: UserRow, email: string): UserRow {
+  const realm = loadRealm(ctx);
+  const key = email.trim().toLowerCase();
+  const byDelivery = userByEmailKey(ctx.db, key);
+  if (
+    byDelivery &&
+    (apiEmail(byDelivery, realm.row.email_domain).toLowerCase() === key ||
+      byDelivery.id === actor.id)
+  ) {
+    return byDelivery;
+  }
+  const placeholder = /^user(\d+)@(.+)$/.exec(key);
+  if (placeholder && placeholder[2] === realm.row.email_domain.toLowerCase()) {
+    const user = userById(ctx.db, Number(placeholder[1]));
+    if (user && apiEmail(user, realm.row.email_domain).toLowerCase() === key) return user;
+  }
+  // Viewers who may see real addresses may also look users up by them.
+  if (
+    byDelivery &&
+    getUser(ctx, actor, byDelivery, { clientGravatar: false, includeCustomProfileFields: false })
+      .delivery_email !== null
+  ) {
+    return byDelivery;
+  }
+  throw noSuchUser();
+}
+
+export interface NewUserInput {
+  email: string;
+  password: string | null;
+  fullName: string;
+  role?: number;
+}
+
+/** Creates a human account (POST /users and first-start bootstrap share it). */
+export async function createUser(
+  ctx: AppContext,
+  actor: UserRow | null,
+  input: NewUserInput,
+): Promise<{ user_id: number; api_key: string }> {
+  if (actor) requireRole(actor, 'admin');
+  // Only owners make owners, whichever door the request came through.
+  if (actor && input.role === Role.owner) requireRole(actor, 'owner');
+  const email = checkEmail(input.email);
+  const fullName = checkFullName(input.fullName);
+  const role = input.role ?? Role.member;
+  if (!roleValues.includes(role)) throw badRequest('Invalid role');
+  // Hash before the transaction: scrypt is deliberately slow and must not hold the write lock.
+  const passwordHash = input.password ? await hashPassword(input.password) : null;
+  const apiKey = generateApiKey();
+  return ctx.transaction((tx) => {
+    if (userByEmailKey(ctx.db, email.toLowerCase())) {
+      throw badRequest(`Email '${email}' already in use`);
+    }
+    const id = insertUser(ctx.db, {
+      delivery_email: email,
+      full_name: fullName,
+      role,
+      is_bot: false,
+      bot_type: null,
+      bot_owner_id: null,
+      api_key: apiKey,
+      password_hash: passwordHash,
+      date_joined_ms: ctx.now(),
+    });
+    syncSystemGroups(ctx.db, id, role);
+    emitPersonAdd(ctx, tx, id);
+    return { user_id: id, api_key: apiKey };
+  });
+}
+
+export { emitPersonAdd };
+
+export function updateUser(
+  ctx: AppContext,
+  actor: UserRow,
+  targetId: number,
+  changes: { fullName?: string; role?: number },
+): Record<string, never> {
+  requireRole(actor, 'admin');
+  const target = accessUserById(ctx, targetId, { allowBots: true, allowDeactivated: true });
+  const fullName = changes.fullName !== undefined ? checkFullName(changes.fullName) : undefined;
+  const role = changes.role;
+  if (role !== undefined) {
+    if (!roleValues.includes(role)) throw badRequest('Invalid role');
+    // Only owners may make or unmake owners.
+    if (
+      (role === Role.owner || target.role === Role.owner) &&
+      role !== target.role &&
+      !isOwner(actor)
+    ) {
+      throw ownerRequired();
+    }
+    if (target.role === Role.owner && role !== Role.owner && countActiveOwners(ctx.db) <= 1) {
+      throw badRequest('The owner permission cannot be removed from the only organization owner.');
+    }
+  }
+  ctx.transaction((tx) => {
+    if (fullName !== undefined && fullName !== target.full_name) {
+      setUserFullName(ctx.db, target.id, fullName);
+      emitPersonUpdate(ctx, tx, { user_id: target.id, full_name: fullName });
+    }
+    if (role !== undefined && role !== target.role) {
+      const visibleBefore = visibleChannelIds(ctx, target);
+      setUserRole(ctx.db, target.id, role);
+      syncSystemGroups(ctx.db, target.id, role);
+      emitPersonUpdate(ctx, tx, { user_id: target.id, role });
+      emitRoleVisibilityChange(ctx, tx, { ...target, role }, visibleBefore);
+    }
+  });
+  return {};
+}
+
+export function deactivateUser(
+  ctx: AppContext,
+  actor: UserRow,
+  targetId: number,
+): Record<string, never> {
+  requireRole(actor, 'admin');
+  const target = accessUserById(ctx, targetId);
+  if (target.role === Role.owner && !isOwner(actor)) throw ownerRequired();
+  if (target.role === Role.owner && countActiveOwners(ctx.db) <= 1) {
+    throw badRequest('Cannot deactivate the only organization owner');
+  }
+  ctx.transaction((tx) => {
+    setUserActive(ctx.db, target.id, false);
+    emitPersonUpdate(ctx, tx, { user_id: target.id, is_active: false });
+    emitSubscriberActivity(ctx, tx, target.id, 'peer_remove');
+  });
+  // A deactivated account's clients lose their queues at once, as in Zulip.
+  for (const queue of [...ctx.events.queuesOf(target.id)]) ctx.events.delete(queue);
+  return {};
+}
+
+export function reactivateUser(
+  ctx: AppContext,
+  actor: UserRow,
+  targetId: number,
+): Record<string, never> {
+  requireRole(actor, 'admin');
+  const target = accessUserById(ctx, targetId, { allowBots: true, allowDeactivated: true });
+  if (target.is_active) throw badRequest('User is already active');
+  ctx.transaction((tx) => {
+    setUserActive(ctx.db, target.id, true);
+    emitPersonUpdate(ctx, tx, { user_id: target.id, is_active: true });
+    emitSubscriberActivity(ctx, tx, target.id, 'peer_add');
+  });
+  return {};
+}
