@@ -9,7 +9,7 @@ import {
   messageEventMatchesNarrow,
   messageMatchesNarrow,
   parseNarrow,
-} from '../../server/narrow/narrow.js';
+} from '../../server/narrow/index.js';
 import { Flag } from '../../server/shared/flags.js';
 import { createChannel } from '../helpers/fixtures.js';
 import {
