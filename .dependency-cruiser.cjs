@@ -57,6 +57,14 @@ module.exports = {
       to: { path: '^server/db/', dependencyTypesNot: ['type-only'] },
     },
     {
+      name: 'flag-rows-only-through-flags',
+      severity: 'error',
+      comment:
+        'Per-user flag rows are sparse (db/DESIGN.md): only the flags area writes or reads them raw.',
+      from: { path: '^server/', pathNot: '^server/flags/' },
+      to: { path: '^server/db/queries/flags[.]ts$' },
+    },
+    {
       name: 'server-never-imports-electron',
       severity: 'error',
       comment: 'server/ runs headless on plain Node; main/ is the Electron shell.',

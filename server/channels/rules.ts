@@ -10,6 +10,7 @@ import {
 } from '../db/queries/streams.js';
 import { type UserRow, userById } from '../db/queries/users.js';
 import { type StoredGroupSetting, userHasGroupSetting } from '../shared/group-settings.js';
+import { MAX_CHANNEL_NAME_LENGTH } from '../shared/limits.js';
 import { loadRealm, resolveGroupSetting } from '../shared/realm.js';
 import { isAdmin, isGuest } from '../shared/roles.js';
 
@@ -141,11 +142,13 @@ export function checkCanPost(ctx: AppContext, sender: UserRow, stream: StreamRow
 
 const ownerRole = (ctx: AppContext, ownerId: number) => userById(ctx.db, ownerId)?.role;
 
-/** Channel names: stripped, 1–60 characters, no control characters. */
+/** Channel names: stripped, 1 to MAX_CHANNEL_NAME_LENGTH characters, no control characters. */
 export function checkChannelName(raw: string): string {
   const name = raw.trim();
   if (name.length === 0) throw badRequest("Channel name can't be empty.");
-  if ([...name].length > 60) throw badRequest('Channel name too long (limit: 60 characters).');
+  if ([...name].length > MAX_CHANNEL_NAME_LENGTH) {
+    throw badRequest(`Channel name too long (limit: ${MAX_CHANNEL_NAME_LENGTH} characters).`);
+  }
   const chars = [...name];
   for (let i = 0; i < chars.length; i++) {
     const code = chars[i]!.codePointAt(0)!;

@@ -1,6 +1,14 @@
 export { markAllAsRead, markStreamAsRead, markTopicAsRead } from './mark-read.js';
-export { currentFlags, MENTION_BITS, storeUserFlags } from './overrides.js';
+export {
+  currentFlags,
+  forgetUserFlags,
+  MENTION_BITS,
+  markHistorical,
+  storeNewMessageFlags,
+  storeUserFlags,
+} from './overrides.js';
 export { markConversationRead } from './read-state.js';
 export { FlagReader } from './reader.js';
+export { flagStateProviders } from './state.js';
 export { unreadMsgs } from './unread.js';
 export { updateMessageFlags, updateMessageFlagsForNarrow } from './update.js';

@@ -22,3 +22,33 @@ export function storeUserFlags(db: Db, userId: number, message: MessageRow, flag
 /** A user's current flags on one message, overrides included. */
 export const currentFlags = (db: Db, userId: number, message: MessageRow) =>
   new FlagReader(db, userId).load([message.id]).flagsOf(message);
+
+/**
+ * A new message's flags for its recipients. The default for a message newer
+ * than every watermark is read for its sender and unread for everyone else,
+ * so rows are written only for recipients whose flags differ from that.
+ */
+export function storeNewMessageFlags(
+  db: Db,
+  messageId: number,
+  senderId: number,
+  flagsByUser: ReadonlyMap<number, number>,
+): void {
+  for (const [userId, flags] of flagsByUser) {
+    const fallback = userId === senderId ? Flag.read : 0;
+    if (flags !== fallback) setFlagRow(db, userId, messageId, flags);
+  }
+}
+
+/**
+ * A user who did not receive a channel message but acts on it (reacting)
+ * gets a read, historical row, as Zulip creates a UserMessage for them.
+ */
+export function markHistorical(db: Db, userId: number, messageId: number): void {
+  setFlagRow(db, userId, messageId, Flag.read | Flag.historical);
+}
+
+/** Drops a user's flags on a message they can no longer see (moved away from them). */
+export function forgetUserFlags(db: Db, userId: number, messageId: number): void {
+  deleteFlagRow(db, userId, messageId);
+}

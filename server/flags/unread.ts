@@ -5,9 +5,7 @@ import { unreadMessageRows } from '../db/queries/unread.js';
 import { userTopicsOf, VisibilityPolicy } from '../db/queries/user-topics.js';
 import { pushTo } from '../shared/collections.js';
 import { Flag } from '../shared/flags.js';
-
-/** Zulip's MAX_UNREAD_MESSAGES: register reports at most this many unread messages. */
-export const MAX_UNREAD_MESSAGES = 50_000;
+import { MAX_UNREAD_MESSAGES } from '../shared/limits.js';
 
 /**
  * Whether a channel message is muted for a user: a muted topic in an

@@ -12,6 +12,7 @@ import {
   parseAnchor,
 } from '../narrow/index.js';
 import { Flag, type FlagName } from '../shared/flags.js';
+import { MAX_MESSAGES_PER_UPDATE } from '../shared/limits.js';
 import { loadRealm } from '../shared/realm.js';
 import { applyFlagChanges, planFlagChange } from './read-state.js';
 import { FlagReader } from './reader.js';
@@ -184,9 +185,6 @@ export function updateMessageFlags(
     ignored_because_not_subscribed_channels: result.ignored_because_not_subscribed_channels,
   };
 }
-
-/** Zulip's MAX_MESSAGES_PER_UPDATE: one request touches at most this many messages. */
-export const MAX_MESSAGES_PER_UPDATE = 5000;
 
 export interface NarrowFlagInput extends FlagOperation {
   anchor: string;

@@ -1,4 +1,4 @@
-import { escapeHtml } from './escape.js';
+import { escapeMarkup } from './escape.js';
 import { hljs } from './hljs-languages.js';
 import { type LanguageInfo, lookupLanguage } from './languages.js';
 
@@ -208,12 +208,12 @@ function formatTokens(tokens: Token[]): string {
   let html = '';
   for (const t of merged) {
     if (!t.cls) {
-      html += escapeHtml(t.text);
+      html += escapeMarkup(t.text);
       continue;
     }
     const parts = t.text.split('\n');
     html += parts
-      .map((p) => (p ? `<span class="${t.cls}">${escapeHtml(p)}</span>` : ''))
+      .map((p) => (p ? `<span class="${t.cls}">${escapeMarkup(p)}</span>` : ''))
       .join('\n');
   }
   return html;
@@ -221,7 +221,7 @@ function formatTokens(tokens: Token[]): string {
 
 function highlight(code: string, info: LanguageInfo): string {
   const family = familyOf(info);
-  if (!info.hljs) return escapeHtml(code);
+  if (!info.hljs) return escapeMarkup(code);
   const hl = hljs.highlight(code, { language: info.hljs, ignoreIllegals: true }).value;
   return formatTokens(tokensFromHljs(hl, family));
 }
@@ -241,13 +241,13 @@ export function renderCodeBlock(rawCode: string, lang?: string): string {
   let info = lang ? lookupLanguage(lang) : undefined;
   let attr = '';
   if (lang) {
-    attr = ` data-code-language="${escapeHtml(info ? info.displayName : lang)}"`;
+    attr = ` data-code-language="${escapeMarkup(info ? info.displayName : lang)}"`;
   } else {
     // Pygments' "shebang" convention picks a lexer from the first line
     // without naming the language on the block.
     const m = SHEBANG.exec(code);
     if (m?.[1]) info = lookupLanguage(m[1]);
   }
-  const body = info ? highlight(code, info) : escapeHtml(code);
+  const body = info ? highlight(code, info) : escapeMarkup(code);
   return `<div class="codehilite"${attr}><pre><span></span><code>${body}</code></pre></div>`;
 }

@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import { escapeAttr, escapeHtml } from './escape.js';
+import { escapeAttr, escapeMarkup } from './escape.js';
 import type { MarkdownLookups } from './types.js';
 
 /**
@@ -114,8 +114,8 @@ function loadData(): EmojiData {
 }
 
 function unicodeSpan(name: string, code: string): string {
-  const label = escapeHtml(name.replace(/_/g, ' '));
-  return `<span aria-label="${label}" class="emoji emoji-${code}" role="img" title="${label}">:${escapeHtml(name)}:</span>`;
+  const label = escapeMarkup(name.replace(/_/g, ' '));
+  return `<span aria-label="${label}" class="emoji emoji-${code}" role="img" title="${label}">:${escapeMarkup(name)}:</span>`;
 }
 
 /** Renders `:name:`; returns null when the name is not an emoji. */

@@ -6,8 +6,8 @@ const FULL_ESCAPES: Record<string, string> = {
   "'": '&#39;',
 };
 
-/** For attribute values and code: every markup-significant character. */
-export function escapeHtml(s: string): string {
+/** For attribute values and code: every markup-significant character, as Python-Markdown writes them (`&#39;`). */
+export function escapeMarkup(s: string): string {
   return s.replace(/[&<>"']/g, (c) => FULL_ESCAPES[c]!);
 }
 

@@ -1,4 +1,5 @@
 import katex from 'katex';
+import { escapeHtml } from '../shared/html.js';
 import { escapeTextStrict } from './escape.js';
 
 /**
@@ -24,14 +25,8 @@ export function renderInlineTex(body: string): string {
   return render(body, false) ?? `<span class="tex-error">$$${escapeTextStrict(body)}$$</span>`;
 }
 
-function escapeDisplayError(s: string): string {
-  return s.replace(/[&<>"']/g, (c) =>
-    c === '&' ? '&amp;' : c === '<' ? '&lt;' : c === '>' ? '&gt;' : c === '"' ? '&quot;' : '&#x27;',
-  );
-}
-
 /** ```math blocks; Zulip puts the display span in its own paragraph. */
 export function renderDisplayTex(body: string): string {
-  const html = render(body, true) ?? `<span class="tex-error">${escapeDisplayError(body)}</span>`;
+  const html = render(body, true) ?? `<span class="tex-error">${escapeHtml(body)}</span>`;
   return `<p>${html}</p>`;
 }

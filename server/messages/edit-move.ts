@@ -1,7 +1,6 @@
 /** Moving messages between topics and channels: the rows, topic preferences, and the Notification Bot's notices. */
 import { isSubscribed } from '../channels/index.js';
 import type { AppContext, Tx } from '../core/context.js';
-import { deleteFlagRow } from '../db/queries/flags.js';
 import { insertMessageEdit } from '../db/queries/message-edits.js';
 import {
   flagRowHolders,
@@ -17,7 +16,7 @@ import { subscriberIds, subscriptionOf } from '../db/queries/streams.js';
 import { topicPolicies } from '../db/queries/topic-policies.js';
 import { userTopicPolicy, VisibilityPolicy } from '../db/queries/user-topics.js';
 import { type UserRow, userById } from '../db/queries/users.js';
-import { FlagReader, storeUserFlags } from '../flags/index.js';
+import { FlagReader, forgetUserFlags, storeUserFlags } from '../flags/index.js';
 import {
   canAccessMessage,
   channelMessageHolders,
@@ -25,6 +24,7 @@ import {
 } from '../narrow/index.js';
 import { Flag } from '../shared/flags.js';
 import { mergeUserSettings } from '../shared/user-settings.js';
+import { setVisibilityPolicy } from '../topics/index.js';
 import { notificationBot, silentMention, topicLinkSyntax, topicUrl } from '../users/index.js';
 import { searchableText } from './content.js';
 import { removeMessages } from './delete.js';
@@ -35,7 +35,7 @@ import {
   visibleTopicMessages,
 } from './edit-plan.js';
 import { highlightHtmlDifferences } from './html-diff.js';
-import { sendInternalChannelMessage, setTopicPolicyWithEvent } from './send.js';
+import { sendInternalChannelMessage } from './send.js';
 
 export function messagesToMove(ctx: AppContext, user: UserRow, plan: EditPlan): MessageRow[] {
   const { message } = plan;
@@ -139,7 +139,7 @@ export function moveMessages(
           canAccessMessage(ctx, person, moved, target, { received: holders.has(userId) });
         if (!keeps) {
           if (had.has(userId)) losingAccess.add(userId);
-          deleteFlagRow(ctx.db, userId, moved.id);
+          forgetUserFlags(ctx.db, userId, moved.id);
           continue;
         }
         let wanted: number | undefined = had.get(userId);
@@ -184,12 +184,12 @@ export function migrateTopicPolicies(
     const orig = origPolicies.get(userId) ?? VisibilityPolicy.inherit;
     const current = targetPolicies.get(userId) ?? VisibilityPolicy.inherit;
     if (orig !== VisibilityPolicy.inherit) {
-      setTopicPolicyWithEvent(ctx, tx, userId, origStream.id, plan.message.topic, 0);
+      setVisibilityPolicy(ctx, tx, userId, origStream.id, plan.message.topic, 0);
     }
     if (plan.streamEdited && losingAccess.has(userId)) continue;
     const wanted = targetHadMessages ? mergedPolicy(orig, current) : orig;
     if (wanted !== current) {
-      setTopicPolicyWithEvent(ctx, tx, userId, target.id, plan.targetTopic, wanted);
+      setVisibilityPolicy(ctx, tx, userId, target.id, plan.targetTopic, wanted);
     }
   }
   return origPolicies;
@@ -236,7 +236,7 @@ export function applyInitiationPolicy(
   )
     wanted = VisibilityPolicy.unmuted;
   if (wanted !== null && wanted !== current) {
-    setTopicPolicyWithEvent(ctx, tx, sender.id, target.id, plan.targetTopic, wanted);
+    setVisibilityPolicy(ctx, tx, sender.id, target.id, plan.targetTopic, wanted);
   }
 }
 

@@ -18,11 +18,9 @@ import {
   searchOfNarrow,
 } from '../narrow/index.js';
 import { flagNames } from '../shared/flags.js';
+import { MAX_MESSAGES_PER_FETCH } from '../shared/limits.js';
 import { loadRealm } from '../shared/realm.js';
 import { MessageFormatter } from './format.js';
-
-/** Zulip's MAX_MESSAGES_PER_FETCH. */
-export const MAX_MESSAGES_PER_FETCH = 5000;
 
 export interface MessageDictOptions {
   applyMarkdown: boolean;

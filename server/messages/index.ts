@@ -10,7 +10,6 @@ export {
   deliverMessage,
   prepareMessage,
   sendMessage,
-  setTopicPolicyWithEvent,
   userForEmail,
 } from './send.js';
-export { messageStateProviders } from './state.js';
+export { recentPrivateConversationsState } from './state.js';

@@ -7,7 +7,6 @@ import {
 import type { AppContext, Tx } from '../core/context.js';
 import { ApiError, badRequest, missingArgument } from '../core/errors.js';
 import { dmGroupFor } from '../db/queries/dm-groups.js';
-import { setFlagRow } from '../db/queries/flags.js';
 import { dmConversationHasMessages, insertMessage } from '../db/queries/messages.js';
 import { usersWhoMuted } from '../db/queries/muted-users.js';
 import {
@@ -20,26 +19,26 @@ import {
 } from '../db/queries/streams.js';
 import { groupById, recursiveMembers } from '../db/queries/user-groups.js';
 import {
-  setUserTopicPolicy,
   topicHasOtherMessages,
   topicParticipants,
   userTopicPolicy,
   VisibilityPolicy,
 } from '../db/queries/user-topics.js';
 import { type UserRow, userByEmailKey, userById } from '../db/queries/users.js';
+import { storeNewMessageFlags } from '../flags/index.js';
 import { type RenderResult, renderMessage } from '../markdown/index.js';
 import { Flag } from '../shared/flags.js';
 import { type StoredGroupSetting, userHasGroupSetting } from '../shared/group-settings.js';
+import { escapeHtml } from '../shared/html.js';
+import { WILDCARD_MENTION_THRESHOLD } from '../shared/limits.js';
 import { loadRealm } from '../shared/realm.js';
-import { normalizeTopic, topicForQueue } from '../shared/topics.js';
+import { normalizeTopic } from '../shared/topics.js';
 import { mergeUserSettings } from '../shared/user-settings.js';
+import { setVisibilityPolicy } from '../topics/index.js';
 import { apiEmail } from '../users/index.js';
 import { parseChannelIndicator, parseRecipientList } from './addressee.js';
 import { normalizeContent, searchableText } from './content.js';
 import { emitMessageEvent } from './events.js';
-
-/** Zulip's threshold above which wildcard mentions need can_mention_many_users_group. */
-export const WILDCARD_MENTION_THRESHOLD = 15;
 
 /** Clients that render their own sent messages, so the sender has read them (Zulip's list). */
 const selfRenderingClients = new Set([
@@ -225,14 +224,6 @@ export function userForEmail(ctx: AppContext, email: string, domain: string): Us
   return undefined;
 }
 
-const escapeHtml = (s: string) =>
-  s
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&#x27;');
-
 /**
  * Wildcard and group mention permissions (Zulip checks them on send and on
  * content edits). Returns the topic wildcard's audience: the topic's participants.
@@ -341,31 +332,6 @@ function automaticPolicy(
 }
 
 /** An empty topic as clients without the empty_topic_name capability expect it. */
-/** Stores a personal topic policy and tells the user's clients (user_topic event). */
-export function setTopicPolicyWithEvent(
-  ctx: AppContext,
-  tx: Tx,
-  userId: number,
-  streamId: number,
-  topic: string,
-  policy: number,
-): void {
-  const now = Math.floor(ctx.now() / 1000);
-  setUserTopicPolicy(ctx.db, { userId, streamId, topic, policy, now });
-  const emptyName = loadRealm(ctx).settings.empty_topic_display_name;
-  tx.emit({
-    type: 'user_topic',
-    users: [userId],
-    payload: (queue) => ({
-      type: 'user_topic',
-      stream_id: streamId,
-      topic_name: topicForQueue(queue, topic, emptyName),
-      last_updated: now,
-      visibility_policy: policy,
-    }),
-  });
-}
-
 /**
  * Stores a validated message and emits its events, inside the caller's
  * transaction. Per-recipient state follows db/DESIGN.md: a flag row only
@@ -408,9 +374,8 @@ export function deliverMessage(ctx: AppContext, tx: Tx, draft: MessageDraft): Se
     const flags =
       (read ? Flag.read : 0) | mentionFlags(userId, rendered, mentioned, topicWildcardUsers);
     flagsByUser.set(userId, flags);
-    const defaultFlags = isSender ? Flag.read : 0;
-    if (flags !== defaultFlags) setFlagRow(ctx.db, userId, id, flags);
   }
+  storeNewMessageFlags(ctx.db, id, sender.id, flagsByUser);
 
   let automatic: number | null = null;
   const stream = addressee.stream;
@@ -431,7 +396,7 @@ export function deliverMessage(ctx: AppContext, tx: Tx, draft: MessageDraft): Se
 
   if (stream && draft.automaticTopicPolicy) {
     if (automatic !== null)
-      setTopicPolicyWithEvent(ctx, tx, sender.id, stream.id, addressee.topic, automatic);
+      setVisibilityPolicy(ctx, tx, sender.id, stream.id, addressee.topic, automatic);
     // Mentioned people follow the topic if they asked for that.
     for (const userId of mentioned) {
       if (userId === sender.id || !recipients.has(userId)) continue;
@@ -444,14 +409,7 @@ export function deliverMessage(ctx: AppContext, tx: Tx, draft: MessageDraft): Se
         continue;
       const current = userTopicPolicy(ctx.db, userId, stream.id, addressee.topic);
       if (current === VisibilityPolicy.muted || current === VisibilityPolicy.followed) continue;
-      setTopicPolicyWithEvent(
-        ctx,
-        tx,
-        userId,
-        stream.id,
-        addressee.topic,
-        VisibilityPolicy.followed,
-      );
+      setVisibilityPolicy(ctx, tx, userId, stream.id, addressee.topic, VisibilityPolicy.followed);
     }
   }
 

@@ -10,7 +10,7 @@ import {
 import type { MessageRow } from '../db/queries/messages.js';
 import type { UserRow } from '../db/queries/users.js';
 import type { NarrowTerm } from '../events/queue.js';
-import type { Anchor } from './parse.js';
+import { type Anchor, LARGER_THAN_MAX_MESSAGE_ID } from './parse.js';
 import { resolveNarrow } from './resolve.js';
 import { mergeSearchQueries, parseSearchOperand, type SearchQuery } from './search-highlight.js';
 
@@ -36,9 +36,6 @@ export interface MessageWindow {
   foundNewest: boolean;
   historyLimited: boolean;
 }
-
-/** Zulip's anchor for "newest" (zulip-terminal compares against this exact value). */
-export const LARGER_THAN_MAX_MESSAGE_ID = 10_000_000_000_000_000;
 
 export function searchOfNarrow(narrow: NarrowTerm[]): SearchQuery | null {
   return mergeSearchQueries(

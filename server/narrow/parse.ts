@@ -6,7 +6,8 @@ import type { NarrowTerm } from '../events/queue.js';
 
 export type { NarrowTerm };
 
-import { LARGER_THAN_MAX_MESSAGE_ID } from './narrow.js';
+/** Zulip's anchor for "newest" (zulip-terminal compares against this exact value). */
+export const LARGER_THAN_MAX_MESSAGE_ID = 10_000_000_000_000_000;
 
 export type Anchor = 'newest' | 'oldest' | 'first_unread' | number;
 export const badOperator = (desc: string) => badRequest(`Invalid narrow operator: ${desc}`);

@@ -21,8 +21,7 @@ import { parseSearchOperand } from './search-highlight.js';
 
 export type { NarrowTerm };
 
-import { LARGER_THAN_MAX_MESSAGE_ID } from './narrow.js';
-import { badOperator, canonicalTerm } from './parse.js';
+import { badOperator, canonicalTerm, LARGER_THAN_MAX_MESSAGE_ID } from './parse.js';
 
 export interface ChannelReach {
   content: StreamRow[];

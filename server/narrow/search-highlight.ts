@@ -1,3 +1,4 @@
+import { escapeHtml } from '../shared/html.js';
 /**
  * The `search` narrow operator: the FTS5 query for messages_fts (topic and
  * the text of the rendered body, tokenizer unicode61 with diacritics removed)
@@ -81,14 +82,6 @@ export function highlightHtml(html: string, query: SearchQuery): string {
     },
   );
 }
-
-export const escapeHtml = (s: string) =>
-  s
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&#x27;');
 
 /** Zulip's match_subject: the HTML-escaped topic with the same highlighting. */
 export const highlightTopic = (topic: string, query: SearchQuery | null) =>

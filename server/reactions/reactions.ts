@@ -1,7 +1,6 @@
 import { isSubscribed } from '../channels/index.js';
 import type { AppContext, Tx } from '../core/context.js';
 import { badRequest } from '../core/errors.js';
-import { setFlagRow } from '../db/queries/flags.js';
 import type { MessageRow } from '../db/queries/messages.js';
 import {
   activeRealmEmojiByName,
@@ -16,12 +15,12 @@ import {
 import { type StreamRow, subscriptionOf } from '../db/queries/streams.js';
 import { userTopicPolicy, VisibilityPolicy } from '../db/queries/user-topics.js';
 import type { UserRow } from '../db/queries/users.js';
+import { markHistorical } from '../flags/index.js';
 import { isUnicodeEmojiCode, unicodeEmojiCode } from '../markdown/index.js';
-import { setTopicPolicyWithEvent } from '../messages/index.js';
 import { accessMessage, hasReceived, usersWithMessageAccess } from '../narrow/index.js';
-import { Flag } from '../shared/flags.js';
 import { loadRealm } from '../shared/realm.js';
 import { mergeUserSettings } from '../shared/user-settings.js';
+import { setVisibilityPolicy } from '../topics/index.js';
 import { apiEmail } from '../users/index.js';
 
 export interface ReactionInput {
@@ -110,7 +109,7 @@ function applyParticipationPolicy(
   if (wanted === null) return;
   const current = userTopicPolicy(ctx.db, user.id, stream.id, message.topic);
   if (current === wanted || current === VisibilityPolicy.followed) return;
-  setTopicPolicyWithEvent(ctx, tx, user.id, stream.id, message.topic, wanted);
+  setVisibilityPolicy(ctx, tx, user.id, stream.id, message.topic, wanted);
 }
 
 /** POST /messages/{message_id}/reactions */
@@ -142,7 +141,7 @@ export function addReaction(
   ctx.transaction((tx) => {
     // A non-subscriber reacting gets a historical row, so reaction events reach them.
     if (stream && !hasReceived(ctx, user.id, message)) {
-      setFlagRow(ctx.db, user.id, message.id, Flag.read | Flag.historical);
+      markHistorical(ctx.db, user.id, message.id);
     }
     insertReaction(ctx.db, key, name);
     emitReaction(ctx, tx, 'add', user, message, { ...emoji, name });

@@ -16,4 +16,4 @@ export {
   primaryOwner,
 } from './organization.js';
 export { serverSettings } from './server-settings.js';
-export { MAX_STREAM_DESCRIPTION_LENGTH, realmState } from './state.js';
+export { realmState } from './state.js';

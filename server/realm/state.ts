@@ -3,14 +3,18 @@ import {
   PRESENCE_OFFLINE_THRESHOLD_SECONDS,
   PRESENCE_PING_INTERVAL_SECONDS,
 } from '../presence/index.js';
-import { MAX_MESSAGE_LENGTH, MAX_TOPIC_LENGTH } from '../shared/limits.js';
+import {
+  MAX_CHANNEL_DESCRIPTION_LENGTH,
+  MAX_CHANNEL_FOLDER_DESCRIPTION_LENGTH,
+  MAX_CHANNEL_NAME_LENGTH,
+  MAX_MESSAGE_LENGTH,
+  MAX_TOPIC_LENGTH,
+} from '../shared/limits.js';
 import { loadRealm, resolveGroupSetting } from '../shared/realm.js';
 import { groupSettingNames } from '../shared/realm-settings.js';
 import { availableNotificationSounds, emojisetChoices } from '../shared/user-settings.js';
 import { authenticationMethods } from './server-settings.js';
 
-export const MAX_STREAM_NAME_LENGTH = 60;
-export const MAX_STREAM_DESCRIPTION_LENGTH = 1024;
 export const EVENT_QUEUE_LONGPOLL_TIMEOUT_SECONDS = 90;
 
 export const realmState: StateProvider = {
@@ -58,10 +62,10 @@ export const realmState: StateProvider = {
       realm_wildcard_mention_policy: 5,
       max_message_length: MAX_MESSAGE_LENGTH,
       max_topic_length: MAX_TOPIC_LENGTH,
-      max_stream_name_length: MAX_STREAM_NAME_LENGTH,
-      max_stream_description_length: MAX_STREAM_DESCRIPTION_LENGTH,
+      max_stream_name_length: MAX_CHANNEL_NAME_LENGTH,
+      max_stream_description_length: MAX_CHANNEL_DESCRIPTION_LENGTH,
       max_channel_folder_name_length: 60,
-      max_channel_folder_description_length: 1024,
+      max_channel_folder_description_length: MAX_CHANNEL_FOLDER_DESCRIPTION_LENGTH,
       max_reminder_note_length: 1000,
       max_bulk_new_subscription_messages: 100,
       max_file_upload_size_mib: 25,

@@ -1,8 +1,9 @@
 import type { AppContext } from '../core/context.js';
 import type { UserRow } from '../db/queries/users.js';
 import type { StateOptions, StateProvider } from '../events/state-provider.js';
+import { flagStateProviders } from '../flags/index.js';
 import { userGroupsState } from '../groups/index.js';
-import { messageStateProviders } from '../messages/index.js';
+import { recentPrivateConversationsState } from '../messages/index.js';
 import { presenceState } from '../presence/index.js';
 import {
   defaultStreamGroupsState,
@@ -18,6 +19,7 @@ import {
 } from '../realm/index.js';
 import { scheduledMessagesState } from '../scheduled/index.js';
 import { channelStateProviders } from '../subscriptions/index.js';
+import { topicStateProviders } from '../topics/index.js';
 import {
   alertWordsState,
   customProfileFieldsState,
@@ -62,7 +64,9 @@ export const stateProviders: StateProvider[] = [
   onboardingStepsState,
   ...miscPersonalState,
   ...channelStateProviders,
-  ...messageStateProviders,
+  ...flagStateProviders,
+  recentPrivateConversationsState,
+  ...topicStateProviders,
   scheduledMessagesState,
 ];
 

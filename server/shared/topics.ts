@@ -1,6 +1,8 @@
+import type { AppContext } from '../core/context.js';
 import { badRequest } from '../core/errors.js';
 import type { EventQueue } from '../events/queue.js';
 import { MAX_TOPIC_LENGTH } from './limits.js';
+import { loadRealm } from './realm.js';
 
 /**
  * The one home of topic names as clients send and see them. Every operation
@@ -62,4 +64,15 @@ export function topicForClient(
 
 export function topicForQueue(queue: EventQueue, topic: string, emptyTopicDisplayName: string) {
   return topicForClient(topic, emptyTopicDisplayName, queue.options.capabilities.empty_topic_name);
+}
+
+/**
+ * What the empty topic is replaced with for a client: nothing (null) for
+ * clients with the `empty_topic_name` capability, else the display name.
+ */
+export function emptyTopicReplacement(
+  ctx: AppContext,
+  clientSupportsEmptyTopic: boolean,
+): string | null {
+  return clientSupportsEmptyTopic ? null : loadRealm(ctx).settings.empty_topic_display_name;
 }

@@ -1,1 +1,3 @@
+export { topicStateProviders } from './state.js';
 export { updateMutedTopic, updateUserTopic } from './user-topics.js';
+export { setVisibilityPolicy } from './visibility-policy.js';

@@ -2,16 +2,11 @@ import { accessChannelById, accessChannelByName, invalidChannelId } from '../cha
 import type { AppContext } from '../core/context.js';
 import { badRequest } from '../core/errors.js';
 import { streamById, streamByName } from '../db/queries/streams.js';
-import {
-  mutedTopicsList,
-  setUserTopicPolicy,
-  userTopicRow,
-  VisibilityPolicy,
-} from '../db/queries/user-topics.js';
+import { userTopicRow, VisibilityPolicy } from '../db/queries/user-topics.js';
 import type { UserRow } from '../db/queries/users.js';
-import type { EventQueue } from '../events/queue.js';
 import { loadRealm } from '../shared/realm.js';
 import { normalizeTopic } from '../shared/topics.js';
+import { setVisibilityPolicy } from './visibility-policy.js';
 
 /** The same topic rules as sending: equivalences for the empty topic, no control characters. */
 function topicFromClient(ctx: AppContext, raw: string): string {
@@ -21,11 +16,6 @@ function topicFromClient(ctx: AppContext, raw: string): string {
 const currentPolicy = (ctx: AppContext, userId: number, streamId: number, topic: string) =>
   userTopicRow(ctx.db, userId, streamId, topic)?.visibility_policy ?? VisibilityPolicy.inherit;
 
-/**
- * Stores a changed policy and tells the user's clients: a user_topic event,
- * and the whole deprecated muted_topics list to queues that asked for that
- * but not for user_topic (Zulip suppresses it where user_topic is handled).
- */
 function storePolicy(
   ctx: AppContext,
   user: UserRow,
@@ -33,37 +23,7 @@ function storePolicy(
   topic: string,
   policy: number,
 ): void {
-  const emptyName = loadRealm(ctx).settings.empty_topic_display_name;
-  ctx.transaction((tx) => {
-    const now = Math.floor(ctx.now() / 1000);
-    setUserTopicPolicy(ctx.db, { userId: user.id, streamId, topic, policy, now });
-    tx.emit({
-      type: 'user_topic',
-      users: [user.id],
-      payload: (queue: EventQueue) => ({
-        type: 'user_topic',
-        stream_id: streamId,
-        topic_name:
-          topic === '' && !queue.options.capabilities.empty_topic_name ? emptyName : topic,
-        last_updated: now,
-        visibility_policy: policy,
-      }),
-    });
-    const muted = mutedTopicsList(ctx.db, user.id, emptyName);
-    const mutedNative = mutedTopicsList(ctx.db, user.id, null);
-    tx.emit({
-      type: 'muted_topics',
-      users: [user.id],
-      payload: (queue: EventQueue) => {
-        const types = queue.options.eventTypes;
-        if (types === null || types.has('user_topic')) return null;
-        return {
-          type: 'muted_topics',
-          muted_topics: queue.options.capabilities.empty_topic_name ? mutedNative : muted,
-        };
-      },
-    });
-  });
+  ctx.transaction((tx) => setVisibilityPolicy(ctx, tx, user.id, streamId, topic, policy));
 }
 
 /**

@@ -4,13 +4,13 @@ import { badRequest, missingArgument } from '../core/errors.js';
 import { subscriberIds } from '../db/queries/streams.js';
 import { type UserRow, userById } from '../db/queries/users.js';
 import { parseRecipientList, userForEmail } from '../messages/index.js';
+import { MAX_CHANNEL_SIZE_FOR_TYPING_NOTIFICATIONS } from '../shared/limits.js';
 import { loadRealm } from '../shared/realm.js';
 import { normalizeTopic, topicForQueue } from '../shared/topics.js';
 import { mergeUserSettings } from '../shared/user-settings.js';
 import { apiEmail } from '../users/index.js';
 
 /** Channels bigger than this get no typing notifications (Zulip's default). */
-export const MAX_STREAM_SIZE_FOR_TYPING_NOTIFICATIONS = 100;
 
 export interface TypingInput {
   type: 'direct' | 'private' | 'stream' | 'channel';
@@ -47,7 +47,7 @@ export function sendTyping(
     checkCanPost(ctx, sender, stream);
     const topic = normalizeTopic(input.topic, realm.settings.empty_topic_display_name);
     const subscribers = subscriberIds(ctx.db, stream.id);
-    if (subscribers.length > MAX_STREAM_SIZE_FOR_TYPING_NOTIFICATIONS) return {};
+    if (subscribers.length > MAX_CHANNEL_SIZE_FOR_TYPING_NOTIFICATIONS) return {};
     const emptyName = realm.settings.empty_topic_display_name;
     const users = subscribers.filter((id) => receivesTyping(userById(ctx.db, id)));
     ctx.transaction((tx) =>

@@ -27,12 +27,11 @@ import {
   userById,
 } from '../db/queries/users.js';
 import { generateApiKey, hashPassword } from '../shared/credentials.js';
+import { MAX_USER_NAME_LENGTH, MIN_USER_NAME_LENGTH } from '../shared/limits.js';
 import { loadRealm } from '../shared/realm.js';
 import { isOwner, Role, requireRole, roleValues, syncSystemGroups } from '../shared/roles.js';
 import { apiEmail, formatUser, groupProfileValues, type Viewer } from './format.js';
 
-export const MAX_NAME_LENGTH = 100;
-export const MIN_NAME_LENGTH = 2;
 /** Characters that would break mention syntax (`@**name**`) or quoting. */
 const NAME_INVALID_CHARS = /[*`\\>"@\u0000-\u001f\u007f]/;
 
@@ -40,8 +39,8 @@ const NAME_INVALID_CHARS = /[*`\\>"@\u0000-\u001f\u007f]/;
 export function checkFullName(raw: string): string {
   const name = raw.trim();
   const length = [...name].length;
-  if (length > MAX_NAME_LENGTH) throw badRequest('Name too long!');
-  if (length < MIN_NAME_LENGTH) throw badRequest('Name too short!');
+  if (length > MAX_USER_NAME_LENGTH) throw badRequest('Name too long!');
+  if (length < MIN_USER_NAME_LENGTH) throw badRequest('Name too short!');
   if (NAME_INVALID_CHARS.test(name)) throw badRequest('Invalid characters in name!');
   // "Name|15" would be ambiguous with the mention syntax for duplicate names.
   if (/\|\d+$/.test(name)) throw badRequest('Invalid format!');

@@ -12,7 +12,7 @@ import {
   listChannels,
   updateChannel,
 } from '../../channels/index.js';
-import { MAX_STREAM_DESCRIPTION_LENGTH } from '../../realm/index.js';
+import { MAX_CHANNEL_DESCRIPTION_LENGTH } from '../../shared/limits.js';
 import { createChannel } from '../../subscriptions/index.js';
 import { type ParsedParams, p } from '../params.js';
 import { route } from '../route.js';
@@ -136,7 +136,7 @@ export const channelRoutes = [
     path: '/streams/:stream_id(^\\d+)',
     params: {
       stream_id: streamId,
-      description: p.str({ maxLength: MAX_STREAM_DESCRIPTION_LENGTH }).optional(),
+      description: p.str({ maxLength: MAX_CHANNEL_DESCRIPTION_LENGTH }).optional(),
       new_name: p.str().optional(),
       is_private: p.bool().optional(),
       is_web_public: p.bool().optional(),
@@ -200,7 +200,7 @@ export const channelRoutes = [
     path: '/channels/create',
     params: {
       name: p.str(),
-      description: p.str({ maxLength: MAX_STREAM_DESCRIPTION_LENGTH }).default(''),
+      description: p.str({ maxLength: MAX_CHANNEL_DESCRIPTION_LENGTH }).default(''),
       subscribers: p.json(z.array(z.int())),
       ...channelCreationParams,
     },

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MAX_STREAM_DESCRIPTION_LENGTH } from '../../realm/index.js';
+import { MAX_CHANNEL_DESCRIPTION_LENGTH } from '../../shared/limits.js';
 import {
   listSubscriptions,
   subscribe,
@@ -45,7 +45,7 @@ export const subscriptionRoutes = [
           z.object({
             name: z.string(),
             color: z.string().optional(),
-            description: z.string().max(MAX_STREAM_DESCRIPTION_LENGTH).optional(),
+            description: z.string().max(MAX_CHANNEL_DESCRIPTION_LENGTH).optional(),
           }),
         ),
       ),

@@ -1,0 +1,50 @@
+import type { AppContext, Tx } from '../core/context.js';
+import { mutedTopicsList, setUserTopicPolicy } from '../db/queries/user-topics.js';
+import type { EventQueue } from '../events/queue.js';
+import { loadRealm } from '../shared/realm.js';
+import { topicForQueue } from '../shared/topics.js';
+
+/**
+ * Stores a user's visibility policy for a topic and tells the user's clients,
+ * whatever changed it (POST /user_topics, the legacy muted_topics endpoint,
+ * following a topic automatically on sending, moving a topic): a user_topic
+ * event, and the whole deprecated muted_topics list to queues that asked for
+ * that but not for user_topic (Zulip suppresses it where user_topic is handled).
+ */
+export function setVisibilityPolicy(
+  ctx: AppContext,
+  tx: Tx,
+  userId: number,
+  streamId: number,
+  topic: string,
+  policy: number,
+): void {
+  const now = Math.floor(ctx.now() / 1000);
+  setUserTopicPolicy(ctx.db, { userId, streamId, topic, policy, now });
+  const emptyName = loadRealm(ctx).settings.empty_topic_display_name;
+  tx.emit({
+    type: 'user_topic',
+    users: [userId],
+    payload: (queue: EventQueue) => ({
+      type: 'user_topic',
+      stream_id: streamId,
+      topic_name: topicForQueue(queue, topic, emptyName),
+      last_updated: now,
+      visibility_policy: policy,
+    }),
+  });
+  const muted = mutedTopicsList(ctx.db, userId, emptyName);
+  const mutedNative = mutedTopicsList(ctx.db, userId, null);
+  tx.emit({
+    type: 'muted_topics',
+    users: [userId],
+    payload: (queue: EventQueue) => {
+      const types = queue.options.eventTypes;
+      if (types === null || types.has('user_topic')) return null;
+      return {
+        type: 'muted_topics',
+        muted_topics: queue.options.capabilities.empty_topic_name ? mutedNative : muted,
+      };
+    },
+  });
+}
