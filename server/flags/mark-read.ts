@@ -12,6 +12,7 @@ import { topicKey } from '../db/queries/messages.js';
 import { subscriptionsOfUser } from '../db/queries/streams.js';
 import type { UserRow } from '../db/queries/users.js';
 import { loadRealm } from '../shared/realm.js';
+import { canonicalTopic } from '../shared/topics.js';
 import { markConversationRead } from './read-state.js';
 import { emitFlagsEvent } from './update.js';
 
@@ -63,8 +64,8 @@ export function markStreamAsRead(
 }
 
 /**
- * POST /mark_topic_as_read. An empty topic_name marks the whole channel;
- * `(no topic)` and the empty-topic display name mean the empty topic.
+ * POST /mark_topic_as_read. `""`, `(no topic)` and the empty-topic display
+ * name all mean the empty topic, never the whole channel.
  */
 export function markTopicAsRead(
   ctx: AppContext,
@@ -72,15 +73,10 @@ export function markTopicAsRead(
   input: { streamId: number; topicName: string },
 ): Record<string, never> {
   const stream = accessChannelById(ctx, user, input.streamId);
-  let key: string | null = null;
-  if (input.topicName !== '') {
-    const emptyName = loadRealm(ctx).settings.empty_topic_display_name;
-    const topic =
-      input.topicName === '(no topic)' || input.topicName === emptyName ? '' : input.topicName;
-    key = topicKey(topic);
-    if (!userHasMessageInTopic(ctx.db, user.id, stream.id, key)) {
-      throw badRequest(`No such topic '${topic}'`);
-    }
+  const topic = canonicalTopic(input.topicName, loadRealm(ctx).settings.empty_topic_display_name);
+  const key = topicKey(topic);
+  if (!userHasMessageInTopic(ctx.db, user.id, stream.id, key)) {
+    throw badRequest(`No such topic '${input.topicName}'`);
   }
   ctx.transaction((tx) => {
     const ids = markConversationRead(ctx.db, user.id, { kind: 'channel', id: stream.id }, key);

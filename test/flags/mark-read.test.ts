@@ -127,14 +127,24 @@ describe('POST /mark_topic_as_read', () => {
     expect(rowsOfMember(early)).toEqual([]);
   });
 
-  it('treats the empty topic_name as the whole channel and (no topic) as the empty topic', async () => {
-    const empty = await sendToChannel(t, 'admin', one, '');
-    const named = await sendToChannel(t, 'admin', one, 'named');
-    await t.as('member').post('/mark_topic_as_read', { stream_id: one, topic_name: '(no topic)' });
-    expect(await unreadOfMember()).toEqual([named]);
-    await t.as('member').post('/mark_topic_as_read', { stream_id: one, topic_name: '' });
-    expect(await unreadOfMember()).toEqual([]);
-    expect(empty).toBeLessThan(named);
+  it('reads only the empty topic for "", (no topic) and the display name, never the channel', async () => {
+    for (const name of ['', '(no topic)', 'general chat']) {
+      const empty = await sendToChannel(t, 'admin', one, '');
+      const named = await sendToChannel(t, 'admin', one, 'named');
+      const res = await t
+        .as('member')
+        .post('/mark_topic_as_read', { stream_id: one, topic_name: name });
+      expect(res.body).toEqual({ result: 'success', msg: '' });
+      expect(await unreadOfMember()).toEqual([named]);
+      expect((await member.take('update_message_flags'))[0]).toMatchObject({
+        op: 'add',
+        flag: 'read',
+        messages: [empty],
+      });
+      await t.as('member').post('/mark_topic_as_read', { stream_id: one, topic_name: 'named' });
+      expect(await unreadOfMember()).toEqual([]);
+      await member.take('update_message_flags');
+    }
   });
 
   it('refuses topics the user has no message in', async () => {
