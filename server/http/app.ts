@@ -5,7 +5,7 @@ import type { AppContext } from '../context.js';
 import type { UserRow } from '../db/queries/users.js';
 import { ApiError, badRequest, notFound, requestTooLarge } from '../errors.js';
 import { authenticate } from './auth.js';
-import { parseParams } from './params.js';
+import { jsonTooDeep, parseParams, tooDeepMessage } from './params.js';
 import { defaultRules, headersFor, type RateLimiter, type RateStatus } from './rate-limit.js';
 import type { RequestInfo, Route } from './route.js';
 
@@ -111,6 +111,17 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
   await app.register(multipart, {
     attachFieldsToBody: 'keyValues',
     limits: { fileSize: 25 * 1024 * 1024, fields: 1000, fieldSize: BODY_LIMIT_BYTES },
+  });
+  // Fastify's own JSON parser, after a nesting check: collectRawParams re-encodes
+  // values with the recursive JSON.stringify.
+  const parseJsonBody = app.getDefaultJsonParser('error', 'error');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    const text = body.toString();
+    if (jsonTooDeep(text)) {
+      done(badRequest(`Malformed request: ${tooDeepMessage('JSON body')}`), undefined);
+      return;
+    }
+    parseJsonBody(request, text, done);
   });
   // Bodies of other types carry no parameters for this API; read and ignore them.
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));

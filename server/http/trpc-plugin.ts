@@ -1,13 +1,14 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { TRPCError } from '@trpc/server';
 import { type FastifyTRPCPluginOptions, fastifyTRPCPlugin } from '@trpc/server/adapters/fastify';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
 import { ApiError } from '../errors.js';
 import { ownerContext, type TrpcContext } from '../trpc/context.js';
 import { toTrpcError } from '../trpc/init.js';
 import { type AppRouter, createAppRouter } from '../trpc/router.js';
 import { authenticate } from './auth.js';
+import { jsonTooDeep, tooDeepMessage } from './params.js';
 import { defaultRules } from './rate-limit.js';
 
 export const TRPC_PREFIX = '/trpc';
@@ -57,11 +58,28 @@ export function trpcContextFor(
   });
 }
 
+/**
+ * tRPC parses its input itself (the JSON body arrives as text, GET input in
+ * the query string) and superjson copies it recursively: refuse hostile
+ * nesting before that.
+ */
+function checkInputDepth(req: FastifyRequest): void {
+  const query = (req.query as Record<string, unknown> | undefined)?.input;
+  for (const text of [query, req.body].flat()) {
+    if (typeof text === 'string' && jsonTooDeep(text)) {
+      throw new TRPCError({ code: 'BAD_REQUEST', message: tooDeepMessage('Input') });
+    }
+  }
+}
+
 /** Serves the tRPC router under /trpc on the API's own Fastify server. */
 export async function registerTrpc(app: FastifyInstance, options: TrpcDoorOptions): Promise<void> {
   const trpcOptions: FastifyTRPCPluginOptions<AppRouter>['trpcOptions'] = {
     router: createAppRouter(),
-    createContext: ({ req }) => trpcContextFor(options, req.headers.authorization),
+    createContext: ({ req }) => {
+      checkInputDepth(req);
+      return trpcContextFor(options, req.headers.authorization);
+    },
     onError({ error, path }) {
       if (error.code === 'INTERNAL_SERVER_ERROR') {
         options.ctx.log.error(`tRPC ${path ?? '?'} failed`, error.cause ?? error);
