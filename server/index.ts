@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { chmodSync, mkdirSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import path from 'node:path';
@@ -66,7 +66,11 @@ export const consoleLogger: Logger = {
  * Electron shell, tests) decide what to do on first start (see cli.ts).
  */
 export async function createServer(options: ServerOptions): Promise<RunningServer> {
-  mkdirSync(options.dataDir, { recursive: true });
+  // Owner-only when Hearth creates it (mkdir's mode passes through the umask);
+  // a directory the user made keeps the mode they gave it.
+  if (mkdirSync(options.dataDir, { recursive: true, mode: 0o700 }) !== undefined) {
+    chmodSync(options.dataDir, 0o700);
+  }
   const now = options.now ?? Date.now;
   const log = options.log ?? silentLogger;
   const db = openDatabase(path.join(options.dataDir, DATABASE_FILE));
