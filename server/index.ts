@@ -38,6 +38,12 @@ export interface ServerOptions {
    * messages; false turns the job off (tests that drive delivery themselves).
    */
   scheduledDelivery?: string | false;
+  /**
+   * How long a request's headers and body may take to arrive before it is
+   * answered 408 and its connection closed (default 60 s; long-polls are
+   * not affected once their request has arrived).
+   */
+  requestTimeoutMs?: number;
 }
 
 export interface RunningServer {
@@ -96,7 +102,12 @@ export async function createServer(options: ServerOptions): Promise<RunningServe
     batch: (fn) => batcher.run(fn),
   };
   const zuliprcPath = path.join(options.dataDir, ZULIPRC_FILE);
-  const app = await buildHttpApp({ ctx, routes: allRoutes, rateLimiter });
+  const app = await buildHttpApp({
+    ctx,
+    routes: allRoutes,
+    rateLimiter,
+    requestTimeoutMs: options.requestTimeoutMs,
+  });
   if (options.adminToken) {
     await registerTrpc(app, { ctx, adminToken: options.adminToken, zuliprcPath });
     registerAdminUi(app);
