@@ -197,7 +197,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
           if (def.auth === 'none') {
             rate = rateLimiter.hit(`ip:${request.ip}`, defaultRules.unauthenticatedIp);
           } else {
-            user = authenticate(ctx, request.headers.authorization);
+            user = authenticate(ctx, request.headers.authorization, request.ip);
             const key = `user:${user.id}`;
             rate = def.rateLimitExempt
               ? rateLimiter.peek(key, defaultRules.authenticatedUser)

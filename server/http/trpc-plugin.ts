@@ -30,22 +30,35 @@ function tokenMatches(given: string, expected: string): boolean {
  * Who a /trpc request acts as. `Bearer <admin token>` is the admin UI, acting
  * as the organization owner; Zulip's `Basic email:api_key` acts as that user,
  * rate-limited like the REST API, and the actions decide what it may do.
+ * Wrong tokens and keys count against the client address's failed attempts.
  */
 export function trpcContextFor(
   options: TrpcDoorOptions,
   authorization: string | undefined,
+  clientAddress: string,
 ): TrpcContext {
   const { ctx, adminToken, zuliprcPath } = options;
   const [scheme = '', credentials = ''] = (authorization ?? '').trim().split(/\s+/, 2);
   if (scheme.toLowerCase() === 'bearer') {
-    if (!tokenMatches(credentials, adminToken)) {
-      throw new TRPCError({ code: 'UNAUTHORIZED', message: 'Invalid admin token' });
+    const checkToken = () => {
+      if (!tokenMatches(credentials, adminToken)) {
+        throw new TRPCError({ code: 'UNAUTHORIZED', message: 'Invalid admin token' });
+      }
+    };
+    try {
+      ctx.rateLimiter.authenticationAttempt(
+        clientAddress,
+        checkToken,
+        (err) => err instanceof TRPCError,
+      );
+    } catch (err) {
+      throw err instanceof ApiError ? toTrpcError(err) : err;
     }
     return ownerContext(ctx, zuliprcPath);
   }
   if (scheme.toLowerCase() === 'basic') {
     try {
-      const actor = authenticate(ctx, authorization);
+      const actor = authenticate(ctx, authorization, clientAddress);
       ctx.rateLimiter.hit(`user:${actor.id}`, defaultRules.authenticatedUser);
       return { app: ctx, actor, zuliprcPath: null };
     } catch (err) {
@@ -78,7 +91,7 @@ export async function registerTrpc(app: FastifyInstance, options: TrpcDoorOption
     router: createAppRouter(),
     createContext: ({ req }) => {
       checkInputDepth(req);
-      return trpcContextFor(options, req.headers.authorization);
+      return trpcContextFor(options, req.headers.authorization, req.ip);
     },
     onError({ error, path }) {
       if (error.code === 'INTERNAL_SERVER_ERROR') {
