@@ -1,4 +1,4 @@
-import { existsSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, writeFileSync } from 'node:fs';
 import { seedDemo } from './demo/seed.js';
 import type { RunningServer } from './index.js';
 import { createOrganization, organizationExists, primaryOwner } from './realm/index.js';
@@ -50,6 +50,8 @@ export async function ensureOrganization(
     ownerPassword: password,
   });
   if (options.demo) await seedDemo(ctx, owner.user_id);
+  // A zuliprc left by an earlier organization would keep its mode when rewritten.
+  if (existsSync(zuliprcPath)) chmodSync(zuliprcPath, 0o600);
   writeFileSync(zuliprcPath, zuliprcText(OWNER_EMAIL, owner.api_key, server.url), { mode: 0o600 });
   return { created: true, ownerEmail: OWNER_EMAIL, password, apiKey: owner.api_key, zuliprcPath };
 }

@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { chmodSync, mkdirSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import path from 'node:path';
@@ -35,6 +35,12 @@ export interface ServerOptions {
    * messages; false turns the job off (tests that drive delivery themselves).
    */
   scheduledDelivery?: string | false;
+  /**
+   * How long a request's headers and body may take to arrive before it is
+   * answered 408 and its connection closed (default 60 s; long-polls are
+   * not affected once their request has arrived).
+   */
+  requestTimeoutMs?: number;
 }
 
 export interface RunningServer {
@@ -63,7 +69,11 @@ export const consoleLogger: Logger = {
  * Electron shell, tests) decide what to do on first start (see cli.ts).
  */
 export async function createServer(options: ServerOptions): Promise<RunningServer> {
-  mkdirSync(options.dataDir, { recursive: true });
+  // Owner-only when Hearth creates it (mkdir's mode passes through the umask);
+  // a directory the user made keeps the mode they gave it.
+  if (mkdirSync(options.dataDir, { recursive: true, mode: 0o700 }) !== undefined) {
+    chmodSync(options.dataDir, 0o700);
+  }
   const now = options.now ?? Date.now;
   const log = options.log ?? silentLogger;
   const db = openDatabase(path.join(options.dataDir, DATABASE_FILE));
@@ -89,7 +99,12 @@ export async function createServer(options: ServerOptions): Promise<RunningServe
     batch: (fn) => batcher.run(fn),
   };
   const zuliprcPath = path.join(options.dataDir, ZULIPRC_FILE);
-  const app = await buildHttpApp({ ctx, routes: allRoutes, rateLimiter });
+  const app = await buildHttpApp({
+    ctx,
+    routes: allRoutes,
+    rateLimiter,
+    requestTimeoutMs: options.requestTimeoutMs,
+  });
   if (options.adminToken) {
     await registerTrpc(app, { ctx, adminToken: options.adminToken, zuliprcPath });
     registerAdminUi(app);

@@ -21,8 +21,25 @@ function checkAccountUsable(ctx: AppContext, user: UserRow): void {
   if (!user.is_active) throw userDeactivated();
 }
 
-/** POST /fetch_api_key: e-mail and password for the API key. */
-export async function fetchApiKey(
+/**
+ * POST /fetch_api_key: e-mail and password for the API key. Failures count
+ * per username and against the client address's failed authentications.
+ */
+export function fetchApiKey(
+  ctx: AppContext,
+  limiter: RateLimiter,
+  username: string,
+  password: string,
+  clientAddress: string,
+) {
+  return limiter.authenticationAttempt(
+    clientAddress,
+    () => checkPassword(ctx, limiter, username, password),
+    (err) => err instanceof ApiError && err.code === 'AUTHENTICATION_FAILED',
+  );
+}
+
+async function checkPassword(
   ctx: AppContext,
   limiter: RateLimiter,
   username: string,

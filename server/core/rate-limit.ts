@@ -10,6 +10,8 @@ export const defaultRules = {
   authenticatedUser: [{ windowSeconds: 60, maxRequests: 200 }],
   unauthenticatedIp: [{ windowSeconds: 60, maxRequests: 100 }],
   passwordAttempts: [{ windowSeconds: 30 * 60, maxRequests: 5 }],
+  /** Failed authentications (wrong API key, admin token or password) per client address. */
+  failedAuthentications: [{ windowSeconds: 10 * 60, maxRequests: 50 }],
 } satisfies Record<string, RateRule[]>;
 
 export type RateRules = typeof defaultRules;
@@ -62,6 +64,37 @@ export class RateLimiter {
     const longest = Math.max(...rules.map((r) => r.maxRequests));
     if (list.length > longest) list.splice(0, list.length - longest);
     return this.status(key, rules, now);
+  }
+
+  /**
+   * One authentication attempt from a client address (HTTP API, tRPC,
+   * POST /fetch_api_key). Once the address's failed attempts have used up
+   * the budget, every attempt from it is refused with RATE_LIMIT_HIT, right
+   * credentials included, until the window has room again; guessing keys or
+   * passwords from one address is then no faster than the budget. `attempt`
+   * throws (or rejects) to fail; errors for which `isFailure` holds count.
+   */
+  authenticationAttempt<T>(
+    address: string,
+    attempt: () => T,
+    isFailure: (error: unknown) => boolean,
+  ): T {
+    if (!this.enabled) return attempt();
+    const key = `auth-failures:${address}`;
+    const rules = defaultRules.failedAuthentications;
+    // hit() on a full window throws without recording anything.
+    if (this.peek(key, rules).remaining === 0) this.hit(key, rules);
+    const failed = (error: unknown): never => {
+      if (isFailure(error)) this.hit(key, rules);
+      throw error;
+    };
+    let result: T;
+    try {
+      result = attempt();
+    } catch (error) {
+      return failed(error);
+    }
+    return result instanceof Promise ? (result.catch(failed) as T) : result;
   }
 
   clear(key: string): void {

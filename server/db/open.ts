@@ -1,7 +1,28 @@
+import { chmodSync, closeSync, openSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { migrate } from './migrate.js';
 
 export type Db = Database.Database;
+
+/** The database holds API keys and password hashes: owner-only. */
+const PRIVATE_FILE_MODE = 0o600;
+
+/**
+ * Creates the database file owner-only before SQLite opens it (SQLite gives
+ * the -wal and -shm files it creates the database file's mode, whatever the
+ * umask), and tightens files an earlier version left world-readable.
+ */
+function restrictFileModes(file: string): void {
+  if (file === '' || file === ':memory:') return;
+  closeSync(openSync(file, 'a', PRIVATE_FILE_MODE));
+  for (const name of [file, `${file}-wal`, `${file}-shm`, `${file}-journal`]) {
+    try {
+      chmodSync(name, PRIVATE_FILE_MODE);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    }
+  }
+}
 
 /**
  * Opens (creating if needed) the SQLite file and brings its schema up to date.
@@ -10,6 +31,7 @@ export type Db = Database.Database;
  * commits on power loss, which is the usual trade for a chat server.
  */
 export function openDatabase(file: string): Db {
+  restrictFileModes(file);
   const db = new Database(file);
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');

@@ -6,7 +6,7 @@ import { ApiError, badRequest, notFound, requestTooLarge } from '../core/errors.
 import { defaultRules, headersFor, type RateLimiter, type RateStatus } from '../core/rate-limit.js';
 import type { UserRow } from '../db/queries/users.js';
 import { authenticate } from './auth.js';
-import { parseParams } from './params.js';
+import { jsonTooDeep, parseParams, tooDeepMessage } from './params.js';
 import type { RequestInfo, Route } from './route.js';
 
 export const API_PREFIX = '/api/v1';
@@ -17,7 +17,35 @@ export interface HttpAppOptions {
   ctx: AppContext;
   routes: Route[];
   rateLimiter: RateLimiter;
+  /** How long a request's headers and body may take to arrive (default 60 s). */
+  requestTimeoutMs?: number;
 }
+
+export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
+
+type ClientErrorAnswer = [status: number, reason: string, msg: string, code: string];
+
+/** Answers to requests Node's HTTP parser gave up on, by error code. */
+const clientErrors: Record<string, ClientErrorAnswer> = {
+  HPE_HEADER_OVERFLOW: [
+    431,
+    'Request Header Fields Too Large',
+    'Request headers or URL too large',
+    'REQUEST_TOO_LARGE',
+  ],
+  ERR_HTTP_REQUEST_TIMEOUT: [
+    408,
+    'Request Timeout',
+    'Request timed out before it fully arrived',
+    'REQUEST_TIMEOUT',
+  ],
+};
+const malformedRequest: ClientErrorAnswer = [
+  400,
+  'Bad Request',
+  'Malformed HTTP request',
+  'BAD_REQUEST',
+];
 
 /**
  * The request's parameters from the query string, the body and the path, body
@@ -73,6 +101,7 @@ function toApiError(error: unknown, beforeHandler = false): ApiError {
 
 export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInstance> {
   const { ctx, routes, rateLimiter } = options;
+  const requestTimeout = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
   /** Requests whose handler has started; errors of the others came from parsing. */
   const handled = new WeakSet<FastifyRequest>();
   const app = Fastify({
@@ -82,26 +111,31 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
       sendError(reply, badRequest(`Malformed request: ${error.message}`));
     },
     // Requests Node's parser rejects (oversized headers or URL, garbage) never
-    // reach a route; answer them in the JSON envelope too.
+    // reach a route, nor do those that take longer than requestTimeout to
+    // arrive; answer them in the JSON envelope too.
     clientErrorHandler: (error: NodeJS.ErrnoException, socket) => {
       if (error.code === 'ECONNRESET' || socket.destroyed) return;
-      const tooLarge = error.code === 'HPE_HEADER_OVERFLOW';
-      const status = tooLarge ? 431 : 400;
-      const body = JSON.stringify({
-        result: 'error',
-        msg: tooLarge ? 'Request headers or URL too large' : 'Malformed HTTP request',
-        code: tooLarge ? 'REQUEST_TOO_LARGE' : 'BAD_REQUEST',
-      });
+      const [status, reason, msg, code] = clientErrors[error.code ?? ''] ?? malformedRequest;
+      const body = JSON.stringify({ result: 'error', msg, code });
       if (socket.writable) {
         socket.write(
-          `HTTP/1.1 ${status} ${tooLarge ? 'Request Header Fields Too Large' : 'Bad Request'}\r\n` +
+          `HTTP/1.1 ${status} ${reason}\r\n` +
             `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
         );
       }
       socket.destroy(error);
     },
-    // Long-polls last up to the heartbeat; leave headroom.
-    requestTimeout: 0,
+    // Headers and body must arrive within this, so a slow or stalled client
+    // cannot hold a connection forever. Node stops the clock once a request
+    // has fully arrived: long-polls (held open up to the heartbeat) are not cut.
+    requestTimeout,
+    http: {
+      // Node ignores requestTimeout while headersTimeout (default 60 s) exceeds it.
+      requestTimeout,
+      headersTimeout: requestTimeout,
+      // How often Node looks for expired requests (its default is 30 s).
+      connectionsCheckingInterval: Math.max(50, Math.min(5_000, requestTimeout / 4)),
+    },
     keepAliveTimeout: 75_000,
     logger: false,
     routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true },
@@ -111,6 +145,17 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
   await app.register(multipart, {
     attachFieldsToBody: 'keyValues',
     limits: { fileSize: 25 * 1024 * 1024, fields: 1000, fieldSize: BODY_LIMIT_BYTES },
+  });
+  // Fastify's own JSON parser, after a nesting check: collectRawParams re-encodes
+  // values with the recursive JSON.stringify.
+  const parseJsonBody = app.getDefaultJsonParser('error', 'error');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    const text = body.toString();
+    if (jsonTooDeep(text)) {
+      done(badRequest(`Malformed request: ${tooDeepMessage('JSON body')}`), undefined);
+      return;
+    }
+    parseJsonBody(request, text, done);
   });
   // Bodies of other types carry no parameters for this API; read and ignore them.
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
@@ -152,7 +197,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
           if (def.auth === 'none') {
             rate = rateLimiter.hit(`ip:${request.ip}`, defaultRules.unauthenticatedIp);
           } else {
-            user = authenticate(ctx, request.headers.authorization);
+            user = authenticate(ctx, request.headers.authorization, request.ip);
             const key = `user:${user.id}`;
             rate = def.rateLimitExempt
               ? rateLimiter.peek(key, defaultRules.authenticatedUser)

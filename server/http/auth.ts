@@ -13,9 +13,11 @@ import { apiEmail } from '../users/index.js';
 
 const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
 
+const INVALID_BASIC_HEADER = 'Invalid authorization header for basic auth';
+
 /** Zulip's answer to a Basic header it cannot read: 401 with the challenge. */
 const invalidBasicHeader = () =>
-  new ApiError('Invalid authorization header for basic auth', {
+  new ApiError(INVALID_BASIC_HEADER, {
     code: 'UNAUTHORIZED',
     status: 401,
     headers: { 'WWW-Authenticate': 'Basic realm="zulip"' },
@@ -37,11 +39,30 @@ export function parseBasicAuth(
   return { email: decoded.slice(0, colon), apiKey: decoded.slice(colon + 1).trim() };
 }
 
+/** Credentials that were given and were wrong or unreadable (not missing, not deactivated). */
+const isCredentialFailure = (error: unknown) =>
+  error instanceof ApiError &&
+  (error.code === 'INVALID_API_KEY' || error.message === INVALID_BASIC_HEADER);
+
 /**
- * The user a request acts as. The key identifies the account; the e-mail must
- * be that account's API e-mail or its real one (clients use either).
+ * The user a request from `clientAddress` acts as. The key identifies the
+ * account; the e-mail must be that account's API e-mail or its real one
+ * (clients use either). Failures count against the address's budget of
+ * failed authentications (rate-limit.ts).
  */
-export function authenticate(ctx: AppContext, header: string | undefined): UserRow {
+export function authenticate(
+  ctx: AppContext,
+  header: string | undefined,
+  clientAddress: string,
+): UserRow {
+  return ctx.rateLimiter.authenticationAttempt(
+    clientAddress,
+    () => checkCredentials(ctx, header),
+    isCredentialFailure,
+  );
+}
+
+function checkCredentials(ctx: AppContext, header: string | undefined): UserRow {
   const credentials = parseBasicAuth(header);
   if (!credentials) throw notLoggedIn();
   const user = credentials.apiKey ? userByApiKey(ctx.db, credentials.apiKey) : undefined;

@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { TRPCError } from '@trpc/server';
 import { type FastifyTRPCPluginOptions, fastifyTRPCPlugin } from '@trpc/server/adapters/fastify';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../core/context.js';
 import { ApiError } from '../core/errors.js';
 import { defaultRules } from '../core/rate-limit.js';
@@ -9,6 +9,7 @@ import { ownerContext, type TrpcContext } from '../trpc/context.js';
 import { toTrpcError } from '../trpc/init.js';
 import { type AppRouter, createAppRouter } from '../trpc/router.js';
 import { authenticate } from './auth.js';
+import { jsonTooDeep, tooDeepMessage } from './params.js';
 
 export const TRPC_PREFIX = '/trpc';
 
@@ -29,22 +30,35 @@ function tokenMatches(given: string, expected: string): boolean {
  * Who a /trpc request acts as. `Bearer <admin token>` is the admin UI, acting
  * as the organization owner; Zulip's `Basic email:api_key` acts as that user,
  * rate-limited like the REST API, and the actions decide what it may do.
+ * Wrong tokens and keys count against the client address's failed attempts.
  */
 export function trpcContextFor(
   options: TrpcDoorOptions,
   authorization: string | undefined,
+  clientAddress: string,
 ): TrpcContext {
   const { ctx, adminToken, zuliprcPath } = options;
   const [scheme = '', credentials = ''] = (authorization ?? '').trim().split(/\s+/, 2);
   if (scheme.toLowerCase() === 'bearer') {
-    if (!tokenMatches(credentials, adminToken)) {
-      throw new TRPCError({ code: 'UNAUTHORIZED', message: 'Invalid admin token' });
+    const checkToken = () => {
+      if (!tokenMatches(credentials, adminToken)) {
+        throw new TRPCError({ code: 'UNAUTHORIZED', message: 'Invalid admin token' });
+      }
+    };
+    try {
+      ctx.rateLimiter.authenticationAttempt(
+        clientAddress,
+        checkToken,
+        (err) => err instanceof TRPCError,
+      );
+    } catch (err) {
+      throw err instanceof ApiError ? toTrpcError(err) : err;
     }
     return ownerContext(ctx, zuliprcPath);
   }
   if (scheme.toLowerCase() === 'basic') {
     try {
-      const actor = authenticate(ctx, authorization);
+      const actor = authenticate(ctx, authorization, clientAddress);
       ctx.rateLimiter.hit(`user:${actor.id}`, defaultRules.authenticatedUser);
       return { app: ctx, actor, zuliprcPath: null };
     } catch (err) {
@@ -57,11 +71,28 @@ export function trpcContextFor(
   });
 }
 
+/**
+ * tRPC parses its input itself (the JSON body arrives as text, GET input in
+ * the query string) and superjson copies it recursively: refuse hostile
+ * nesting before that.
+ */
+function checkInputDepth(req: FastifyRequest): void {
+  const query = (req.query as Record<string, unknown> | undefined)?.input;
+  for (const text of [query, req.body].flat()) {
+    if (typeof text === 'string' && jsonTooDeep(text)) {
+      throw new TRPCError({ code: 'BAD_REQUEST', message: tooDeepMessage('Input') });
+    }
+  }
+}
+
 /** Serves the tRPC router under /trpc on the API's own Fastify server. */
 export async function registerTrpc(app: FastifyInstance, options: TrpcDoorOptions): Promise<void> {
   const trpcOptions: FastifyTRPCPluginOptions<AppRouter>['trpcOptions'] = {
     router: createAppRouter(),
-    createContext: ({ req }) => trpcContextFor(options, req.headers.authorization),
+    createContext: ({ req }) => {
+      checkInputDepth(req);
+      return trpcContextFor(options, req.headers.authorization, req.ip);
+    },
     onError({ error, path }) {
       if (error.code === 'INTERNAL_SERVER_ERROR') {
         options.ctx.log.error(`tRPC ${path ?? '?'} failed`, error.cause ?? error);

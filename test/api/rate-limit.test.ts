@@ -1,17 +1,20 @@
 /**
  * Rate limiting: 200 requests per 60 s per user, 100 per 60 s per IP for
  * unauthenticated endpoints, 5 failed password attempts per 30 minutes per
- * username. A fake clock stands in for waiting.
+ * username, 50 failed authentications (wrong API key or password) per 10
+ * minutes per client address. A fake clock stands in for waiting.
  */
+import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  type Account,
   type ApiClient,
   type ApiResponse,
   FIXTURE_PASSWORD,
   startTestServer,
   type TestServer,
 } from '../helpers/server.js';
-import { expectError } from './support.js';
+import { basicAuth, expectError } from './support.js';
 
 const RATE_LIMIT_MSG = 'API usage exceeded rate limit';
 
@@ -55,6 +58,37 @@ function expectRateLimited(res: ApiResponse, maxWait: number): void {
   expect(res.headers.get('x-ratelimit-remaining')).toBe('0');
 }
 
+/** Loopback covers 127.0.0.0/8 (on Linux): a second client address without a network. */
+const OTHER_ADDRESS = '127.0.0.2';
+const ADMIN_TOKEN = 'rate-limit-admin-token';
+const FAILED_AUTH_BUDGET = 50;
+
+/** A request sent from `localAddress` (the address the server sees). */
+function requestFrom(
+  localAddress: string,
+  baseUrl: string,
+  method: string,
+  path: string,
+  headers: Record<string, string> = {},
+): Promise<ApiResponse> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(`${baseUrl}${path}`, { method, headers, localAddress }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => {
+        text += chunk;
+      });
+      res.on('end', () => {
+        const h = new Headers();
+        for (const [k, v] of Object.entries(res.headers)) if (typeof v === 'string') h.set(k, v);
+        resolve({ status: res.statusCode ?? 0, headers: h, body: JSON.parse(text) });
+      });
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
 describe('with rate limiting on', () => {
   let t: TestServer;
   let clock = Date.UTC(2026, 0, 2, 3, 4, 5);
@@ -65,9 +99,110 @@ describe('with rate limiting on', () => {
   };
 
   beforeAll(async () => {
-    t = await startTestServer({ rateLimit: true, now });
+    t = await startTestServer({ rateLimit: true, now, adminToken: ADMIN_TOKEN });
   });
   afterAll(() => t.close());
+
+  const wrongKey = (account: Account) => basicAuth(account.email, 'x'.repeat(32));
+  const meFrom = (address: string, authorization: string) =>
+    requestFrom(address, t.url, 'GET', '/api/v1/users/me', { authorization });
+
+  it(`${FAILED_AUTH_BUDGET} failed API-key attempts lock the client address, not other addresses`, async () => {
+    advance(3600);
+    const statuses: number[] = [];
+    for (let i = 0; i < 150; i++) {
+      const res = await meFrom('127.0.0.1', wrongKey(t.accounts.member));
+      statuses.push(res.status);
+      if (i === 0) expectError(res, 401, 'INVALID_API_KEY', 'Invalid API key');
+      if (i === 149) expectRateLimited(res, 600);
+    }
+    expect(statuses).toEqual([
+      ...Array(FAILED_AUTH_BUDGET).fill(401),
+      ...Array(150 - FAILED_AUTH_BUDGET).fill(429),
+    ]);
+    // Now the address waits, whatever it sends: right keys, other endpoints, tRPC.
+    expectRateLimited(await t.as('member').get('/users/me'), 600);
+    expectRateLimited(await t.as('owner').post('/users/me/presence', { status: 'active' }), 600);
+    const trpc = await fetch(`${t.url}/trpc/users.list`, {
+      headers: { authorization: basicAuth(t.accounts.owner.email, t.accounts.owner.apiKey) },
+    });
+    expect(trpc.status).toBe(429);
+    const zulip = (await trpc.json()).error?.json?.data?.zulip ?? {};
+    expect(zulip.code).toBe('RATE_LIMIT_HIT');
+    expect(zulip['retry-after']).toBeGreaterThan(0);
+    // Unauthenticated endpoints keep their own budget.
+    expect((await t.anonymous().get('/server_settings')).status).toBe(200);
+
+    // Another address is unaffected, and has a budget of its own.
+    const other = await meFrom(
+      OTHER_ADDRESS,
+      basicAuth(t.accounts.member.email, t.accounts.member.apiKey),
+    );
+    expect(other.status).toBe(200);
+    expect(other.body.user_id).toBe(t.accounts.member.id);
+    expectError(
+      await meFrom(OTHER_ADDRESS, wrongKey(t.accounts.member)),
+      401,
+      'INVALID_API_KEY',
+      'Invalid API key',
+    );
+
+    // Failures leave the window after 10 minutes.
+    advance(9 * 60);
+    expectRateLimited(await t.as('member').get('/users/me'), 61);
+    advance(61);
+    expect((await t.as('member').get('/users/me')).status).toBe(200);
+  });
+
+  it('unreadable credentials, wrong tRPC keys and admin tokens count too; missing ones do not', async () => {
+    advance(3600);
+    for (let i = 0; i < 20; i++) {
+      const res = await t
+        .anonymous()
+        .get('/users/me', {}, { headers: { authorization: 'Basic !!!' } });
+      expect(res.status).toBe(401);
+    }
+    for (let i = 0; i < 20; i++) {
+      const res = await t.anonymous().get('/users/me');
+      expect(res.status).toBe(401);
+    }
+    for (let i = 0; i < 20; i++) {
+      const auth = i % 2 === 0 ? wrongKey(t.accounts.admin) : `Bearer wrong-${ADMIN_TOKEN}`;
+      const res = await fetch(`${t.url}/trpc/users.list`, { headers: { authorization: auth } });
+      expect(res.status).toBe(401);
+    }
+    for (let i = 0; i < FAILED_AUTH_BUDGET - 40; i++) {
+      expect((await t.as({ ...t.accounts.admin, apiKey: 'nope' }).get('/users/me')).status).toBe(
+        401,
+      );
+    }
+    expectRateLimited(await t.as('admin').get('/users/me'), 600);
+  });
+
+  it('failed passwords count against the address, across usernames', async () => {
+    advance(3600);
+    const anon = t.anonymous();
+    // Four per username stays under the per-username lock.
+    for (let i = 0; i < FAILED_AUTH_BUDGET; i++) {
+      const username = `sprayed${Math.floor(i / 4)}@example.com`;
+      const res = await anon.post('/fetch_api_key', { username, password: 'wrong' }, fast);
+      expect(res.status).toBe(401);
+    }
+    expectRateLimited(
+      await anon.post('/fetch_api_key', {
+        username: t.accounts.moderator.email,
+        password: FIXTURE_PASSWORD,
+      }),
+      600,
+    );
+    const login = await requestFrom(
+      OTHER_ADDRESS,
+      t.url,
+      'POST',
+      `/api/v1/fetch_api_key?${new URLSearchParams({ username: t.accounts.moderator.email, password: FIXTURE_PASSWORD })}`,
+    );
+    expect(login.status).toBe(200);
+  });
 
   it('reports X-RateLimit-* headers on authenticated responses, errors included', async () => {
     advance(3600);
@@ -253,6 +388,18 @@ describe('with rate limiting off (--no-rate-limit)', () => {
 
   it('unauthenticated endpoints may exceed 100 a minute', async () => {
     await neverLimited(t.anonymous(), '/server_settings', 130);
+  });
+
+  it('failed API-key attempts never lock an address', async () => {
+    const statuses = new Set<number>();
+    for (let i = 0; i < 150; i++) {
+      const res = await t
+        .as({ ...t.accounts.member, apiKey: 'x'.repeat(32) })
+        .get('/users/me', {}, fast);
+      statuses.add(res.status);
+    }
+    expect([...statuses]).toEqual([401]);
+    expect((await t.as('member').get('/users/me')).status).toBe(200);
   });
 
   it('failed password attempts never lock a username', async () => {

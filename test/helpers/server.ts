@@ -143,6 +143,8 @@ export interface TestServerOptions {
   adminToken?: string;
   /** See ServerOptions.scheduledDelivery. */
   scheduledDelivery?: string | false;
+  /** See ServerOptions.requestTimeoutMs. */
+  requestTimeoutMs?: number;
 }
 
 export const FIXTURE_PASSWORD = 'correct horse battery staple';
@@ -162,6 +164,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     eventTimings: options.eventTimings,
     adminToken: options.adminToken,
     scheduledDelivery: options.scheduledDelivery,
+    requestTimeoutMs: options.requestTimeoutMs,
   });
   const { ctx } = server;
   const owner = await createOrganization(ctx, {

@@ -5,7 +5,7 @@ import type { MessageRow } from './messages.js';
 
 /**
  * Reading messages through a narrow (GET /messages, matches_narrow, flags
- * over a narrow). domain/narrow.ts resolves a client's narrow (names, emails,
+ * over a narrow). narrow/resolve.ts resolves a client's narrow (names, emails,
  * conversations) into the conditions below; this module turns them into one
  * WHERE clause over `messages m` with named parameters only, so each narrow
  * *shape* is prepared once however its operands vary.
@@ -63,7 +63,7 @@ const RECEIVED_IN_CHANNEL = `EXISTS (SELECT 1 FROM subscription_periods p
 const FLAG_ROW =
   '(SELECT f.flags FROM user_message_flags f WHERE f.user_id = @u AND f.message_id = m.id)';
 
-/** The user's flags on m (as domain/message-flags.ts FlagReader computes them). */
+/** The user's flags on m (as flags/reader.ts computes them). */
 const EFFECTIVE_FLAGS = `ifnull(${FLAG_ROW}, CASE
   WHEN m.dm_group_id IS NOT NULL THEN
     CASE WHEN m.sender_id = @u OR m.id <= ifnull((SELECT g.read_through FROM dm_group_members g

@@ -16,8 +16,8 @@ export const serverRoutes = [
     path: '/fetch_api_key',
     auth: 'none',
     params: { username: p.str(), password: p.str() },
-    handler: (ctx, _user, { username, password }) =>
-      fetchApiKey(ctx, ctx.rateLimiter, username, password),
+    handler: (ctx, _user, { username, password }, info) =>
+      fetchApiKey(ctx, ctx.rateLimiter, username, password, info.ip),
   }),
   publicRoute({
     method: 'POST',
