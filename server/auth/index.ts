@@ -1,1 +1,2 @@
 export { devFetchApiKey, devListUsers, fetchApiKey } from './api-keys.js';
+export { authenticate } from './authenticate.js';

@@ -1,11 +1,11 @@
 import formbody from '@fastify/formbody';
 import multipart from '@fastify/multipart';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import { authenticate } from '../auth/index.js';
 import type { AppContext } from '../core/context.js';
 import { ApiError, badRequest, notFound, requestTooLarge } from '../core/errors.js';
 import { defaultRules, headersFor, type RateLimiter, type RateStatus } from '../core/rate-limit.js';
 import type { UserRow } from '../db/queries/users.js';
-import { authenticate } from './auth.js';
 import { jsonTooDeep, parseParams, tooDeepMessage } from './params.js';
 import type { RequestInfo, Route } from './route.js';
 

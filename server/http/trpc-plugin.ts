@@ -2,13 +2,13 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import { TRPCError } from '@trpc/server';
 import { type FastifyTRPCPluginOptions, fastifyTRPCPlugin } from '@trpc/server/adapters/fastify';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { authenticate } from '../auth/index.js';
 import type { AppContext } from '../core/context.js';
 import { ApiError } from '../core/errors.js';
 import { defaultRules } from '../core/rate-limit.js';
 import { ownerContext, type TrpcContext } from '../trpc/context.js';
 import { toTrpcError } from '../trpc/init.js';
 import { type AppRouter, createAppRouter } from '../trpc/router.js';
-import { authenticate } from './auth.js';
 import { jsonTooDeep, tooDeepMessage } from './params.js';
 
 export const TRPC_PREFIX = '/trpc';
