@@ -300,9 +300,15 @@ export function mentionFlags(
   return bits;
 }
 
+/** Values of automatically_follow_topics_policy and ..._unmute_topics_in_muted_streams_policy. */
+const AutoPolicy = { onParticipation: 1, onSend: 2, onInitiation: 3, never: 4 } as const;
+
 /**
- * The sender's automatic topic policy (Zulip's visibility_policy_for_send_message):
- * follow on initiation by default, unmute in muted channels on send.
+ * The sender's automatic topic policy, in Zulip's order
+ * (visibility_policy_for_send_message): never below followed; following on
+ * participation or on send wins over unmuting; a topic with a policy cannot be
+ * an initiation; otherwise starting a topic follows it when the sender follows
+ * topics they start, and only then may unmuting on initiation apply.
  */
 function automaticPolicy(
   ctx: AppContext,
@@ -315,23 +321,22 @@ function automaticPolicy(
   const settings = mergeUserSettings(sender.settings);
   const follow = settings.automatically_follow_topics_policy;
   const unmute = settings.automatically_unmute_topics_in_muted_streams_policy;
-  if (follow === 4 && unmute === 4) return null;
+  if (follow === AutoPolicy.never && unmute === AutoPolicy.never) return null;
   const current = userTopicPolicy(ctx.db, sender.id, stream.id, topic);
   if (current === VisibilityPolicy.followed) return null;
+  const onEverySend = (when: number) =>
+    when === AutoPolicy.onParticipation || when === AutoPolicy.onSend;
+  if (onEverySend(follow)) return VisibilityPolicy.followed;
   const channelMuted = subscriptionOf(ctx.db, stream.id, sender.id)?.is_muted === 1;
-  let candidate: number | null = null;
-  if (follow === 1 || follow === 2) candidate = VisibilityPolicy.followed;
-  else if (channelMuted && (unmute === 1 || unmute === 2)) candidate = VisibilityPolicy.unmuted;
-  if (current !== VisibilityPolicy.inherit) return candidate === current ? null : candidate;
-  if (candidate !== null) return candidate;
+  let policy: number | null = channelMuted && onEverySend(unmute) ? VisibilityPolicy.unmuted : null;
+  if (current !== VisibilityPolicy.inherit) return policy === current ? null : policy;
   const initiation = !topicHasOtherMessages(ctx.db, stream.id, topic, messageId);
-  if (!initiation) return null;
-  if (follow === 3) return VisibilityPolicy.followed;
-  if (channelMuted && unmute === 3) return VisibilityPolicy.unmuted;
-  return null;
+  if (!initiation) return policy;
+  if (follow === AutoPolicy.onInitiation) return VisibilityPolicy.followed;
+  if (channelMuted && unmute === AutoPolicy.onInitiation) policy = VisibilityPolicy.unmuted;
+  return policy;
 }
 
-/** An empty topic as clients without the empty_topic_name capability expect it. */
 /**
  * Stores a validated message and emits its events, inside the caller's
  * transaction. Per-recipient state follows db/DESIGN.md: a flag row only
