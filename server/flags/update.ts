@@ -177,13 +177,20 @@ export function updateMessageFlags(
   ctx: AppContext,
   user: UserRow,
   input: FlagOperation & { messages: number[] },
-): { messages: number[]; ignored_because_not_subscribed_channels: number[] } {
+) {
   checkFlagOperation(input);
   const result = ctx.transaction((tx) => updateFlags(ctx, tx, user, input, input.messages));
-  return {
-    messages: input.messages,
-    ignored_because_not_subscribed_channels: result.ignored_because_not_subscribed_channels,
-  };
+  return { messages: input.messages, ...ignoredChannelsField(input, result) };
+}
+
+/**
+ * ignored_because_not_subscribed_channels is part of the answer only when
+ * marking unread (flag read, op remove), the one operation that skips them.
+ */
+function ignoredChannelsField(operation: FlagOperation, result: FlagUpdateResult) {
+  return operation.flag === 'read' && operation.op === 'remove'
+    ? { ignored_because_not_subscribed_channels: result.ignored_because_not_subscribed_channels }
+    : {};
 }
 
 export interface NarrowFlagInput extends FlagOperation {
@@ -230,7 +237,7 @@ export function updateMessageFlagsForNarrow(
       last_processed_id: ids[ids.length - 1] ?? null,
       found_oldest: window.foundOldest,
       found_newest: window.foundNewest,
-      ignored_because_not_subscribed_channels: result.ignored_because_not_subscribed_channels,
+      ...ignoredChannelsField(input, result),
     };
   });
 }

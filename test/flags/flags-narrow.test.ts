@@ -65,7 +65,6 @@ describe('POST /messages/flags/narrow: the range', () => {
       last_processed_id: ids[3],
       found_oldest: false,
       found_newest: false,
-      ignored_because_not_subscribed_channels: [],
     });
     const [event] = await member.take('update_message_flags');
     expect(event).toMatchObject({ op: 'add', flag: 'starred', messages: ids.slice(1, 4) });
@@ -227,7 +226,6 @@ describe('POST /messages/flags/narrow: the range', () => {
       last_processed_id: null,
       found_oldest: true,
       found_newest: true,
-      ignored_because_not_subscribed_channels: [],
     });
   });
 });
