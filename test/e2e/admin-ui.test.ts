@@ -7,7 +7,7 @@
 import { existsSync } from 'node:fs';
 import { type Browser, chromium, type Locator, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildRenderer } from '../../renderer/build.js';
+import { ensureRenderer } from '../../renderer/build.js';
 import { CHROMIUM_ARGS, findChromium } from '../helpers/chromium.js';
 import { ApiClient, startTestServer, type TestServer } from '../helpers/server.js';
 
@@ -22,7 +22,7 @@ const pageErrors: string[] = [];
 beforeAll(async () => {
   // Throws rather than skipping when there is no browser: never pass silently.
   const { executablePath, source, env } = await findChromium();
-  await buildRenderer();
+  await ensureRenderer();
   t = await startTestServer({ adminToken: TOKEN });
   browser = await chromium.launch({
     executablePath,
@@ -75,7 +75,12 @@ describe('serving /admin/', () => {
     const bare = await fetch(`${t.url}/admin`, { redirect: 'manual' });
     expect(bare.status).toBe(302);
     expect(bare.headers.get('location')).toBe('/admin/');
-    for (const bad of ['/admin/nope.js', '/admin/..%2Fpackage.json', '/admin/.hidden']) {
+    for (const bad of [
+      '/admin/nope.js',
+      '/admin/..%2Fpackage.json',
+      '/admin/.hidden',
+      '/admin/.build-inputs.json',
+    ]) {
       expect((await fetch(t.url + bad)).status, bad).toBe(404);
     }
   });
