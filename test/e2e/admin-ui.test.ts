@@ -1,14 +1,16 @@
 /**
  * The admin UI in headless Chromium against the real server: built from
  * renderer/, served under /admin/, talking tRPC over HTTP with the admin token.
+ * The browser is the system's Chromium or the one packaged in
+ * @sparticuz/chromium (see helpers/chromium.ts).
  */
 import { existsSync } from 'node:fs';
 import { type Browser, chromium, type Locator, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildRenderer } from '../../renderer/build.js';
+import { ensureRenderer } from '../../renderer/build.js';
+import { CHROMIUM_ARGS, findChromium } from '../helpers/chromium.js';
 import { ApiClient, startTestServer, type TestServer } from '../helpers/server.js';
 
-const CHROMIUM = process.env.HEARTH_CHROMIUM ?? '/usr/bin/chromium';
 const TOKEN = 'e2e-admin-token-abcdefghijklmnop';
 const SCREENSHOT = '/tmp/hearth-admin.png';
 
@@ -18,18 +20,16 @@ let page: Page;
 const pageErrors: string[] = [];
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) {
-    // Never pass silently: CI must provide a browser.
-    throw new Error(
-      `The e2e tests need Chromium at ${CHROMIUM}: install it (apt-get install chromium) or set HEARTH_CHROMIUM.`,
-    );
-  }
-  await buildRenderer();
+  // Throws rather than skipping when there is no browser: never pass silently.
+  const { executablePath, source, env } = await findChromium();
+  await ensureRenderer();
   t = await startTestServer({ adminToken: TOKEN });
   browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+    executablePath,
+    args: CHROMIUM_ARGS,
+    env: { ...process.env, ...env },
   });
+  console.log(`admin UI e2e: ${source} Chromium ${browser.version()} at ${executablePath}`);
   page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
   page.on('pageerror', (err) => pageErrors.push(err.message));
   // Failed loads are checked by status below: 400s from /trpc are the domain errors provoked here.
@@ -75,7 +75,12 @@ describe('serving /admin/', () => {
     const bare = await fetch(`${t.url}/admin`, { redirect: 'manual' });
     expect(bare.status).toBe(302);
     expect(bare.headers.get('location')).toBe('/admin/');
-    for (const bad of ['/admin/nope.js', '/admin/..%2Fpackage.json', '/admin/.hidden']) {
+    for (const bad of [
+      '/admin/nope.js',
+      '/admin/..%2Fpackage.json',
+      '/admin/.hidden',
+      '/admin/.build-inputs.json',
+    ]) {
       expect((await fetch(t.url + bad)).status, bad).toBe(404);
     }
   });

@@ -4,7 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { parse as parseYaml } from 'yaml';
+import type { OpenApiExamplesFixture, OpenApiFixture } from '../fixtures/update.js';
 import {
   expectValidResponse,
   findOperation,
@@ -14,31 +14,44 @@ import {
 
 type Obj = Record<string, unknown>;
 
-interface Spec {
-  paths: Record<string, Record<string, { responses?: Record<string, Obj> }>>;
-  components: { schemas: Record<string, Obj> };
-}
+const readFixture = (name: string): unknown =>
+  JSON.parse(readFileSync(new URL(`../fixtures/${name}`, import.meta.url), 'utf8'));
+const spec = readFixture('zulip-openapi.json') as OpenApiFixture;
+const examples = readFixture('zulip-openapi-examples.json') as OpenApiExamplesFixture;
 
-const spec = parseYaml(
-  readFileSync(new URL('../../../shared/reference/zulip-openapi.yaml', import.meta.url), 'utf8'),
-) as Spec;
-
-/**
- * A deep copy of the example of a component schema.
- *
- * The schema-level examples of the generated `*_response` components are
- * placeholders (`result: ""`, `ignored_parameters_unsupported: ""`); the real
- * example sits on the allOf member carrying `additionalProperties: false`.
- */
+/** A deep copy of the reference's example body for a response schema. */
 function example(schemaName: string): Obj {
-  const schema = spec.components.schemas[schemaName];
-  if (!schema) throw new Error(`no schema ${schemaName}`);
-  const members = (schema['allOf'] as Obj[] | undefined) ?? [];
-  const member = members.find((m) => m['additionalProperties'] === false && m['example']);
-  const value = member?.['example'] ?? schema['example'];
-  if (!value) throw new Error(`no example for ${schemaName}`);
+  const value = examples.examples[schemaName];
+  if (!value) throw new Error(`no example for ${schemaName} in zulip-openapi-examples.json`);
   return structuredClone(value) as Obj;
 }
+
+describe('the fixture', () => {
+  it('records its source and keeps no documentation', () => {
+    expect(spec.source).toMatchObject({ file: 'zulip-openapi.yaml', openapi: '3.0.1' });
+    expect(spec.source.sha256).toMatch(/^[0-9a-f]{64}$/);
+    expect(examples.source.sha256).toBe(spec.source.sha256);
+    // Property names may be `description`, schema keywords may not.
+    const docKeys: string[] = [];
+    const walk = (value: unknown, where: string): void => {
+      if (Array.isArray(value)) {
+        value.forEach((v, i) => {
+          walk(v, `${where}/${i}`);
+        });
+        return;
+      }
+      if (value === null || typeof value !== 'object') return;
+      for (const [key, v] of Object.entries(value)) {
+        if (where.endsWith('/properties')) walk(v, `${where}/${key}`);
+        else if (/^(description|examples?|title|x-.*)$/.test(key)) docKeys.push(`${where}/${key}`);
+        else walk(v, `${where}/${key}`);
+      }
+    };
+    walk(spec.schemas, '#/schemas');
+    walk(spec.paths, '#/paths');
+    expect(docKeys).toEqual([]);
+  });
+});
 
 describe('findOperation', () => {
   it.each([
@@ -324,7 +337,7 @@ describe('reference coverage', () => {
     let count = 0;
     for (const [template, item] of Object.entries(spec.paths)) {
       for (const [method, op] of Object.entries(item)) {
-        for (const status of Object.keys(op.responses ?? {})) {
+        for (const status of Object.keys(op.responses)) {
           // Integer path parameters need digits; string ones take anything.
           const path = template.replace(/\{[^}]+\}/g, '1');
           if (!/^\d+$/.test(status) || !hasResponseSchema(method, path, Number(status))) continue;

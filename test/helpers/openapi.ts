@@ -1,6 +1,8 @@
 /**
  * Validates HTTP response bodies against the response schemas of the Zulip
- * OpenAPI reference (`/work/shared/reference/zulip-openapi.yaml`).
+ * OpenAPI reference, as reduced by `npm run fixtures:update` into
+ * test/fixtures/zulip-openapi.json (path parameter types, response schemas,
+ * the component schemas they use; no documentation keys).
  *
  * The reference is OpenAPI 3.0.1, whose schema dialect is *almost* JSON Schema.
  * We convert it once to plain JSON Schema (draft-07 flavour, as understood by
@@ -8,7 +10,6 @@
  *
  *  - `nullable: true` becomes a `"null"` type / enum member (OpenAPI 3.0 has no
  *    `null` type);
- *  - documentation-only keys (`description`, `example`, `x-*`, ...) are dropped;
  *  - `oneOf` becomes `anyOf` (see `convertSchema` for why);
  *  - `#/components/schemas/X` refs point into a single shared Ajv schema so that
  *    every component is compiled once.
@@ -30,7 +31,7 @@
 import { readFileSync } from 'node:fs';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
-import { parse as parseYaml } from 'yaml';
+import type { OpenApiFixture, OpenApiOperation } from '../fixtures/update.js';
 
 // ---------------------------------------------------------------------------
 // Public types
@@ -83,34 +84,24 @@ export interface OperationMatch {
 // Loading the reference document
 // ---------------------------------------------------------------------------
 
-// The reference lives outside the repo: /work/main/test/helpers -> /work/shared.
-const SPEC_URL = new URL('../../../shared/reference/zulip-openapi.yaml', import.meta.url);
+const FIXTURE_URL = new URL('../fixtures/zulip-openapi.json', import.meta.url);
 
 /** `$id` of the Ajv schema that holds every converted `components/schemas` entry. */
 const COMPONENTS_ID = 'zulip-openapi-components';
 
 const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 
-// Minimal structural types for the bits of the OpenAPI document we read.
+// Minimal structural types for the schemas we read.
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type JsonObject = { [key: string]: Json };
 
-interface Spec {
-  paths: Record<string, JsonObject>;
-  components: {
-    schemas: Record<string, JsonObject>;
-    responses?: Record<string, JsonObject>;
-    parameters?: Record<string, JsonObject>;
-  };
-}
+let spec: OpenApiFixture | undefined;
 
-let spec: Spec | undefined;
-
-function loadSpec(): Spec {
+function loadSpec(): OpenApiFixture {
   if (!spec) {
-    const doc = parseYaml(readFileSync(SPEC_URL, 'utf8')) as Spec;
-    if (!doc || typeof doc.paths !== 'object' || typeof doc.components?.schemas !== 'object') {
-      throw new Error(`${SPEC_URL.pathname} does not look like an OpenAPI document`);
+    const doc = JSON.parse(readFileSync(FIXTURE_URL, 'utf8')) as OpenApiFixture;
+    if (!doc || typeof doc.paths !== 'object' || typeof doc.schemas !== 'object') {
+      throw new Error(`${FIXTURE_URL.pathname} does not look like a reduced OpenAPI document`);
     }
     spec = doc;
   }
@@ -119,22 +110,6 @@ function loadSpec(): Spec {
 
 function isObject(value: unknown): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** Resolves a local `#/components/<kind>/<name>` reference object (one level). */
-function resolveLocalRef(value: Json | undefined): JsonObject | undefined {
-  if (!isObject(value)) return undefined;
-  const ref = value['$ref'];
-  if (typeof ref !== 'string') return value;
-  const match = /^#\/components\/([^/]+)\/(.+)$/.exec(ref);
-  if (!match) throw new Error(`Unsupported $ref ${ref}`);
-  const [, kind, name] = match;
-  const table = (loadSpec().components as Record<string, Record<string, JsonObject> | undefined>)[
-    kind!
-  ];
-  const target = table?.[decodePointerToken(name!)];
-  if (!target) throw new Error(`Dangling $ref ${ref}`);
-  return target;
 }
 
 function decodePointerToken(token: string): string {
@@ -155,20 +130,6 @@ const SUBSCHEMA_KEYWORDS = new Set(['items', 'not', 'additionalItems', 'property
 const SUBSCHEMA_ARRAY_KEYWORDS = new Set(['allOf', 'anyOf', 'oneOf']);
 /** Keywords that hold a map of name -> subschema. */
 const SUBSCHEMA_MAP_KEYWORDS = new Set(['properties', 'patternProperties']);
-/** OpenAPI-only / annotation keys that carry no validation meaning. */
-const DROPPED_KEYWORDS = new Set([
-  'description',
-  'example',
-  'examples',
-  'title',
-  'deprecated',
-  'readOnly',
-  'writeOnly',
-  'xml',
-  'externalDocs',
-  'discriminator',
-  'default',
-]);
 
 /**
  * Converts one OpenAPI 3.0 schema object (recursively) to JSON Schema.
@@ -180,7 +141,7 @@ function convertSchema(schema: Json, knownFormat: (name: string) => boolean): Js
 
   const out: JsonObject = {};
   for (const [key, value] of Object.entries(schema)) {
-    if (key === 'nullable' || DROPPED_KEYWORDS.has(key) || key.startsWith('x-')) continue;
+    if (key === 'nullable' || key.startsWith('x-')) continue;
 
     if (key === '$ref') {
       out[key] = convertRef(String(value));
@@ -273,7 +234,7 @@ function getAjv(): Ajv {
   const knownFormat = (name: string) => instance.formats[name] !== undefined;
 
   const definitions: JsonObject = {};
-  for (const [name, schema] of Object.entries(loadSpec().components.schemas)) {
+  for (const [name, schema] of Object.entries(loadSpec().schemas)) {
     definitions[name] = convertSchema(schema, knownFormat);
   }
   instance.addSchema({ $id: COMPONENTS_ID, definitions });
@@ -310,22 +271,6 @@ function splitPath(path: string): string[] {
   return p.split('/').filter((s) => s !== '');
 }
 
-/** Schema `type` of an operation's path parameter (resolving parameter `$ref`s). */
-function pathParamType(pathItem: JsonObject, op: JsonObject, name: string): string | undefined {
-  const all = [pathItem['parameters'], op['parameters']].flatMap((p) =>
-    Array.isArray(p) ? p : [],
-  );
-  for (const raw of all) {
-    const param = resolveLocalRef(raw);
-    if (param?.['in'] === 'path' && param['name'] === name) {
-      const schema = resolveLocalRef(param['schema']);
-      const type = schema?.['type'];
-      return typeof type === 'string' ? type : undefined;
-    }
-  }
-  return undefined;
-}
-
 /**
  * Finds the operation for a concrete request path (relative to /api/v1; a
  * query string and an `/api/v1` prefix are ignored). Returns null when no
@@ -351,9 +296,8 @@ export function findOperation(method: string, path: string): OperationMatch | nu
   let best: { match: OperationMatch; score: number[] } | null = null;
   for (const { template, segments: tpl } of getTemplates()) {
     if (tpl.length !== segments.length) continue;
-    const pathItem = doc.paths[template]!;
-    const op = pathItem[lower];
-    if (!isObject(op)) continue;
+    const op: OpenApiOperation | undefined = doc.paths[template]![lower];
+    if (!op) continue;
 
     const params: Record<string, string> = {};
     const score: number[] = [];
@@ -365,7 +309,7 @@ export function findOperation(method: string, path: string): OperationMatch | nu
         ok = seg.literal === actual;
         score.push(2);
       } else {
-        const isInteger = pathParamType(pathItem, op, seg.param) === 'integer';
+        const isInteger = op.pathParams[seg.param] === 'integer';
         ok = actual !== '' && (!isInteger || /^-?\d+$/.test(actual));
         params[seg.param] = actual;
         score.push(isInteger ? 1 : 0);
@@ -412,17 +356,13 @@ function resolveResponseSchema(
 ): ResolvedSchema | null {
   const match = findOperation(method, path);
   if (!match) return null;
-  const op = loadSpec().paths[match.template]![match.method.toLowerCase()] as JsonObject;
-  const responses = isObject(op['responses']) ? op['responses'] : {};
+  const { responses } = loadSpec().paths[match.template]![match.method.toLowerCase()]!;
   const key = `${match.method} ${match.template}`;
 
   // Exact status, then an OpenAPI range ("4XX"), then "default".
   for (const code of [String(status), `${String(status)[0]}XX`, 'default']) {
-    const response = resolveLocalRef(responses[code]);
-    if (!response) continue;
-    const content = isObject(response['content']) ? response['content'] : {};
-    const media = content['application/json'];
-    const schema = isObject(media) && isObject(media['schema']) ? media['schema'] : undefined;
+    if (!(code in responses)) continue;
+    const schema = responses[code];
     // A documented status without a JSON body (e.g. a file download): nothing to check.
     if (!schema) return null;
     return { cacheKey: `${key} ${code}`, source: `${key} -> responses[${code}]`, schema };
