@@ -20,6 +20,7 @@ import {
   prepareMessage,
   type SendInput,
 } from '../messages/index.js';
+import { emptyTopicReplacement } from '../shared/topics.js';
 import { notificationBot } from '../users/index.js';
 import { formatScheduledMessage } from './format.js';
 
@@ -102,21 +103,30 @@ function validatedFields(
 }
 
 /** Scheduled messages are private to their owner: events go to the owner's queues only. */
-function emitToOwner(tx: Tx, ownerId: number, event: Record<string, unknown>): void {
+/** `event` is built per queue: the empty topic's name depends on the client. */
+function emitToOwner(
+  ctx: AppContext,
+  tx: Tx,
+  ownerId: number,
+  event: (emptyTopicName: string | null) => Record<string, unknown>,
+): void {
   tx.emit({
     type: 'scheduled_messages',
     users: [ownerId],
-    payload: { type: 'scheduled_messages', ...event },
+    payload: (queue) => ({
+      type: 'scheduled_messages',
+      ...event(emptyTopicReplacement(ctx, queue.options.capabilities.empty_topic_name)),
+    }),
   });
 }
 
 function emitUpdate(ctx: AppContext, tx: Tx, ownerId: number, id: number): void {
   const row = pendingScheduledMessage(ctx.db, ownerId, id);
   if (!row) return;
-  emitToOwner(tx, ownerId, {
+  emitToOwner(ctx, tx, ownerId, (emptyName) => ({
     op: 'update',
-    scheduled_message: formatScheduledMessage(row),
-  });
+    scheduled_message: formatScheduledMessage(row, emptyName),
+  }));
 }
 
 /** POST /scheduled_messages without scheduled_message_id */
@@ -130,10 +140,10 @@ export function createScheduledMessage(
   return ctx.transaction((tx) => {
     const id = insertScheduledMessage(ctx.db, sender.id, fields);
     const row = pendingScheduledMessage(ctx.db, sender.id, id)!;
-    emitToOwner(tx, sender.id, {
+    emitToOwner(ctx, tx, sender.id, (emptyName) => ({
       op: 'add',
-      scheduled_messages: [formatScheduledMessage(row)],
-    });
+      scheduled_messages: [formatScheduledMessage(row, emptyName)],
+    }));
     return { scheduled_message_id: id };
   });
 }
@@ -211,7 +221,10 @@ export function listScheduledMessages(
   user: UserRow,
 ): { scheduled_messages: Record<string, unknown>[] } {
   return {
-    scheduled_messages: pendingScheduledMessagesOf(ctx.db, user.id).map(formatScheduledMessage),
+    // GET /scheduled_messages has no allow_empty_topic_name: the display name, as GET /messages.
+    scheduled_messages: pendingScheduledMessagesOf(ctx.db, user.id).map((row) =>
+      formatScheduledMessage(row, emptyTopicReplacement(ctx, false)),
+    ),
   };
 }
 
@@ -224,7 +237,7 @@ export function removeScheduledMessage(
   if (!pendingScheduledMessage(ctx.db, user.id, id)) throw scheduledMessageNotFound();
   return ctx.transaction((tx) => {
     deleteScheduledMessage(ctx.db, id);
-    emitToOwner(tx, user.id, { op: 'remove', scheduled_message_id: id });
+    emitToOwner(ctx, tx, user.id, () => ({ op: 'remove', scheduled_message_id: id }));
     return {};
   });
 }
@@ -281,10 +294,10 @@ function deliverScheduledMessage(ctx: AppContext, row: ScheduledMessageRow): boo
       );
       const { id } = deliverMessage(ctx, tx, draft);
       markScheduledMessageDelivered(ctx.db, row.id, id);
-      emitToOwner(tx, row.sender_id, {
+      emitToOwner(ctx, tx, row.sender_id, () => ({
         op: 'remove',
         scheduled_message_id: row.id,
-      });
+      }));
     });
     return true;
   } catch (err) {

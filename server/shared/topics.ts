@@ -62,6 +62,10 @@ export function topicForClient(
   return topic === '' && !clientSupportsEmptyTopic ? emptyTopicDisplayName : topic;
 }
 
+/** A stored topic with the empty topic replaced (see emptyTopicReplacement). */
+export const topicShownAs = (topic: string, replacement: string | null): string =>
+  topic === '' && replacement !== null ? replacement : topic;
+
 export function topicForQueue(queue: EventQueue, topic: string, emptyTopicDisplayName: string) {
   return topicForClient(topic, emptyTopicDisplayName, queue.options.capabilities.empty_topic_name);
 }
