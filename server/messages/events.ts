@@ -17,13 +17,14 @@ export function emitMessageEvent(
   local?: { queueId: string; localId: string },
 ): void {
   const variants = new Map<string, Record<string, unknown>>();
-  const dictFor = (queue: EventQueue): Record<string, unknown> => {
+  // null: the message is gone (deleted before delivery), so there is nothing to send.
+  const dictFor = (queue: EventQueue): Record<string, unknown> | null => {
     const o = queue.options;
     const key = `${o.applyMarkdown}|${o.clientGravatar}|${o.capabilities.empty_topic_name}`;
     let dict = variants.get(key);
     if (!dict) {
       const row = messageById(ctx.db, messageId);
-      if (!row) return {};
+      if (!row) return null;
       dict = new MessageFormatter(ctx).format([row], {
         applyMarkdown: o.applyMarkdown,
         clientGravatar: o.clientGravatar,
@@ -37,9 +38,11 @@ export function emitMessageEvent(
     type: 'message',
     users: flagsByUser.keys(),
     payload: (queue) => {
+      const message = dictFor(queue);
+      if (!message) return null;
       const event: { type: string } & Record<string, unknown> = {
         type: 'message',
-        message: dictFor(queue),
+        message,
         flags: flagNames(flagsByUser.get(queue.userId) ?? 0),
       };
       if (local && queue.id === local.queueId) event.local_message_id = local.localId;
