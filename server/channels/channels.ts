@@ -18,6 +18,7 @@ import {
 import { activeUserIds, type UserRow } from '../db/queries/users.js';
 import { loadRealm } from '../shared/realm.js';
 import { isAdmin, isGuest } from '../shared/roles.js';
+import { topicForClient } from '../shared/topics.js';
 import { emitDefaultStreams } from './create.js';
 import { channelAudience, emitChannelArchived } from './events.js';
 import {
@@ -129,7 +130,7 @@ export function getChannelTopics(
   const emptyName = loadRealm(ctx).settings.empty_topic_display_name;
   const topics = [...byKey.values()]
     .sort((a, b) => b.max_id - a.max_id)
-    .map((t) => (t.name === '' && !allowEmptyTopicName ? { ...t, name: emptyName } : t));
+    .map((t) => ({ ...t, name: topicForClient(t.name, emptyName, allowEmptyTopicName) }));
   return { topics };
 }
 

@@ -6,6 +6,7 @@ import { userTopicsOf, VisibilityPolicy } from '../db/queries/user-topics.js';
 import { pushTo } from '../shared/collections.js';
 import { Flag } from '../shared/flags.js';
 import { MAX_UNREAD_MESSAGES } from '../shared/limits.js';
+import { topicShownAs } from '../shared/topics.js';
 
 /**
  * Whether a channel message is muted for a user: a muted topic in an
@@ -102,8 +103,7 @@ export function unreadMsgs(
       const key = `${row.stream_id}\n${topicKey(row.topic)}`;
       let entry = topics.get(key);
       if (!entry) {
-        const topic =
-          row.topic === '' && options.emptyTopicName !== null ? options.emptyTopicName : row.topic;
+        const topic = topicShownAs(row.topic, options.emptyTopicName);
         entry = { stream_id: row.stream_id, topic, unread_message_ids: [] };
         topics.set(key, entry);
       }

@@ -14,6 +14,7 @@ import {
 import { Flag, type FlagName } from '../shared/flags.js';
 import { MAX_MESSAGES_PER_UPDATE } from '../shared/limits.js';
 import { loadRealm } from '../shared/realm.js';
+import { topicShownAs } from '../shared/topics.js';
 import { applyFlagChanges, planFlagChange } from './read-state.js';
 import { FlagReader } from './reader.js';
 import { type UnreadMessageDetail, unreadMessageDetails } from './unread.js';
@@ -158,8 +159,8 @@ export function emitFlagsEvent(
   const legacyDetails: Record<string, UnreadMessageDetail> = {};
   for (const [id, detail] of Object.entries(details)) {
     legacyDetails[id] =
-      detail.type === 'stream' && detail.topic === ''
-        ? { ...detail, topic: emptyTopicName }
+      detail.type === 'stream' && detail.topic !== undefined
+        ? { ...detail, topic: topicShownAs(detail.topic, emptyTopicName) }
         : detail;
   }
   tx.emit({

@@ -2,3 +2,4 @@ export { isUnicodeEmojiCode, unicodeEmojiCode } from './emoji.js';
 export type { MarkdownLookups } from './markdown.js';
 export type { RenderResult } from './render.js';
 export { renderContent, renderMessage, topicLinks } from './render.js';
+export { silentMention, topicLinkSyntax, topicUrl } from './syntax.js';

@@ -17,6 +17,7 @@ import { topicPolicies } from '../db/queries/topic-policies.js';
 import { userTopicPolicy, VisibilityPolicy } from '../db/queries/user-topics.js';
 import { type UserRow, userById } from '../db/queries/users.js';
 import { FlagReader, forgetUserFlags, storeUserFlags } from '../flags/index.js';
+import { silentMention, topicLinkSyntax, topicUrl } from '../markdown/index.js';
 import {
   canAccessMessage,
   channelMessageHolders,
@@ -25,7 +26,7 @@ import {
 import { Flag } from '../shared/flags.js';
 import { mergeUserSettings } from '../shared/user-settings.js';
 import { setVisibilityPolicy } from '../topics/index.js';
-import { notificationBot, silentMention, topicLinkSyntax, topicUrl } from '../users/index.js';
+import { notificationBot } from '../users/index.js';
 import { searchableText } from './content.js';
 import { removeMessages } from './delete.js';
 import {

@@ -253,7 +253,7 @@ export function planEdit(ctx: AppContext, user: UserRow, input: EditInput): Edit
   if (targetStream) {
     const policy = effectiveTopicsPolicy(ctx, targetStream);
     const emptyName = realm.settings.empty_topic_display_name;
-    const targetEmpty = targetTopic === '' || targetTopic === '(no topic)';
+    const targetEmpty = targetTopic === '';
     if (targetEmpty && (topicEdited || streamEdited) && policy === 'disable_empty_topic') {
       throw badRequest(
         `Sending messages to the ${emptyName} topic is not allowed in this channel.`,

@@ -10,6 +10,7 @@ import { type UserRow, userById } from '../db/queries/users.js';
 import { topicLinks } from '../markdown/index.js';
 import { pushTo } from '../shared/collections.js';
 import { loadRealm } from '../shared/realm.js';
+import { topicForClient } from '../shared/topics.js';
 import { apiEmail, avatarUrl } from '../users/index.js';
 
 export interface MessageFormatOptions {
@@ -66,7 +67,7 @@ export class MessageFormatter {
   }
 
   displayTopic(topic: string, allowEmpty: boolean): string {
-    return topic === '' && !allowEmpty ? this.emptyTopicName : topic;
+    return topicForClient(topic, this.emptyTopicName, allowEmpty);
   }
 
   /** The message dicts, in the order given. */

@@ -4,6 +4,7 @@ import { messageEdits } from '../db/queries/message-edits.js';
 import type { UserRow } from '../db/queries/users.js';
 import { accessMessage } from '../narrow/index.js';
 import { loadRealm } from '../shared/realm.js';
+import { topicForClient } from '../shared/topics.js';
 import { highlightHtmlDifferences } from './html-diff.js';
 
 type Snapshot = Record<string, unknown>;
@@ -27,11 +28,9 @@ export function getMessageHistory(
   const { message } = accessMessage(ctx, user, messageId);
   const isChannelMessage = message.stream_id !== null;
   const topicName = (topic: string) =>
-    !isChannelMessage
-      ? ''
-      : topic === '' && !allowEmptyTopicName
-        ? realm.settings.empty_topic_display_name
-        : topic;
+    isChannelMessage
+      ? topicForClient(topic, realm.settings.empty_topic_display_name, allowEmptyTopicName)
+      : '';
 
   // Walk back from the current state, newest edit first.
   let content = message.content;

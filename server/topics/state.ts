@@ -1,6 +1,6 @@
 import { mutedTopicsList, userTopicsInActiveChannels } from '../db/queries/user-topics.js';
 import type { StateProvider } from '../events/state-provider.js';
-import { emptyTopicReplacement } from '../shared/topics.js';
+import { emptyTopicReplacement, topicShownAs } from '../shared/topics.js';
 
 const userTopicsState: StateProvider = {
   fetchTypes: ['user_topic'],
@@ -9,7 +9,7 @@ const userTopicsState: StateProvider = {
     return {
       user_topics: userTopicsInActiveChannels(ctx.db, user.id).map((row) => ({
         stream_id: row.stream_id,
-        topic_name: row.topic_name === '' && emptyName !== null ? emptyName : row.topic_name,
+        topic_name: topicShownAs(row.topic_name, emptyName),
         last_updated: row.last_updated,
         visibility_policy: row.visibility_policy,
       })),

@@ -1,6 +1,6 @@
 export { createBot } from './bots.js';
 export { apiEmail, avatarUrl } from './format.js';
-export { notificationBot, silentMention, topicLinkSyntax, topicUrl } from './notification-bot.js';
+export { notificationBot } from './notification-bot.js';
 export {
   alertWordsState,
   draftsState,

@@ -1,3 +1,4 @@
+import { topicShownAs } from '../../shared/topics.js';
 import type { Db } from '../open.js';
 import { stmt } from '../prepared.js';
 import { topicKey } from './messages.js';
@@ -94,7 +95,7 @@ export function mutedTopicsList(
     .filter((row) => row.visibility_policy === VisibilityPolicy.muted)
     .map((row) => [
       row.stream_name,
-      row.topic_name === '' && emptyTopicName !== null ? emptyTopicName : row.topic_name,
+      topicShownAs(row.topic_name, emptyTopicName),
       row.last_updated,
     ]);
 }
