@@ -57,6 +57,33 @@ export function emitChannelCreated(
   });
 }
 
+/**
+ * A channel `users` may now see: the channel, then its subscribers, as Zulip
+ * sends when a role change or a privacy change reveals it.
+ */
+export function emitChannelRevealed(
+  ctx: AppContext,
+  tx: Tx,
+  streamId: number,
+  users: Iterable<number>,
+): void {
+  const recipients = [...users];
+  if (recipients.length === 0) return;
+  emitChannelCreated(ctx, tx, streamId, recipients);
+  const subscribers = subscriberIds(ctx.db, streamId);
+  if (subscribers.length === 0) return;
+  tx.emit({
+    type: 'subscription',
+    users: recipients,
+    payload: {
+      type: 'subscription',
+      op: 'peer_add',
+      stream_ids: [streamId],
+      user_ids: subscribers,
+    },
+  });
+}
+
 /** `stream` op `delete`: the users no longer know the channel. */
 export function emitChannelGone(tx: Tx, streamId: number, users: Iterable<number>): void {
   const recipients = [...users];

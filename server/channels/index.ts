@@ -34,3 +34,8 @@ export {
 } from './rules.js';
 export { weeklyTraffic } from './traffic.js';
 export { updateChannel } from './update.js';
+export {
+  channelsVisibleTo,
+  emitRoleVisibilityChange,
+  emitSubscriberActivation,
+} from './visibility.js';

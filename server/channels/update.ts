@@ -16,7 +16,6 @@ import {
   setStreamRetentionDays,
   setStreamTopicsPolicy,
   streamById,
-  subscriberIds,
 } from '../db/queries/streams.js';
 import type { UserRow } from '../db/queries/users.js';
 import { renderContent } from '../markdown/index.js';
@@ -37,8 +36,8 @@ import {
 } from './create.js';
 import {
   channelAudience,
-  emitChannelCreated,
   emitChannelGone,
+  emitChannelRevealed,
   emitChannelUnarchived,
   emitChannelUpdate,
   usersExcept,
@@ -253,22 +252,7 @@ function announceAccessChange(
   const gaining = usersExcept(after, before);
   const losing = usersExcept(before, after);
   update(stream, usersExcept(after, gaining));
-  if (gaining.length > 0) {
-    emitChannelCreated(ctx, tx, stream.id, gaining);
-    const subscribers = subscriberIds(ctx.db, stream.id);
-    if (subscribers.length > 0) {
-      tx.emit({
-        type: 'subscription',
-        users: gaining,
-        payload: {
-          type: 'subscription',
-          op: 'peer_add',
-          stream_ids: [stream.id],
-          user_ids: subscribers,
-        },
-      });
-    }
-  }
+  emitChannelRevealed(ctx, tx, stream.id, gaining);
   emitChannelGone(tx, stream.id, losing);
 }
 

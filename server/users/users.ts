@@ -1,19 +1,12 @@
 import {
-  emitChannelCreated,
-  emitChannelGone,
-  emitPeerChange,
-  hasMetadataAccess,
+  channelsVisibleTo,
+  emitRoleVisibilityChange,
+  emitSubscriberActivation,
 } from '../channels/index.js';
 import type { AppContext, Tx } from '../core/context.js';
 import { badRequest, noSuchUser, ownerRequired } from '../core/errors.js';
 import { maxMessageId } from '../db/queries/messages.js';
 import { allProfileValues, profileValuesOf } from '../db/queries/profile-values.js';
-import {
-  allStreams,
-  streamById,
-  subscribedStreamIds,
-  subscriberIds,
-} from '../db/queries/streams.js';
 import {
   activeUserIds,
   allUsers,
@@ -98,61 +91,6 @@ function emitPersonUpdate(ctx: AppContext, tx: Tx, person: Record<string, unknow
     users: realmUserRecipients(ctx),
     payload: { type: 'realm_user', op: 'update', person },
   });
-}
-
-/**
- * Subscriber lists leave deactivated users out, so (de)activation reads to
- * everyone who sees a channel's subscribers as the user leaving or joining it.
- */
-function emitSubscriberActivity(
-  ctx: AppContext,
-  tx: Tx,
-  userId: number,
-  op: 'peer_add' | 'peer_remove',
-): void {
-  for (const streamId of subscribedStreamIds(ctx.db, userId)) {
-    emitPeerChange(ctx, tx, op, streamById(ctx.db, streamId)!, [userId]);
-  }
-}
-
-/** The active channels `user` may know about, with the role they have at the moment. */
-const visibleChannelIds = (ctx: AppContext, user: UserRow) =>
-  new Set(
-    allStreams(ctx.db)
-      .filter((s) => !s.is_archived && hasMetadataAccess(ctx, user, s))
-      .map((s) => s.id),
-  );
-
-/**
- * Zulip's send_stream_events_for_role_update: the channels a new role shows
- * arrive with their subscribers, the ones it hides are withdrawn.
- */
-function emitRoleVisibilityChange(
-  ctx: AppContext,
-  tx: Tx,
-  user: UserRow,
-  before: Set<number>,
-): void {
-  const after = visibleChannelIds(ctx, user);
-  for (const streamId of after) {
-    if (before.has(streamId)) continue;
-    emitChannelCreated(ctx, tx, streamId, [user.id]);
-    const subscribers = subscriberIds(ctx.db, streamId);
-    if (subscribers.length === 0) continue;
-    tx.emit({
-      type: 'subscription',
-      users: [user.id],
-      payload: {
-        type: 'subscription',
-        op: 'peer_add',
-        stream_ids: [streamId],
-        user_ids: subscribers,
-      },
-    });
-  }
-  for (const streamId of before) {
-    if (!after.has(streamId)) emitChannelGone(tx, streamId, [user.id]);
-  }
 }
 
 export function viewerOf(user: UserRow): Viewer {
@@ -309,7 +247,7 @@ export function updateUser(
       emitPersonUpdate(ctx, tx, { user_id: target.id, full_name: fullName });
     }
     if (role !== undefined && role !== target.role) {
-      const visibleBefore = visibleChannelIds(ctx, target);
+      const visibleBefore = channelsVisibleTo(ctx, target);
       setUserRole(ctx.db, target.id, role);
       syncSystemGroups(ctx.db, target.id, role);
       emitPersonUpdate(ctx, tx, { user_id: target.id, role });
@@ -333,7 +271,7 @@ export function deactivateUser(
   ctx.transaction((tx) => {
     setUserActive(ctx.db, target.id, false);
     emitPersonUpdate(ctx, tx, { user_id: target.id, is_active: false });
-    emitSubscriberActivity(ctx, tx, target.id, 'peer_remove');
+    emitSubscriberActivation(ctx, tx, target.id, 'peer_remove');
   });
   // A deactivated account's clients lose their queues at once, as in Zulip.
   for (const queue of [...ctx.events.queuesOf(target.id)]) ctx.events.delete(queue);
@@ -351,7 +289,7 @@ export function reactivateUser(
   ctx.transaction((tx) => {
     setUserActive(ctx.db, target.id, true);
     emitPersonUpdate(ctx, tx, { user_id: target.id, is_active: true });
-    emitSubscriberActivity(ctx, tx, target.id, 'peer_add');
+    emitSubscriberActivation(ctx, tx, target.id, 'peer_add');
   });
   return {};
 }
