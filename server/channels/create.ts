@@ -1,5 +1,5 @@
 import type { AppContext, Tx } from '../core/context.js';
-import { badRequest, ownerRequired } from '../core/errors.js';
+import { badRequest, insufficientPermission, ownerRequired } from '../core/errors.js';
 import { addDefaultStream, defaultStreamIds } from '../db/queries/default-streams.js';
 import { insertStream, streamById, streamByName } from '../db/queries/streams.js';
 import { allUsers, type UserRow } from '../db/queries/users.js';
@@ -8,6 +8,12 @@ import type { StoredGroupSetting } from '../shared/group-settings.js';
 import { userHasGroupSetting } from '../shared/group-settings.js';
 import { loadRealm } from '../shared/realm.js';
 import { isAdmin, isGuest, isOwner } from '../shared/roles.js';
+import {
+  defaultChannelCannotBePrivate,
+  invalidChannelFolder,
+  invalidParameters,
+  webPublicChannelsDisabled,
+} from './errors.js';
 import { channelAudience, emitChannelCreated } from './events.js';
 import { checkChannelGroupSetting, type GroupSettingInput } from './group-permissions.js';
 import {
@@ -119,11 +125,11 @@ export function prepareChannelCreation(
   if (options.topicsPolicy !== undefined) {
     topicsPolicy = parseTopicsPolicy(options.topicsPolicy);
     if (topicsPolicy !== 'inherit' && !canSetTopicsPolicy(ctx, actor)) {
-      throw badRequest('Insufficient permission');
+      throw insufficientPermission();
     }
   }
   if (options.folderId !== undefined && options.folderId !== null) {
-    throw badRequest('Invalid channel folder ID');
+    throw invalidChannelFolder();
   }
 
   const nobody = channelPermissionDefaults.can_delete_any_message_group;
@@ -143,26 +149,26 @@ export function prepareChannelCreation(
       stored !== nobody &&
       !canSetDeleteMessagePolicy(ctx, actor)
     ) {
-      throw badRequest('Insufficient permission');
+      throw insufficientPermission();
     }
     permissions[name] = stored;
   }
 
   if (options.inviteOnly && !canCreateChannel(ctx, actor, 'private')) {
-    throw badRequest('Insufficient permission');
+    throw insufficientPermission();
   }
   if (!options.inviteOnly && !canCreateChannel(ctx, actor, 'public')) {
-    throw badRequest('Insufficient permission');
+    throw insufficientPermission();
   }
-  if (options.isDefaultStream && !isAdmin(actor)) throw badRequest('Insufficient permission');
+  if (options.isDefaultStream && !isAdmin(actor)) throw insufficientPermission();
   if (options.inviteOnly && options.isDefaultStream) {
-    throw badRequest('A default channel cannot be private.');
+    throw defaultChannelCannotBePrivate();
   }
   if (options.isWebPublic) {
-    if (!webPublicChannelsEnabled(ctx)) throw badRequest('Web-public channels are not enabled.');
-    if (!canCreateChannel(ctx, actor, 'web_public')) throw badRequest('Insufficient permission');
+    if (!webPublicChannelsEnabled(ctx)) throw webPublicChannelsDisabled();
+    if (!canCreateChannel(ctx, actor, 'web_public')) throw insufficientPermission();
     // Zulip would store this contradiction; Hearth keeps the privacy invariants.
-    if (options.inviteOnly) throw badRequest('Invalid parameters');
+    if (options.inviteOnly) throw invalidParameters();
   }
   if (retention !== null && !isOwner(actor)) throw ownerRequired();
 

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { AppContext } from '../core/context.js';
-import { badRequest } from '../core/errors.js';
+import { badRequest, insufficientPermission } from '../core/errors.js';
 import { type UserRow, userById } from '../db/queries/users.js';
 import { loadRealm } from '../shared/realm.js';
 import { isAdmin } from '../shared/roles.js';
@@ -50,7 +50,7 @@ function emailSender(ctx: AppContext, user: UserRow, senderId: number | undefine
   if (senderId === user.id) return String(user.id);
   const bot = userById(ctx.db, senderId);
   if (!bot?.is_bot) throw badRequest('No such bot');
-  if (bot.bot_owner_id !== user.id && !isAdmin(user)) throw badRequest('Insufficient permission');
+  if (bot.bot_owner_id !== user.id && !isAdmin(user)) throw insufficientPermission();
   return String(bot.id);
 }
 

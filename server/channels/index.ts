@@ -14,6 +14,7 @@ export {
   prepareChannelCreation,
 } from './create.js';
 export { getChannelEmailAddress } from './email-address.js';
+export { cannotPostInChannel } from './errors.js';
 export { emitChannelCreated, emitChannelGone, emitPeerChange } from './events.js';
 export { groupSettingChangeSchema, groupSettingValueSchema } from './group-permissions.js';
 export type { ChannelPermission } from './rules.js';

@@ -13,6 +13,7 @@ import { type StoredGroupSetting, userHasGroupSetting } from '../shared/group-se
 import { MAX_CHANNEL_NAME_LENGTH } from '../shared/limits.js';
 import { loadRealm, resolveGroupSetting } from '../shared/realm.js';
 import { isAdmin, isGuest } from '../shared/roles.js';
+import { cannotPostInChannel } from './errors.js';
 
 /** Channel-level permission settings and Zulip's defaults for new channels. */
 export const channelPermissionDefaults = {
@@ -115,7 +116,7 @@ export function checkCanPost(ctx: AppContext, sender: UserRow, stream: StreamRow
       ? { id: sender.bot_owner_id, role: ownerRole(ctx, sender.bot_owner_id) ?? sender.role }
       : sender;
   if (!hasChannelPermission(ctx, subject, stream, 'can_send_message_group')) {
-    throw badRequest('You do not have permission to post in this channel.');
+    throw cannotPostInChannel();
   }
   const notAuthorized = () => badRequest(`Not authorized to send to channel '${stream.name}'`);
   if (stream.is_archived) throw notAuthorized();

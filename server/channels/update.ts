@@ -1,5 +1,5 @@
 import type { AppContext, Tx } from '../core/context.js';
-import { badRequest, ownerRequired } from '../core/errors.js';
+import { badRequest, insufficientPermission, ownerRequired } from '../core/errors.js';
 import {
   addDefaultStream,
   isDefaultStream,
@@ -34,6 +34,12 @@ import {
   type TopicsPolicy,
   webPublicChannelsEnabled,
 } from './create.js';
+import {
+  defaultChannelCannotBePrivate,
+  invalidChannelFolder,
+  invalidParameters,
+  webPublicChannelsDisabled,
+} from './errors.js';
 import {
   channelAudience,
   emitChannelGone,
@@ -130,10 +136,10 @@ function plan(ctx: AppContext, actor: UserRow, stream: StreamRow, input: Channel
     input.historyPublicToSubscribers ??
     (input.isPrivate !== undefined ? !input.isPrivate : stream.history_public_to_subscribers === 1);
 
-  if (isWebPublic && !historyPublic) throw badRequest('Invalid parameters');
-  if (isWebPublic && inviteOnly) throw badRequest('Invalid parameters');
-  if (!inviteOnly && !historyPublic) throw badRequest('Invalid parameters');
-  if (inviteOnly && isDefault) throw badRequest('A default channel cannot be private.');
+  if (isWebPublic && !historyPublic) throw invalidParameters();
+  if (isWebPublic && inviteOnly) throw invalidParameters();
+  if (!inviteOnly && !historyPublic) throw invalidParameters();
+  if (inviteOnly && isDefault) throw defaultChannelCannotBePrivate();
   if (!inviteOnly && realm.settings.moderation_request_channel_id === stream.id) {
     throw badRequest('Moderation request channel must be private.');
   }
@@ -142,12 +148,12 @@ function plan(ctx: AppContext, actor: UserRow, stream: StreamRow, input: Channel
       throw badRequest('Channel content access is required.');
     }
     if (!canCreateChannel(ctx, actor, input.isPrivate ? 'private' : 'public')) {
-      throw badRequest('Insufficient permission');
+      throw insufficientPermission();
     }
   }
   if (input.isWebPublic) {
-    if (!webPublicChannelsEnabled(ctx)) throw badRequest('Web-public channels are not enabled.');
-    if (!canCreateChannel(ctx, actor, 'web_public')) throw badRequest('Insufficient permission');
+    if (!webPublicChannelsEnabled(ctx)) throw webPublicChannelsDisabled();
+    if (!canCreateChannel(ctx, actor, 'web_public')) throw insufficientPermission();
   }
   const privacyGiven =
     input.isPrivate !== undefined ||
@@ -172,7 +178,7 @@ function plan(ctx: AppContext, actor: UserRow, stream: StreamRow, input: Channel
   let topicsPolicy: TopicsPolicy | null = null;
   if (input.topicsPolicy !== undefined) {
     topicsPolicy = parseTopicsPolicy(input.topicsPolicy);
-    if (!canSetTopicsPolicy(ctx, actor)) throw badRequest('Insufficient permission');
+    if (!canSetTopicsPolicy(ctx, actor)) throw insufficientPermission();
   }
   let newName: string | null = null;
   if (input.newName !== undefined) {
@@ -182,7 +188,7 @@ function plan(ctx: AppContext, actor: UserRow, stream: StreamRow, input: Channel
     if (newName.toLowerCase() !== stream.name.toLowerCase()) checkNewChannelName(ctx, newName);
   }
   if (input.folderId !== undefined && input.folderId !== null) {
-    throw badRequest('Invalid channel folder ID');
+    throw invalidChannelFolder();
   }
 
   const groups: PlannedGroupChange[] = [];
@@ -207,7 +213,7 @@ function plan(ctx: AppContext, actor: UserRow, stream: StreamRow, input: Channel
       stored !== 'role:nobody' &&
       !canSetDeletePolicy(ctx, actor)
     ) {
-      throw badRequest('Insufficient permission');
+      throw insufficientPermission();
     }
     groups.push({ setting, stored, value });
   }

@@ -91,3 +91,9 @@ export const requestTooLarge = () =>
 
 export const notFound = () =>
   new ApiError('Endpoint not found', { code: 'NOT_FOUND', status: 404 });
+
+/** The generic refusal Zulip gives when a permission setting excludes the caller. */
+export const insufficientPermission = () => new ApiError('Insufficient permission');
+
+/** A user given as a target (principal, subscriber, recipient) who is deactivated. */
+export const targetUserDeactivated = () => new ApiError('User is deactivated');

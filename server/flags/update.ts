@@ -6,6 +6,7 @@ import type { UserRow } from '../db/queries/users.js';
 import type { EventQueue } from '../events/queue.js';
 import {
   canAccessMessage,
+  checkAnchorExclusion,
   fetchMessageWindow,
   invalidMessage,
   type NarrowTerm,
@@ -213,9 +214,7 @@ export function updateMessageFlagsForNarrow(
   input: NarrowFlagInput,
 ) {
   const anchor = parseAnchor(ctx, input.anchor);
-  if (input.numBefore > 0 && input.numAfter > 0 && !input.includeAnchor) {
-    throw badRequest('The anchor can only be excluded at an end of the range');
-  }
+  checkAnchorExclusion(input.numBefore, input.numAfter, input.includeAnchor);
   const numBefore = Math.min(
     input.numBefore,
     Math.max(MAX_MESSAGES_PER_UPDATE - input.numAfter, MAX_MESSAGES_PER_UPDATE / 2),

@@ -2,6 +2,7 @@
 import { createHash } from 'node:crypto';
 import {
   accessChannelById,
+  cannotPostInChannel,
   effectiveTopicsPolicy,
   hasChannelPermission,
 } from '../channels/index.js';
@@ -322,7 +323,7 @@ export function planEdit(ctx: AppContext, user: UserRow, input: EditInput): Edit
       throw badRequest("You don't have permission to move this message");
     }
     if (!hasChannelPermission(ctx, user, targetStream, 'can_send_message_group')) {
-      throw badRequest('You do not have permission to post in this channel.');
+      throw cannotPostInChannel();
     }
     const limit = realm.settings.move_messages_between_streams_limit_seconds;
     if (limit !== null && !isModerator(user) && age > limit + EDIT_LIMIT_BUFFER_SECONDS) {

@@ -17,6 +17,7 @@ export {
 export { messageEventMatchesNarrow, narrowQueueFilter } from './event-filter.js';
 export type { NarrowTerm } from './narrow.js';
 export {
+  checkAnchorExclusion,
   fetchMessageWindow,
   messageMatchesNarrow,
   messagesMatchingNarrow,

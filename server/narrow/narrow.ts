@@ -56,6 +56,13 @@ export function nearOfNarrow(narrow: NarrowTerm[]): number | null {
 // ---------------------------------------------------------------------------
 // Fetching
 
+/** An excluded anchor must be an end of the range (Zulip's check, before any clamping). */
+export function checkAnchorExclusion(numBefore: number, numAfter: number, includeAnchor: boolean) {
+  if (numBefore > 0 && numAfter > 0 && !includeAnchor) {
+    throw badRequest('The anchor can only be excluded at an end of the range');
+  }
+}
+
 /**
  * The messages of the narrow around the anchor, as Zulip's fetch_messages:
  * up to numBefore older and numAfter newer ones plus the anchor itself.
@@ -68,9 +75,7 @@ export function fetchMessageWindow(
   user: UserRow,
   query: MessageWindowQuery,
 ): MessageWindow {
-  if (query.numBefore > 0 && query.numAfter > 0 && !query.includeAnchor) {
-    throw badRequest('The anchor can only be excluded at an end of the range');
-  }
+  checkAnchorExclusion(query.numBefore, query.numAfter, query.includeAnchor);
   const resolved = resolveNarrow(ctx, user, query.narrow, {
     allowHistory: true,
     needUnreadBound: query.anchor === 'first_unread',

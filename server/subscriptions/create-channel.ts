@@ -6,7 +6,7 @@ import {
   prepareChannelCreation,
 } from '../channels/index.js';
 import type { AppContext } from '../core/context.js';
-import { badRequest } from '../core/errors.js';
+import { badRequest, insufficientPermission, targetUserDeactivated } from '../core/errors.js';
 import { streamById } from '../db/queries/streams.js';
 import { type UserRow, userById } from '../db/queries/users.js';
 import { addSubscriptions, canAddSubscribers } from './subscriptions.js';
@@ -25,7 +25,7 @@ export function createChannel(ctx: AppContext, actor: UserRow, input: CreateChan
   const subscribers = [...new Set(input.subscribers)].map((id) => {
     const user = userById(ctx.db, id);
     if (!user) throw badRequest(`Invalid user ID: ${id}`);
-    if (!user.is_active) throw badRequest('User is deactivated');
+    if (!user.is_active) throw targetUserDeactivated();
     return user;
   });
   return ctx.transaction((tx) => {
@@ -40,7 +40,7 @@ export function createChannel(ctx: AppContext, actor: UserRow, input: CreateChan
     const stream = streamById(ctx.db, id)!;
     const others = subscribers.some((u) => u.id !== actor.id);
     if (others && !canAddSubscribers(ctx, actor, stream)) {
-      throw badRequest('Insufficient permission');
+      throw insufficientPermission();
     }
     addSubscriptions(ctx, tx, [stream], subscribers);
     return { id };

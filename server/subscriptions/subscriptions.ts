@@ -19,7 +19,7 @@ import {
   weeklyTraffic,
 } from '../channels/index.js';
 import type { AppContext, Tx } from '../core/context.js';
-import { badRequest } from '../core/errors.js';
+import { badRequest, insufficientPermission, targetUserDeactivated } from '../core/errors.js';
 import {
   allStreams,
   deactivateSubscription,
@@ -119,7 +119,7 @@ function resolvePrincipals(ctx: AppContext, actor: UserRow, principals: Principa
     } else {
       user = accessUserByEmail(ctx, actor, principal);
     }
-    if (!user.is_active) throw badRequest('User is deactivated');
+    if (!user.is_active) throw targetUserDeactivated();
     users.set(user.id, user);
   }
   return [...users.values()];
@@ -312,7 +312,7 @@ export function subscribe(ctx: AppContext, actor: UserRow, input: SubscribeInput
   }
   const authorized = existing.filter((s) => !unauthorized.includes(s));
   if (subscribingOthers && authorized.some((s) => !canAddSubscribers(ctx, actor, s))) {
-    throw badRequest('Insufficient permission');
+    throw insufficientPermission();
   }
   const targets = subscribingOthers ? resolvePrincipals(ctx, actor, principals) : [actor];
 
@@ -437,7 +437,7 @@ export function unsubscribe(
     else missing.push(name);
   }
   if (othersToo && !canRemoveSubscribers(ctx, actor, [...streams.values()])) {
-    throw badRequest('Insufficient permission');
+    throw insufficientPermission();
   }
   if (missing.length > 0) throw badRequest(`Channel(s) (${missing.join(', ')}) do not exist`);
   return ctx.transaction((tx) => {

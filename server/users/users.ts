@@ -4,7 +4,7 @@ import {
   emitSubscriberActivation,
 } from '../channels/index.js';
 import type { AppContext, Tx } from '../core/context.js';
-import { badRequest, noSuchUser, ownerRequired } from '../core/errors.js';
+import { badRequest, noSuchUser, ownerRequired, targetUserDeactivated } from '../core/errors.js';
 import { maxMessageId } from '../db/queries/messages.js';
 import { allProfileValues, profileValuesOf } from '../db/queries/profile-values.js';
 import {
@@ -57,7 +57,7 @@ export function accessUserById(
   const user = userById(ctx.db, id);
   if (!user) throw noSuchUser();
   if (user.is_bot && !opts.allowBots) throw noSuchUser();
-  if (!user.is_active && !opts.allowDeactivated) throw badRequest('User is deactivated');
+  if (!user.is_active && !opts.allowDeactivated) throw targetUserDeactivated();
   return user;
 }
 
