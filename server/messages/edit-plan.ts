@@ -25,7 +25,8 @@ import {
 } from '../shared/topics.js';
 import { mergeUserSettings } from '../shared/user-settings.js';
 import { normalizeContent } from './content.js';
-import { checkCanCreateTopic, checkMentionPermissions } from './send.js';
+import { checkMentionPermissions } from './mentions.js';
+import { checkCanCreateTopic } from './recipients.js';
 
 export type PropagateMode = 'change_one' | 'change_later' | 'change_all';
 

@@ -30,7 +30,7 @@ import {
 import { type EditInput, type EditPlan, planEdit, visibleTopicMessages } from './edit-plan.js';
 import { emitDeleteMessageEvents } from './events.js';
 import { highlightHtmlDifferences } from './html-diff.js';
-import { mentionedUsers, mentionFlags } from './send.js';
+import { mentionedUsers, mentionFlags } from './mentions.js';
 
 export type { EditInput, PropagateMode } from './edit-plan.js';
 

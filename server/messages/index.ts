@@ -1,15 +1,15 @@
+/**
+ * Messages: sending (recipients, mentions, delivery), editing and moving,
+ * deleting, fetching with narrows, edit history, message dicts and events.
+ */
 export { parseRecipientList } from './addressee.js';
 export { normalizeContent } from './content.js';
 export { deleteMessage } from './delete.js';
 export { updateMessage } from './edit.js';
 export { getMessage, getMessages, matchesNarrow } from './fetch.js';
 export { getMessageHistory } from './history.js';
+export { userForEmail } from './recipients.js';
 export { renderPreview } from './render-preview.js';
 export type { SendInput } from './send.js';
-export {
-  deliverMessage,
-  prepareMessage,
-  sendMessage,
-  userForEmail,
-} from './send.js';
+export { deliverMessage, prepareMessage, sendMessage } from './send.js';
 export { recentPrivateConversationsState } from './state.js';

@@ -1,47 +1,32 @@
-import {
-  checkCanPost,
-  checkChannelName,
-  effectiveTopicsPolicy,
-  hasChannelPermission,
-} from '../channels/index.js';
 import type { AppContext, Tx } from '../core/context.js';
-import { ApiError, badRequest, missingArgument } from '../core/errors.js';
+import { missingArgument } from '../core/errors.js';
 import { dmGroupFor } from '../db/queries/dm-groups.js';
-import { dmConversationHasMessages, insertMessage } from '../db/queries/messages.js';
+import { insertMessage } from '../db/queries/messages.js';
 import { usersWhoMuted } from '../db/queries/muted-users.js';
 import {
   type StreamRow,
   setStreamFirstMessageId,
-  streamById,
-  streamByName,
   subscriberIds,
   subscriptionOf,
 } from '../db/queries/streams.js';
-import { groupById, recursiveMembers } from '../db/queries/user-groups.js';
 import {
   topicHasOtherMessages,
-  topicParticipants,
   userTopicPolicy,
   VisibilityPolicy,
 } from '../db/queries/user-topics.js';
-import { type UserRow, userByEmailKey, userById } from '../db/queries/users.js';
+import { type UserRow, userById } from '../db/queries/users.js';
 import { storeNewMessageFlags } from '../flags/index.js';
 import { type RenderResult, renderMessage } from '../markdown/index.js';
 import { Flag } from '../shared/flags.js';
-import { type StoredGroupSetting, userHasGroupSetting } from '../shared/group-settings.js';
-import { escapeHtml } from '../shared/html.js';
-import { WILDCARD_MENTION_THRESHOLD } from '../shared/limits.js';
-import { loadRealm } from '../shared/realm.js';
-import { normalizeTopic } from '../shared/topics.js';
 import { mergeUserSettings } from '../shared/user-settings.js';
 import { setVisibilityPolicy } from '../topics/index.js';
-import { apiEmail } from '../users/index.js';
-import { parseChannelIndicator, parseRecipientList } from './addressee.js';
 import { normalizeContent, searchableText } from './content.js';
 import { emitMessageEvent } from './events.js';
-
+import { checkMentionPermissions, mentionedUsers, mentionFlags } from './mentions.js';
 /** Clients that render their own sent messages, so the sender has read them (Zulip's list). */
-const selfRenderingClients = new Set([
+import { type Addressee, resolveChannel, resolveDirect } from './recipients.js';
+
+export const selfRenderingClients = new Set([
   'zulipandroid',
   'zulipios',
   'zulipdesktop',
@@ -70,14 +55,6 @@ export type SendResult = {
   automatic_new_visibility_policy?: number;
 };
 
-interface Addressee {
-  stream?: StreamRow;
-  topic: string;
-  /** Everyone who receives the message (a channel's subscribers; a conversation's members). */
-  recipients: number[];
-  dmMembers?: number[];
-}
-
 /** A validated, rendered message ready to be stored (user sends and Notification Bot alike). */
 export interface MessageDraft {
   sender: UserRow;
@@ -98,210 +75,8 @@ export interface MessageDraft {
   automaticTopicPolicy: boolean;
 }
 
-function channelNotFound(indicator: { name: string } | { id: number }): ApiError {
-  if ('id' in indicator) {
-    return new ApiError(`Channel with ID '${indicator.id}' does not exist`, {
-      code: 'STREAM_DOES_NOT_EXIST',
-      extra: { stream_id: indicator.id },
-    });
-  }
-  const name = escapeHtml(indicator.name);
-  return new ApiError(`Channel '${name}' does not exist`, {
-    code: 'STREAM_DOES_NOT_EXIST',
-    extra: { stream: name },
-  });
-}
-
-/**
- * A channel message's topic after the empty-topic equivalences, checked
- * against the channel's (or organization's) topics policy.
- */
-export function checkTopicForChannel(ctx: AppContext, stream: StreamRow, topic: string): void {
-  const realm = loadRealm(ctx);
-  const policy = effectiveTopicsPolicy(ctx, stream);
-  const emptyName = realm.settings.empty_topic_display_name;
-  if (topic === '' && policy === 'disable_empty_topic') {
-    if (realm.settings.mandatory_topics && stream.topics_policy === 'inherit') {
-      throw badRequest('Topics are required in this organization');
-    }
-    throw badRequest(`Sending messages to the ${emptyName} topic is not allowed in this channel.`);
-  }
-  if (topic !== '' && policy === 'empty_topic_only') {
-    throw badRequest(`Only the ${emptyName} topic is allowed in this channel.`);
-  }
-}
-
-/** Zulip's can_create_topic_group: starting a topic may be restricted per channel. */
-export function checkCanCreateTopic(
-  ctx: AppContext,
-  user: UserRow,
-  stream: StreamRow,
-  topic: string,
-): void {
-  if (hasChannelPermission(ctx, user, stream, 'can_create_topic_group')) return;
-  if (topicHasOtherMessages(ctx.db, stream.id, topic, -1)) return;
-  throw badRequest('You do not have permission to create new topics in this channel.');
-}
-
-function resolveChannel(ctx: AppContext, sender: UserRow, input: SendInput): Addressee {
-  if (input.to === undefined) throw missingArgument('to');
-  if (input.topic === undefined) throw missingArgument('topic');
-  const indicator = parseChannelIndicator(input.to);
-  let stream: StreamRow | undefined;
-  if ('id' in indicator) {
-    stream = streamById(ctx.db, indicator.id);
-  } else {
-    indicator.name = checkChannelName(indicator.name);
-    stream = streamByName(ctx.db, indicator.name);
-  }
-  if (!stream) throw channelNotFound(indicator);
-  const realm = loadRealm(ctx);
-  const topic = normalizeTopic(input.topic, realm.settings.empty_topic_display_name);
-  checkTopicForChannel(ctx, stream, topic);
-  checkCanPost(ctx, sender, stream);
-  checkCanCreateTopic(ctx, sender, stream, topic);
-  return { stream, topic, recipients: subscriberIds(ctx.db, stream.id) };
-}
-
-function resolveDirect(ctx: AppContext, sender: UserRow, input: SendInput): Addressee {
-  if (input.to === undefined) throw missingArgument('to');
-  const list = parseRecipientList(input.to);
-  const realm = loadRealm(ctx);
-  const users: UserRow[] = [];
-  if ('ids' in list) {
-    for (const id of list.ids) {
-      const user = userById(ctx.db, id);
-      if (!user) throw badRequest(`Invalid user ID ${id}`);
-      users.push(user);
-    }
-  } else {
-    for (const email of list.emails) {
-      const user = userForEmail(ctx, email, realm.row.email_domain);
-      if (!user) throw badRequest(`Invalid email '${email}'`);
-      users.push(user);
-    }
-  }
-  if (users.length === 0) throw badRequest('Message must have recipients');
-  for (const user of users) {
-    if (!user.is_active) {
-      throw badRequest(`'${apiEmail(user, realm.row.email_domain)}' is no longer using Zulip.`);
-    }
-  }
-  // The sender in the list is ignored, unless alone (a note to self).
-  const others = users.filter((u) => u.id !== sender.id);
-  const onlyBotsOrSelf = others.every((u) => u.is_bot);
-  const members = [...new Set([sender.id, ...others.map((u) => u.id)])].sort((a, b) => a - b);
-  if (!sender.is_bot && !onlyBotsOrSelf) {
-    const permission = realm.settings.direct_message_permission_group as StoredGroupSetting;
-    if (!userHasGroupSetting(ctx, sender, permission)) {
-      throw badRequest(
-        permission === 'role:nobody'
-          ? 'Direct messages are disabled in this organization.'
-          : 'You do not have permission to send direct messages to this recipient.',
-      );
-    }
-    const initiator = realm.settings.direct_message_initiator_group as StoredGroupSetting;
-    if (!userHasGroupSetting(ctx, sender, initiator) && !conversationExists(ctx, members)) {
-      throw badRequest('You do not have permission to initiate direct message conversations.');
-    }
-  }
-  return { topic: '', recipients: members, dmMembers: members };
-}
-
-/** Has anyone written in this exact conversation before? (Initiating may be restricted.) */
-function conversationExists(ctx: AppContext, members: number[]): boolean {
-  return dmConversationHasMessages(ctx.db, members);
-}
-
-/** API e-mail or, where visible, real e-mail; placeholders resolve by id. */
-export function userForEmail(ctx: AppContext, email: string, domain: string): UserRow | undefined {
-  const key = email.trim().toLowerCase();
-  const direct = userByEmailKey(ctx.db, key);
-  if (direct) return direct;
-  const placeholder = /^user(\d+)@(.+)$/.exec(key);
-  if (placeholder && placeholder[2] === domain.toLowerCase())
-    return userById(ctx.db, Number(placeholder[1]));
-  return undefined;
-}
-
-/**
- * Wildcard and group mention permissions (Zulip checks them on send and on
- * content edits). Returns the topic wildcard's audience: the topic's participants.
- */
-export function checkMentionPermissions(
-  ctx: AppContext,
-  sender: UserRow,
-  rendered: RenderResult,
-  channel: { stream: StreamRow; topic: string; subscriberCount: number } | undefined,
-): number[] {
-  const realm = loadRealm(ctx);
-  const mayMentionMany = userHasGroupSetting(
-    ctx,
-    sender,
-    realm.settings.can_mention_many_users_group as StoredGroupSetting,
-  );
-  let participants: number[] = [];
-  if (channel) {
-    if (
-      rendered.streamWildcard &&
-      channel.subscriberCount > WILDCARD_MENTION_THRESHOLD &&
-      !mayMentionMany
-    ) {
-      throw new ApiError(
-        'You do not have permission to use channel wildcard mentions in this channel.',
-        { code: 'STREAM_WILDCARD_MENTION_NOT_ALLOWED' },
-      );
-    }
-    if (rendered.topicWildcard) {
-      participants = [
-        ...new Set([...topicParticipants(ctx.db, channel.stream.id, channel.topic), sender.id]),
-      ];
-      if (participants.length > WILDCARD_MENTION_THRESHOLD && !mayMentionMany) {
-        throw new ApiError(
-          'You do not have permission to use topic wildcard mentions in this topic.',
-          { code: 'TOPIC_WILDCARD_MENTION_NOT_ALLOWED' },
-        );
-      }
-    }
-  }
-  for (const groupId of rendered.mentionedGroupIds) {
-    const group = groupById(ctx.db, groupId);
-    if (!group) continue;
-    const permissions = JSON.parse(group.permissions) as Record<string, StoredGroupSetting>;
-    const allowed = permissions.can_mention_group;
-    if (allowed !== undefined && !sender.is_bot && !userHasGroupSetting(ctx, sender, allowed)) {
-      throw badRequest(`You are not allowed to mention user group '${group.name}'.`);
-    }
-  }
-  return participants;
-}
-
-/** Users a mention reaches: the mentioned users and every member of mentioned groups. */
-export function mentionedUsers(ctx: AppContext, rendered: RenderResult): Set<number> {
-  const mentioned = new Set(rendered.mentionedUserIds);
-  for (const groupId of rendered.mentionedGroupIds) {
-    for (const member of recursiveMembers(ctx.db, groupId)) mentioned.add(member);
-  }
-  return mentioned;
-}
-
-/** The mention bits a recipient gets from this rendering. */
-export function mentionFlags(
-  userId: number,
-  rendered: RenderResult,
-  mentioned: ReadonlySet<number>,
-  topicWildcardUsers: ReadonlySet<number>,
-): number {
-  let bits = 0;
-  if (mentioned.has(userId)) bits |= Flag.mentioned;
-  if (rendered.streamWildcard) bits |= Flag.stream_wildcard_mentioned;
-  if (rendered.topicWildcard && topicWildcardUsers.has(userId))
-    bits |= Flag.topic_wildcard_mentioned;
-  return bits;
-}
-
 /** Values of automatically_follow_topics_policy and ..._unmute_topics_in_muted_streams_policy. */
-const AutoPolicy = { onParticipation: 1, onSend: 2, onInitiation: 3, never: 4 } as const;
+export const AutoPolicy = { onParticipation: 1, onSend: 2, onInitiation: 3, never: 4 } as const;
 
 /**
  * The sender's automatic topic policy, in Zulip's order
@@ -310,7 +85,7 @@ const AutoPolicy = { onParticipation: 1, onSend: 2, onInitiation: 3, never: 4 } 
  * an initiation; otherwise starting a topic follows it when the sender follows
  * topics they start, and only then may unmuting on initiation apply.
  */
-function automaticPolicy(
+export function automaticPolicy(
   ctx: AppContext,
   sender: UserRow,
   stream: StreamRow,

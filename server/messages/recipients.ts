@@ -1,0 +1,156 @@
+/** Who a message goes to: the channel and topic, or the direct-message members, with Zulip's checks. */
+import {
+  checkCanPost,
+  checkChannelName,
+  effectiveTopicsPolicy,
+  hasChannelPermission,
+} from '../channels/index.js';
+import type { AppContext } from '../core/context.js';
+import { ApiError, badRequest, missingArgument } from '../core/errors.js';
+import { dmConversationHasMessages } from '../db/queries/messages.js';
+import { type StreamRow, streamById, streamByName, subscriberIds } from '../db/queries/streams.js';
+import { topicHasOtherMessages } from '../db/queries/user-topics.js';
+import { type UserRow, userByEmailKey, userById } from '../db/queries/users.js';
+import { type StoredGroupSetting, userHasGroupSetting } from '../shared/group-settings.js';
+import { escapeHtml } from '../shared/html.js';
+import { loadRealm } from '../shared/realm.js';
+import { normalizeTopic } from '../shared/topics.js';
+import { apiEmail } from '../users/index.js';
+import { parseChannelIndicator, parseRecipientList } from './addressee.js';
+
+/** Clients that render their own sent messages, so the sender has read them (Zulip's list). */
+import type { SendInput } from './send.js';
+
+export interface Addressee {
+  stream?: StreamRow;
+  topic: string;
+  /** Everyone who receives the message (a channel's subscribers; a conversation's members). */
+  recipients: number[];
+  dmMembers?: number[];
+}
+
+export function channelNotFound(indicator: { name: string } | { id: number }): ApiError {
+  if ('id' in indicator) {
+    return new ApiError(`Channel with ID '${indicator.id}' does not exist`, {
+      code: 'STREAM_DOES_NOT_EXIST',
+      extra: { stream_id: indicator.id },
+    });
+  }
+  const name = escapeHtml(indicator.name);
+  return new ApiError(`Channel '${name}' does not exist`, {
+    code: 'STREAM_DOES_NOT_EXIST',
+    extra: { stream: name },
+  });
+}
+
+/**
+ * A channel message's topic after the empty-topic equivalences, checked
+ * against the channel's (or organization's) topics policy.
+ */
+export function checkTopicForChannel(ctx: AppContext, stream: StreamRow, topic: string): void {
+  const realm = loadRealm(ctx);
+  const policy = effectiveTopicsPolicy(ctx, stream);
+  const emptyName = realm.settings.empty_topic_display_name;
+  if (topic === '' && policy === 'disable_empty_topic') {
+    if (realm.settings.mandatory_topics && stream.topics_policy === 'inherit') {
+      throw badRequest('Topics are required in this organization');
+    }
+    throw badRequest(`Sending messages to the ${emptyName} topic is not allowed in this channel.`);
+  }
+  if (topic !== '' && policy === 'empty_topic_only') {
+    throw badRequest(`Only the ${emptyName} topic is allowed in this channel.`);
+  }
+}
+
+/** Zulip's can_create_topic_group: starting a topic may be restricted per channel. */
+export function checkCanCreateTopic(
+  ctx: AppContext,
+  user: UserRow,
+  stream: StreamRow,
+  topic: string,
+): void {
+  if (hasChannelPermission(ctx, user, stream, 'can_create_topic_group')) return;
+  if (topicHasOtherMessages(ctx.db, stream.id, topic, -1)) return;
+  throw badRequest('You do not have permission to create new topics in this channel.');
+}
+
+export function resolveChannel(ctx: AppContext, sender: UserRow, input: SendInput): Addressee {
+  if (input.to === undefined) throw missingArgument('to');
+  if (input.topic === undefined) throw missingArgument('topic');
+  const indicator = parseChannelIndicator(input.to);
+  let stream: StreamRow | undefined;
+  if ('id' in indicator) {
+    stream = streamById(ctx.db, indicator.id);
+  } else {
+    indicator.name = checkChannelName(indicator.name);
+    stream = streamByName(ctx.db, indicator.name);
+  }
+  if (!stream) throw channelNotFound(indicator);
+  const realm = loadRealm(ctx);
+  const topic = normalizeTopic(input.topic, realm.settings.empty_topic_display_name);
+  checkTopicForChannel(ctx, stream, topic);
+  checkCanPost(ctx, sender, stream);
+  checkCanCreateTopic(ctx, sender, stream, topic);
+  return { stream, topic, recipients: subscriberIds(ctx.db, stream.id) };
+}
+
+export function resolveDirect(ctx: AppContext, sender: UserRow, input: SendInput): Addressee {
+  if (input.to === undefined) throw missingArgument('to');
+  const list = parseRecipientList(input.to);
+  const realm = loadRealm(ctx);
+  const users: UserRow[] = [];
+  if ('ids' in list) {
+    for (const id of list.ids) {
+      const user = userById(ctx.db, id);
+      if (!user) throw badRequest(`Invalid user ID ${id}`);
+      users.push(user);
+    }
+  } else {
+    for (const email of list.emails) {
+      const user = userForEmail(ctx, email, realm.row.email_domain);
+      if (!user) throw badRequest(`Invalid email '${email}'`);
+      users.push(user);
+    }
+  }
+  if (users.length === 0) throw badRequest('Message must have recipients');
+  for (const user of users) {
+    if (!user.is_active) {
+      throw badRequest(`'${apiEmail(user, realm.row.email_domain)}' is no longer using Zulip.`);
+    }
+  }
+  // The sender in the list is ignored, unless alone (a note to self).
+  const others = users.filter((u) => u.id !== sender.id);
+  const onlyBotsOrSelf = others.every((u) => u.is_bot);
+  const members = [...new Set([sender.id, ...others.map((u) => u.id)])].sort((a, b) => a - b);
+  if (!sender.is_bot && !onlyBotsOrSelf) {
+    const permission = realm.settings.direct_message_permission_group as StoredGroupSetting;
+    if (!userHasGroupSetting(ctx, sender, permission)) {
+      throw badRequest(
+        permission === 'role:nobody'
+          ? 'Direct messages are disabled in this organization.'
+          : 'You do not have permission to send direct messages to this recipient.',
+      );
+    }
+    const initiator = realm.settings.direct_message_initiator_group as StoredGroupSetting;
+    if (!userHasGroupSetting(ctx, sender, initiator) && !conversationExists(ctx, members)) {
+      throw badRequest('You do not have permission to initiate direct message conversations.');
+    }
+  }
+  return { topic: '', recipients: members, dmMembers: members };
+}
+
+/** Has anyone written in this exact conversation before? (Initiating may be restricted.) */
+export function conversationExists(ctx: AppContext, members: number[]): boolean {
+  return dmConversationHasMessages(ctx.db, members);
+}
+
+/** API e-mail or, where visible, real e-mail; placeholders resolve by id. */
+export function userForEmail(ctx: AppContext, email: string, domain: string): UserRow | undefined {
+  const key = email.trim().toLowerCase();
+  const direct = userByEmailKey(ctx.db, key);
+  if (direct) return direct;
+  const placeholder = /^user(\d+)@(.+)$/.exec(key);
+  if (placeholder && placeholder[2] === domain.toLowerCase())
+    return userById(ctx.db, Number(placeholder[1]));
+  return undefined;
+}
