@@ -5,6 +5,7 @@ import { unreadCount } from '../../server/db/queries/unread.js';
 import { FlagReader } from '../../server/flags/reader.js';
 import { Flag } from '../../server/shared/flags.js';
 import { expectError } from '../api/support.js';
+import { Watcher } from '../helpers/event-queues.js';
 import { createChannel } from '../helpers/fixtures.js';
 import {
   type Account,
@@ -12,7 +13,7 @@ import {
   startTestServer,
   type TestServer,
 } from '../helpers/server.js';
-import { allUnreadIds, messageState, sendDirect, sendToChannel, Watcher } from './support.js';
+import { allUnreadIds, messageState, sendDirect, sendToChannel } from './support.js';
 
 let t: TestServer;
 let other: Account;

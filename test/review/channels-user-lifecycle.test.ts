@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Role } from '../../server/shared/roles.js';
-import { isEvent, receivers, Watchers } from '../channels/support.js';
+import { channelWatchers } from '../channels/support.js';
+import { isEvent, receivers, type Watchers } from '../helpers/event-queues.js';
 import { createChannel } from '../helpers/fixtures.js';
 import { type Account, startTestServer, type TestServer } from '../helpers/server.js';
 
@@ -29,7 +30,7 @@ beforeAll(async () => {
     private: true,
     subscribers: [t.accounts.moderator.id, leaver.id],
   });
-  watchers = new Watchers(t);
+  watchers = channelWatchers(t);
   for (const name of ['owner', 'moderator', 'member', 'guest'] as const) await watchers.add(name);
 });
 afterAll(() => t.close());
