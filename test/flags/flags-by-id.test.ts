@@ -7,13 +7,14 @@ import { Flag } from '../../server/shared/flags.js';
 import { expectError } from '../api/support.js';
 import { Watcher } from '../helpers/event-queues.js';
 import { createChannel } from '../helpers/fixtures.js';
+import { sendDirect, sendToChannel } from '../helpers/messages.js';
 import {
   type Account,
   type FixtureName,
   startTestServer,
   type TestServer,
 } from '../helpers/server.js';
-import { allUnreadIds, messageState, sendDirect, sendToChannel } from './support.js';
+import { allUnreadIds, messageState } from './support.js';
 
 let t: TestServer;
 let other: Account;

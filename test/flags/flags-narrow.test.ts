@@ -5,8 +5,8 @@ import { Flag } from '../../server/shared/flags.js';
 import { expectError } from '../api/support.js';
 import { Watcher } from '../helpers/event-queues.js';
 import { createChannel } from '../helpers/fixtures.js';
+import { sendToChannel } from '../helpers/messages.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
-import { sendToChannel } from './support.js';
 
 let t: TestServer;
 let range: number; // member and admin

@@ -4,8 +4,9 @@ import { insertSubscription } from '../../server/db/queries/streams.js';
 import { expectError } from '../api/support.js';
 import { Watcher } from '../helpers/event-queues.js';
 import { createChannel } from '../helpers/fixtures.js';
+import { sendDirect, sendToChannel } from '../helpers/messages.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
-import { allUnreadIds, messageState, sendDirect, sendToChannel } from './support.js';
+import { allUnreadIds, messageState } from './support.js';
 
 let t: TestServer;
 let one: number; // member, admin

@@ -1,38 +1,9 @@
 /**
- * Helpers shared by the flag, unread and topic-preference tests: sending
- * through POST /messages and reading the message state of POST /register.
+ * Helpers shared by the flag, unread and topic-preference tests: the
+ * message state of POST /register and the unread ids in it.
  */
 import { expect } from 'vitest';
-import type { Account, ApiClient, FixtureName, TestServer } from '../helpers/server.js';
-
-type Who = FixtureName | Account;
-
-export async function sendToChannel(
-  t: TestServer,
-  who: Who,
-  channel: number | string,
-  topic: string,
-  content = 'hello',
-  extra: Record<string, unknown> = {},
-): Promise<number> {
-  const res = await t
-    .as(who)
-    .post('/messages', { type: 'stream', to: channel, topic, content, ...extra });
-  expect(res.body, JSON.stringify(res.body)).toMatchObject({ result: 'success' });
-  return res.body.id;
-}
-
-export async function sendDirect(
-  t: TestServer,
-  who: Who,
-  to: number[],
-  content = 'psst',
-  extra: Record<string, unknown> = {},
-): Promise<number> {
-  const res = await t.as(who).post('/messages', { type: 'direct', to, content, ...extra });
-  expect(res.body, JSON.stringify(res.body)).toMatchObject({ result: 'success' });
-  return res.body.id;
-}
+import type { ApiClient } from '../helpers/server.js';
 
 /** Every unread id in an unread_msgs structure, ascending. */
 export function allUnreadIds(unread: {

@@ -2,17 +2,9 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { streamById } from '../../server/db/queries/streams.js';
 import { receivers, Watchers } from '../helpers/event-queues.js';
 import { createChannel } from '../helpers/fixtures.js';
+import { sendOk, streamMessage } from '../helpers/messages.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
-import {
-  editRows,
-  FakeClock,
-  flagRow,
-  message,
-  searchIds,
-  sendOk,
-  setRealm,
-  streamMessage,
-} from './send-support.js';
+import { editRows, FakeClock, flagRow, message, searchIds, setRealm } from './send-support.js';
 
 const clock = new FakeClock();
 let t: TestServer;

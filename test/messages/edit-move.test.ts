@@ -3,6 +3,7 @@ import { setUserTopicPolicy, userTopicPolicy } from '../../server/db/queries/use
 import { userByEmailKey } from '../../server/db/queries/users.js';
 import { only, receivers, Watchers } from '../helpers/event-queues.js';
 import { createChannel } from '../helpers/fixtures.js';
+import { sendOk, streamMessage } from '../helpers/messages.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import {
   editRows,
@@ -10,9 +11,7 @@ import {
   flagsOf,
   message,
   searchIds,
-  sendOk,
   setRealm,
-  streamMessage,
   topicRows,
 } from './send-support.js';
 

@@ -13,6 +13,7 @@ import {
 import { Flag } from '../../server/shared/flags.js';
 import { Watchers } from '../helpers/event-queues.js';
 import { createChannel } from '../helpers/fixtures.js';
+import { sendDirect, sendToChannel } from '../helpers/messages.js';
 import {
   type Account,
   type FixtureName,
@@ -39,21 +40,12 @@ type Key =
   | 'dmOther';
 const ids = {} as Record<Key, number>;
 
-async function send(who: FixtureName, to: string, topic: string, content: string) {
-  const res = await t
-    .as(who)
-    .post('/messages', { type: 'stream', to, topic, content, read_by_sender: true });
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return res.body.id as number;
-}
+const send = (who: FixtureName, to: string, topic: string, content: string) =>
+  sendToChannel(t, who, to, topic, content, { read_by_sender: true });
 
-async function dm(who: FixtureName, to: number[], content: string) {
-  const res = await t
-    .as(who)
-    .post('/messages', { type: 'private', to: JSON.stringify(to), content, read_by_sender: true });
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return res.body.id as number;
-}
+// The legacy type name, as older clients send it.
+const dm = (who: FixtureName, to: number[], content: string) =>
+  sendDirect(t, who, to, content, { type: 'private', read_by_sender: true });
 
 /** Ids of everything the member sees in this narrow. */
 async function narrowIds(narrow: unknown, who: FixtureName = 'member'): Promise<number[]> {

@@ -2,8 +2,9 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { userTopicPolicy } from '../../server/db/queries/user-topics.js';
 import { receivers, Watchers } from '../helpers/event-queues.js';
 import { createChannel } from '../helpers/fixtures.js';
+import { sendOk, streamMessage } from '../helpers/messages.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
-import { flagRow, flagsOf, sendOk, setUser, streamMessage } from './send-support.js';
+import { flagRow, flagsOf, setUser } from './send-support.js';
 
 let t: TestServer;
 let general: number;

@@ -3,8 +3,9 @@ import { addGroupMember, insertGroup } from '../../server/db/queries/user-groups
 import { userTopicPolicy } from '../../server/db/queries/user-topics.js';
 import { receivers, Watchers } from '../helpers/event-queues.js';
 import { createChannel } from '../helpers/fixtures.js';
+import { sendOk, streamMessage } from '../helpers/messages.js';
 import { type Account, startTestServer, type TestServer } from '../helpers/server.js';
-import { flagRow, flagsOf, sendOk, setRealm, setUser, streamMessage } from './send-support.js';
+import { flagRow, flagsOf, setRealm, setUser } from './send-support.js';
 
 let t: TestServer;
 const extras: Account[] = [];

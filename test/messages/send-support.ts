@@ -1,28 +1,10 @@
-/**
- * Shared helpers for the sending, editing, deletion, reaction and typing
- * tests: direct reads of stored state, settings overrides, a clock.
- */
-import { expect } from 'vitest';
 import { flagRows } from '../../server/db/queries/flags.js';
 import { type MessageRow, messageById } from '../../server/db/queries/messages.js';
 import { getRealm, setRealmSettings } from '../../server/db/queries/realm.js';
 import { setUserSettings, userById } from '../../server/db/queries/users.js';
 import { FlagReader } from '../../server/flags/reader.js';
 import { flagNames } from '../../server/shared/flags.js';
-import type { ApiClient, TestServer } from '../helpers/server.js';
-
-export async function sendOk(client: ApiClient, params: Record<string, unknown>): Promise<number> {
-  const res = await client.post('/messages', params);
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return res.body.id as number;
-}
-
-export const streamMessage = (to: string | number, topic: string, content: string) => ({
-  type: 'stream',
-  to: typeof to === 'number' ? JSON.stringify(to) : to,
-  topic,
-  content,
-});
+import type { TestServer } from '../helpers/server.js';
 
 export const message = (t: TestServer, id: number): MessageRow | undefined =>
   messageById(t.server.ctx.db, id);

@@ -4,8 +4,8 @@ import { insertSubscription } from '../../server/db/queries/streams.js';
 import { insertUser } from '../../server/db/queries/users.js';
 import { usersWithMessageAccess } from '../../server/narrow/access.js';
 import { Role } from '../../server/shared/roles.js';
-import { sendToChannel } from '../flags/support.js';
 import { createChannel } from '../helpers/fixtures.js';
+import { sendToChannel } from '../helpers/messages.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
 let t: TestServer;
