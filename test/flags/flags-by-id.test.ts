@@ -289,6 +289,33 @@ describe('POST /messages/flags: read', () => {
   });
 });
 
+describe('POST /messages/flags: marking unread in channels one is not subscribed to', () => {
+  const markUnread = (who: 'member' | 'guest', id: number) =>
+    flags(who, { messages: [id], op: 'remove', flag: 'read' });
+
+  it('answers for a private message exactly as for a message that does not exist', async () => {
+    const hidden = await sendToChannel(t, 'admin', secret, 'plans');
+    const missing = hidden + 1000;
+    for (const who of ['member', 'guest'] as const) {
+      expectError(await markUnread(who, missing), 400, 'BAD_REQUEST', 'Invalid message(s)');
+      // Reporting the channel would tell a stranger the message exists, and where.
+      const res = await markUnread(who, hidden);
+      expectError(res, 400, 'BAD_REQUEST', 'Invalid message(s)');
+      expect(JSON.stringify(res.body)).not.toContain(String(secret));
+    }
+  });
+
+  it('still reports the channel of a message the user may read', async () => {
+    const visible = await sendToChannel(t, 'admin', elsewhere, 'news');
+    const res = await markUnread('member', visible);
+    expect(res.body).toMatchObject({
+      result: 'success',
+      messages: [visible],
+      ignored_because_not_subscribed_channels: [elsewhere],
+    });
+  });
+});
+
 describe('POST /messages/flags: starred and collapsed', () => {
   it('stars a message the user never received, as a historical row', async () => {
     const id = await sendToChannel(t, 'admin', elsewhere, 'worth a star');

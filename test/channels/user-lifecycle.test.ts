@@ -1,9 +1,14 @@
+/**
+ * The channel and subscriber events that a user's deactivation,
+ * reactivation or change of role sends: who hears of it and what appears or
+ * disappears for the user.
+ */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Role } from '../../server/shared/roles.js';
-import { channelWatchers } from '../channels/support.js';
 import { isEvent, receivers, type Watchers } from '../helpers/event-queues.js';
 import { createChannel } from '../helpers/fixtures.js';
 import { type Account, startTestServer, type TestServer } from '../helpers/server.js';
+import { channelWatchers } from './support.js';
 
 /*
  * Subscriber lists leave out deactivated users, so clients holding those
