@@ -8,11 +8,12 @@ import { setUserSettings, userById } from '../../server/db/queries/users.js';
 import {
   type Account,
   ApiClient,
+  basicAuth,
   FIXTURE_PASSWORD,
   startTestServer,
   type TestServer,
 } from '../helpers/server.js';
-import { API_KEY, basicAuth, expectError, quickMember, raw } from './support.js';
+import { API_KEY, expectError, quickMember, raw } from './support.js';
 
 let t: TestServer;
 beforeAll(async () => {

@@ -6,11 +6,7 @@
 import { expect } from 'vitest';
 import { userById } from '../../server/db/queries/users.js';
 import { createUser } from '../../server/users/users.js';
-import type { Account, ApiResponse, TestServer } from '../helpers/server.js';
-
-export function basicAuth(email: string, apiKey: string): string {
-  return `Basic ${Buffer.from(`${email}:${apiKey}`).toString('base64')}`;
-}
+import { type Account, type ApiResponse, basicAuth, type TestServer } from '../helpers/server.js';
 
 export function authHeader(account: Account): string {
   return basicAuth(account.email, account.apiKey);
