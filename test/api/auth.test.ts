@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setRealmDeactivated } from '../../server/db/queries/realm.js';
 import { setUserSettings, userById } from '../../server/db/queries/users.js';
+import { quickMember } from '../helpers/fixtures.js';
 import {
   type Account,
   ApiClient,
@@ -13,7 +14,7 @@ import {
   startTestServer,
   type TestServer,
 } from '../helpers/server.js';
-import { API_KEY, expectError, quickMember, raw } from './support.js';
+import { API_KEY, expectError, raw } from './support.js';
 
 let t: TestServer;
 beforeAll(async () => {

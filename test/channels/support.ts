@@ -4,6 +4,7 @@
  */
 import { expect } from 'vitest';
 import { Watchers } from '../helpers/event-queues.js';
+import { quickMember } from '../helpers/fixtures.js';
 import type { Account, FixtureName, TestServer } from '../helpers/server.js';
 
 /** The event types the channel and subscription tests watch. */
@@ -18,6 +19,22 @@ export const CHANNEL_EVENT_TYPES = [
 /** Queues registered for the channel event types only (see Watchers.add). */
 export const channelWatchers = (t: TestServer): Watchers =>
   new Watchers(t, { event_types: CHANNEL_EVENT_TYPES });
+
+/**
+ * A second member, Otto Other, and a channel-event queue for each human
+ * fixture user and for Otto, named by fixture name and 'other'.
+ */
+export async function watchEveryone(
+  t: TestServer,
+): Promise<{ other: Account; watchers: Watchers }> {
+  const other = await quickMember(t, 'Otto Other');
+  const watchers = channelWatchers(t);
+  for (const name of ['owner', 'admin', 'moderator', 'member', 'guest'] as const) {
+    await watchers.add(name);
+  }
+  await watchers.add('other', other);
+  return { other, watchers };
+}
 
 /** Subscribes the users to channels (creating them) the way a client would. */
 export async function subscribeAs(

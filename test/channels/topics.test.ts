@@ -5,8 +5,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setStreamArchived } from '../../server/db/queries/streams.js';
-import { expectError, quickMember } from '../api/support.js';
-import { createChannel } from '../helpers/fixtures.js';
+import { expectError } from '../api/support.js';
+import { createChannel, quickMember } from '../helpers/fixtures.js';
 import { sendToChannel } from '../helpers/messages.js';
 import { type Account, startTestServer, type TestServer } from '../helpers/server.js';
 
