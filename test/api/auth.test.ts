@@ -5,14 +5,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setRealmDeactivated } from '../../server/db/queries/realm.js';
 import { setUserSettings, userById } from '../../server/db/queries/users.js';
+import { quickMember } from '../helpers/fixtures.js';
 import {
   type Account,
   ApiClient,
+  basicAuth,
   FIXTURE_PASSWORD,
   startTestServer,
   type TestServer,
 } from '../helpers/server.js';
-import { API_KEY, basicAuth, expectError, quickMember, raw } from './support.js';
+import { API_KEY, expectError, raw } from './support.js';
 
 let t: TestServer;
 beforeAll(async () => {

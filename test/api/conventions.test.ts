@@ -4,6 +4,7 @@
  * requests that are not well-formed at all.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { quickMember } from '../helpers/fixtures.js';
 import {
   type Account,
   type Encoding,
@@ -11,14 +12,7 @@ import {
   startTestServer,
   type TestServer,
 } from '../helpers/server.js';
-import {
-  authHeader,
-  expectEnvelope,
-  expectError,
-  quickMember,
-  type RawResponse,
-  raw,
-} from './support.js';
+import { authHeader, expectEnvelope, expectError, type RawResponse, raw } from './support.js';
 
 let t: TestServer;
 /** Renamed, deactivated and reactivated freely by these tests. */

@@ -3,8 +3,9 @@
  * one may log in as, and fetch anyone's API key without a password.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { quickMember } from '../helpers/fixtures.js';
 import { ApiClient, startTestServer, type TestServer } from '../helpers/server.js';
-import { expectError, quickMember } from './support.js';
+import { expectError } from './support.js';
 
 const DEMO_ONLY = 'This endpoint is only available in demo mode (start Hearth with --demo).';
 

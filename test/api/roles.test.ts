@@ -3,8 +3,9 @@
  * and who may call the administrative user endpoints.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { quickMember } from '../helpers/fixtures.js';
 import { type FixtureName, startTestServer, type TestServer } from '../helpers/server.js';
-import { expectError, quickMember } from './support.js';
+import { expectError } from './support.js';
 
 let t: TestServer;
 beforeAll(async () => {

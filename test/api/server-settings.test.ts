@@ -4,13 +4,14 @@
  * zulip_version is not null, so it must answer 200 whatever they send.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { quickMember } from '../helpers/fixtures.js';
 import {
   ApiClient,
   type ApiResponse,
   startTestServer,
   type TestServer,
 } from '../helpers/server.js';
-import { quickMember, raw } from './support.js';
+import { raw } from './support.js';
 
 let t: TestServer;
 beforeAll(async () => {

@@ -4,13 +4,7 @@
  * and one assertion for Zulip's error envelope.
  */
 import { expect } from 'vitest';
-import { userById } from '../../server/db/queries/users.js';
-import { createUser } from '../../server/users/users.js';
-import type { Account, ApiResponse, TestServer } from '../helpers/server.js';
-
-export function basicAuth(email: string, apiKey: string): string {
-  return `Basic ${Buffer.from(`${email}:${apiKey}`).toString('base64')}`;
-}
+import { type Account, type ApiResponse, basicAuth } from '../helpers/server.js';
 
 export function authHeader(account: Account): string {
   return basicAuth(account.email, account.apiKey);
@@ -73,23 +67,3 @@ export function expectEnvelope(res: { status: number; body: unknown; text?: stri
 }
 
 export const API_KEY = /^[A-Za-z0-9]{32}$/;
-
-let quickCounter = 0;
-
-/**
- * Another member without a password: same as TestServer.createMember but
- * skips the deliberately slow scrypt hash, for accounts that never log in
- * with a password.
- */
-export async function quickMember(t: TestServer, fullName: string, role = 400): Promise<Account> {
-  quickCounter++;
-  const email = `quick${quickCounter}-${process.pid}@example.com`;
-  const { user_id } = await createUser(t.server.ctx, null, {
-    email,
-    password: null,
-    fullName,
-    role,
-  });
-  const row = userById(t.server.ctx.db, user_id)!;
-  return { id: user_id, email: row.delivery_email, apiKey: row.api_key, password: null };
-}

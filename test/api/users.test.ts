@@ -5,6 +5,7 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setUserSettings } from '../../server/db/queries/users.js';
+import { quickMember } from '../helpers/fixtures.js';
 import {
   type Account,
   FIXTURE_PASSWORD,
@@ -12,7 +13,7 @@ import {
   startTestServer,
   type TestServer,
 } from '../helpers/server.js';
-import { expectError, quickMember } from './support.js';
+import { expectError } from './support.js';
 
 let t: TestServer;
 /** A fixed clock, so date_joined is known exactly. */

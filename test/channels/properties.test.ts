@@ -5,9 +5,10 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { expectError } from '../api/support.js';
+import { type Event, isEvent, receivers, type Watchers } from '../helpers/event-queues.js';
 import { createChannel } from '../helpers/fixtures.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
-import { type Event, isEvent, receivers, Watchers } from './support.js';
+import { channelWatchers } from './support.js';
 
 let t: TestServer;
 let watchers: Watchers;
@@ -23,7 +24,7 @@ beforeAll(async () => {
   });
   notMine = createChannel(t, { name: 'not mine', subscribers: [t.accounts.admin.id] });
   hidden = createChannel(t, { name: 'hidden', private: true, subscribers: [t.accounts.admin.id] });
-  watchers = new Watchers(t);
+  watchers = channelWatchers(t);
   await watchers.add('member');
   await watchers.add('admin');
 });

@@ -5,8 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setStreamArchived } from '../../server/db/queries/streams.js';
-import { quickMember } from '../api/support.js';
-import { createChannel } from '../helpers/fixtures.js';
+import { createChannel, quickMember } from '../helpers/fixtures.js';
 import { type Account, startTestServer, type TestServer } from '../helpers/server.js';
 
 let t: TestServer;

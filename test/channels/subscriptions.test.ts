@@ -8,10 +8,11 @@ import { subscriptionColors } from '../../server/channels/rules.js';
 import { setRealmSettings } from '../../server/db/queries/realm.js';
 import { setStreamArchived } from '../../server/db/queries/streams.js';
 import { setUserActive } from '../../server/db/queries/users.js';
-import { expectError, quickMember } from '../api/support.js';
-import { createChannel } from '../helpers/fixtures.js';
+import { expectError } from '../api/support.js';
+import { type Event, isEvent, receivers, type Watchers } from '../helpers/event-queues.js';
+import { createChannel, quickMember } from '../helpers/fixtures.js';
 import { type Account, startTestServer, type TestServer } from '../helpers/server.js';
-import { channelId, type Event, isEvent, receivers, subscribeAs, Watchers } from './support.js';
+import { channelId, subscribeAs, watchEveryone } from './support.js';
 
 let t: TestServer;
 let other: Account;
@@ -19,12 +20,7 @@ let watchers: Watchers;
 
 beforeAll(async () => {
   t = await startTestServer();
-  other = await quickMember(t, 'Otto Other');
-  watchers = new Watchers(t);
-  for (const name of ['owner', 'admin', 'moderator', 'member', 'guest'] as const) {
-    await watchers.add(name);
-  }
-  await watchers.add('other', other);
+  ({ other, watchers } = await watchEveryone(t));
 });
 afterAll(() => t.close());
 beforeEach(() => watchers.clear());

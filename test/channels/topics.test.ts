@@ -5,8 +5,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setStreamArchived } from '../../server/db/queries/streams.js';
-import { expectError, quickMember } from '../api/support.js';
-import { createChannel } from '../helpers/fixtures.js';
+import { expectError } from '../api/support.js';
+import { createChannel, quickMember } from '../helpers/fixtures.js';
+import { sendToChannel } from '../helpers/messages.js';
 import { type Account, startTestServer, type TestServer } from '../helpers/server.js';
 
 let t: TestServer;
@@ -18,11 +19,8 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-async function send(who: 'member' | 'admin' | Account, to: string, topic: string): Promise<number> {
-  const res = await t.as(who).post('/messages', { type: 'stream', to, topic, content: 'hi' });
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return res.body.id;
-}
+const send = (who: 'member' | 'admin' | Account, to: string, topic: string) =>
+  sendToChannel(t, who, to, topic, 'hi');
 
 const topics = async (who: 'member' | 'admin' | 'guest' | Account, id: number, params = {}) => {
   const res = await t.as(who).get(`/users/me/${id}/topics`, params);

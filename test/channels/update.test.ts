@@ -8,10 +8,11 @@ import { isDefaultStream } from '../../server/db/queries/default-streams.js';
 import { setRealmSettings } from '../../server/db/queries/realm.js';
 import { streamById } from '../../server/db/queries/streams.js';
 import { groupByName } from '../../server/db/queries/user-groups.js';
-import { expectError, quickMember } from '../api/support.js';
+import { expectError } from '../api/support.js';
+import { isEvent, receivers, type Watchers } from '../helpers/event-queues.js';
 import { createChannel } from '../helpers/fixtures.js';
 import { type Account, startTestServer, type TestServer } from '../helpers/server.js';
-import { channelId, isEvent, receivers, subscribeAs, Watchers } from './support.js';
+import { channelId, subscribeAs, watchEveryone } from './support.js';
 
 let t: TestServer;
 let other: Account;
@@ -19,12 +20,7 @@ let watchers: Watchers;
 
 beforeAll(async () => {
   t = await startTestServer();
-  other = await quickMember(t, 'Otto Other');
-  watchers = new Watchers(t);
-  for (const name of ['owner', 'admin', 'moderator', 'member', 'guest'] as const) {
-    await watchers.add(name);
-  }
-  await watchers.add('other', other);
+  ({ other, watchers } = await watchEveryone(t));
   await watchers.add('otherArchiving', other, {
     client_capabilities: { archived_channels: true },
   });

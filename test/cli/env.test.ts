@@ -1,25 +1,14 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ApiClient } from '../helpers/server.js';
-import { CliProcess, parseZuliprc, tempDataDir } from './process.js';
+import { type CliProcess, cliSession, parseZuliprc } from './process.js';
 
-const dirs: (() => void)[] = [];
-const running: CliProcess[] = [];
-afterAll(async () => {
-  await Promise.all(running.map((p) => p.stop()));
-  for (const cleanup of dirs) cleanup();
-});
-
-function dataDir(): string {
-  const d = tempDataDir();
-  dirs.push(d.cleanup);
-  return d.dir;
-}
+const cli = cliSession();
+const dataDir = cli.dataDir;
 
 async function start(args: string[], env: Record<string, string> = {}) {
-  const child = new CliProcess(args, env);
-  running.push(child);
+  const child = cli.start(args, env);
   const url = await child.listening();
   return { child, url };
 }
@@ -104,8 +93,7 @@ describe('environment variables', () => {
 
 describe('bad options', () => {
   it('an invalid port is refused with a message and a non-zero exit', async () => {
-    const child = new CliProcess(['--data-dir', dataDir(), '--port', 'abc']);
-    running.push(child);
+    const child = cli.start(['--data-dir', dataDir(), '--port', 'abc']);
     const { code } = await child.exited;
     expect(code).not.toBe(0);
     expect(child.stderr).toMatch(/invalid port: abc/);

@@ -1,22 +1,13 @@
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient } from '../helpers/server.js';
-import { CliProcess, LISTENING, parseZuliprc, tempDataDir } from './process.js';
+import { type CliProcess, cliSession, LISTENING, parseZuliprc } from './process.js';
 
-const data = tempDataDir();
-const running: CliProcess[] = [];
-afterAll(async () => {
-  await Promise.all(running.map((p) => p.stop()));
-  data.cleanup();
-});
-
-function start(args: string[], env: Record<string, string> = {}): CliProcess {
-  const child = new CliProcess(args, env);
-  running.push(child);
-  return child;
-}
+const cli = cliSession();
+const dataDir = cli.dataDir();
+const start = cli.start;
 
 const field = (output: string, label: string) =>
   new RegExp(`^\\s*${label}:\\s+(\\S+)\\s*$`, 'm').exec(output)?.[1];
@@ -25,7 +16,7 @@ describe('first start', () => {
   let child: CliProcess;
   let url: string;
   beforeAll(async () => {
-    child = start(['--data-dir', data.dir, '--port', '0']);
+    child = start(['--data-dir', dataDir, '--port', '0']);
     url = await child.listening();
   });
 
@@ -46,7 +37,7 @@ describe('first start', () => {
   });
 
   it('writes DATA_DIR/zuliprc with the same credentials, readable only by the owner', () => {
-    const file = path.join(data.dir, 'zuliprc');
+    const file = path.join(dataDir, 'zuliprc');
     expect(statSync(file).mode & 0o777).toBe(0o600);
     const rc = parseZuliprc(readFileSync(file, 'utf8'));
     expect(rc).toEqual({
@@ -99,21 +90,21 @@ describe('second start on the same data directory', () => {
   let child: CliProcess;
   let url: string;
   beforeAll(async () => {
-    first = running[0]!;
+    first = cli.started[0]!;
     await first.exited;
-    child = start(['--data-dir', data.dir, '--port', '0']);
+    child = start(['--data-dir', dataDir, '--port', '0']);
     url = await child.listening();
   });
 
   it('reuses the organization and says where the zuliprc is', () => {
     expect(child.stdout).not.toMatch(/Created a new organization/);
     expect(field(child.stdout, 'Password')).toBeUndefined();
-    expect(child.stdout).toContain(path.join(data.dir, 'zuliprc'));
+    expect(child.stdout).toContain(path.join(dataDir, 'zuliprc'));
     expect(child.stdoutLines.filter((l) => LISTENING.test(l))).toHaveLength(1);
   });
 
   it('keeps the same API key working', async () => {
-    const rc = parseZuliprc(readFileSync(path.join(data.dir, 'zuliprc'), 'utf8'));
+    const rc = parseZuliprc(readFileSync(path.join(dataDir, 'zuliprc'), 'utf8'));
     expect(rc.key).toBe(field(first.stdout, 'API key'));
     const me = await new ApiClient(url, { email: rc.email!, apiKey: rc.key! }).get('/users/me');
     expect(me.status).toBe(200);
@@ -123,7 +114,7 @@ describe('second start on the same data directory', () => {
   it('still has a single organization with a single owner', async () => {
     await child.stop();
     expect((await child.exited).code).toBe(0);
-    const db = new Database(path.join(data.dir, 'hearth.sqlite'), { readonly: true });
+    const db = new Database(path.join(dataDir, 'hearth.sqlite'), { readonly: true });
     expect(db.prepare('SELECT count(*) AS n FROM realm').get()).toEqual({ n: 1 });
     expect(db.prepare('SELECT count(*) AS n FROM users WHERE role = 100').get()).toEqual({ n: 1 });
     db.close();

@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { afterAll } from 'vitest';
 
 export const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const CLI = path.join(REPO, 'server', 'cli.ts');
@@ -87,6 +88,36 @@ export function tempDataDir(): { dir: string; cleanup: () => void } {
   return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
+/**
+ * The processes and data directories of one test file: call it at the top
+ * of the file; after all its tests the processes are stopped and the
+ * directories removed.
+ */
+export function cliSession() {
+  const started: CliProcess[] = [];
+  const cleanups: (() => void)[] = [];
+  afterAll(async () => {
+    await Promise.all(started.map((p) => p.stop()));
+    for (const cleanup of cleanups) cleanup();
+  });
+  return {
+    /** Every process started, in order. */
+    started: started as readonly CliProcess[],
+    /** A fresh data directory. */
+    dataDir(): string {
+      const d = tempDataDir();
+      cleanups.push(d.cleanup);
+      return d.dir;
+    },
+    /** Starts `hearth` with these arguments and HEARTH_* settings. */
+    start(args: string[], env: Record<string, string> = {}): CliProcess {
+      const child = new CliProcess(args, env);
+      started.push(child);
+      return child;
+    },
+  };
+}
+
 /** Parses the [api] section of a zuliprc. */
 export function parseZuliprc(text: string): Record<string, string> {
   const lines = text.split('\n').map((l) => l.trim());
@@ -103,6 +134,3 @@ export function parseZuliprc(text: string): Record<string, string> {
 function expectSection(first: string | undefined): void {
   if (first !== '[api]') throw new Error(`zuliprc does not start with [api]: ${first}`);
 }
-
-export const basicAuth = (email: string, key: string) =>
-  `Basic ${Buffer.from(`${email}:${key}`).toString('base64')}`;

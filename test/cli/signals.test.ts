@@ -1,27 +1,16 @@
 import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { migrations } from '../../server/db/migrations/index.js';
 import { ApiClient } from '../helpers/server.js';
-import { CliProcess, parseZuliprc, tempDataDir } from './process.js';
+import { cliSession, parseZuliprc } from './process.js';
 
-const dirs: (() => void)[] = [];
-const running: CliProcess[] = [];
-afterAll(async () => {
-  await Promise.all(running.map((p) => p.stop()));
-  for (const cleanup of dirs) cleanup();
-});
-
-function dataDir(): string {
-  const d = tempDataDir();
-  dirs.push(d.cleanup);
-  return d.dir;
-}
+const cli = cliSession();
+const dataDir = cli.dataDir;
 
 async function start(dir: string) {
-  const child = new CliProcess(['--data-dir', dir, '--port', '0']);
-  running.push(child);
+  const child = cli.start(['--data-dir', dir, '--port', '0']);
   const url = await child.listening();
   const rc = parseZuliprc(readFileSync(path.join(dir, 'zuliprc'), 'utf8'));
   return { child, url, api: new ApiClient(url, { email: rc.email!, apiKey: rc.key! }) };
@@ -85,8 +74,7 @@ describe('a database from a newer Hearth', () => {
     db.pragma(`user_version = ${latest + 1}`);
     db.close();
 
-    const child = new CliProcess(['--data-dir', dir, '--port', '0']);
-    running.push(child);
+    const child = cli.start(['--data-dir', dir, '--port', '0']);
     const { code } = await child.exited;
     expect(code).not.toBe(0);
     expect(code).not.toBeNull();

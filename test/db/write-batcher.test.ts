@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stmt } from '../../server/db/prepared.js';
+import { Watcher } from '../helpers/event-queues.js';
 import { createChannel } from '../helpers/fixtures.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
@@ -17,18 +18,11 @@ const words = (userId: number) =>
     .all(userId)
     .map((r) => r.word);
 
-async function drain(queueId: string, as: 'member') {
-  const res = await t
-    .as(as)
-    .get('/events', { queue_id: queueId, last_event_id: -1, dont_block: true });
-  return res.body.events as Array<{ type: string; alert_words: string[] }>;
-}
-
 describe('group commit (ctx.batch)', () => {
   it('runs concurrent writes in one transaction; a failing one rolls back alone with its events', async () => {
     const { ctx } = t.server;
     const member = t.accounts.member.id;
-    const reg = await t.as('member').post('/register', { event_types: ['alert_words'] });
+    const queue = await Watcher.register(t.as('member'), { event_types: ['alert_words'] });
     const insert = (word: string) =>
       stmt(ctx.db, 'INSERT INTO alert_words (user_id, word) VALUES (?, ?)').run(member, word);
     const emitting = (word: string, fail: boolean) => () =>
@@ -55,7 +49,7 @@ describe('group commit (ctx.batch)', () => {
     expect((results[1] as PromiseRejectedResult).reason.message).toBe('refused beta');
     expect(inTransaction).toEqual([true]);
     expect(words(member)).toEqual(['alpha', 'gamma']);
-    const events = await drain(reg.body.queue_id, 'member');
+    const events = await queue.take();
     expect(events.map((e) => e.alert_words[0])).toEqual(['alpha', 'gamma']);
   });
 
@@ -64,7 +58,7 @@ describe('group commit (ctx.batch)', () => {
       name: 'batched',
       subscribers: [t.accounts.member.id, t.accounts.admin.id],
     });
-    const reg = await t.as('admin').post('/register', { event_types: ['message'] });
+    const queue = await Watcher.register(t.as('admin'), { event_types: ['message'] });
     const sends = await Promise.all(
       Array.from({ length: 30 }, (_, i) =>
         t
@@ -83,11 +77,8 @@ describe('group commit (ctx.batch)', () => {
     const ids = sends.map((r) => r.body.id as number);
     expect(sends.every((r) => r.status === 200)).toBe(true);
     expect(new Set(ids).size).toBe(30);
-    const events = await t
-      .as('admin')
-      .get('/events', { queue_id: reg.body.queue_id, last_event_id: -1, dont_block: true });
-    const received = events.body.events.filter((e: { type: string }) => e.type === 'message');
-    expect(received.map((e: { message: { id: number } }) => e.message.id)).toEqual(
+    const received = await queue.take('message');
+    expect(received.map((e) => e.message.id)).toEqual(
       [...ids, bad[0]!.body.id].sort((a, b) => a - b),
     );
   });

@@ -1,74 +1,33 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { userById } from '../../server/db/queries/users.js';
+import { Watchers } from '../helpers/event-queues.js';
 import {
   type Account,
-  type ApiClient,
   type FixtureName,
   startTestServer,
   type TestServer,
 } from '../helpers/server.js';
 
-// biome-ignore lint/suspicious/noExplicitAny: events are arbitrary JSON
-type Event = any;
-
-/** One registered queue, read without blocking; each take() acknowledges what it saw. */
-class Watcher {
-  lastId = -1;
-  constructor(
-    readonly name: string,
-    readonly client: ApiClient,
-    readonly queueId: string,
-  ) {}
-
-  async take(): Promise<Event[]> {
-    const res = await this.client.get('/events', {
-      queue_id: this.queueId,
-      last_event_id: this.lastId,
-      dont_block: true,
-    });
-    expect(res.status, `${this.name}: ${JSON.stringify(res.body)}`).toBe(200);
-    const events: Event[] = res.body.events;
-    if (events.length > 0) this.lastId = events[events.length - 1].id;
-    return events;
-  }
-}
-
 let t: TestServer;
 let other: Account; // a second member, who neither owns the bot nor administers
-const watchers = new Map<string, Watcher>();
-
-async function watch(name: string, client: ApiClient, params: Record<string, unknown> = {}) {
-  const res = await client.post('/register', { fetch_event_types: [], ...params });
-  expect(res.status).toBe(200);
-  const watcher = new Watcher(name, client, res.body.queue_id);
-  watchers.set(name, watcher);
-  return watcher;
-}
-
-const w = (name: string) => watchers.get(name)!;
+let watchers: Watchers;
 const humans: FixtureName[] = ['owner', 'admin', 'moderator', 'member', 'guest'];
-
-/** Every watcher's new events, by watcher name. */
-async function takeAll(): Promise<Record<string, Event[]>> {
-  const out: Record<string, Event[]> = {};
-  for (const [name, watcher] of watchers) out[name] = await watcher.take();
-  return out;
-}
 
 beforeAll(async () => {
   t = await startTestServer();
   other = await t.createMember('Otto Other');
-  for (const who of [...humans, 'bot'] as const) await watch(who, t.as(who));
-  await watch('other', t.as(other));
+  watchers = new Watchers(t);
+  for (const who of [...humans, 'bot'] as const) await watchers.add(who);
+  await watchers.add('other', other);
   // Same user, a queue that asked only for realm events.
-  await watch('member:realm-only', t.as('member'), { event_types: ['realm'] });
+  await watchers.add('member:realm-only', 'member', { event_types: ['realm'] });
   // A narrow filters message events only; user events still arrive.
-  await watch('member:narrowed', t.as('member'), { narrow: [['stream', 'nowhere']] });
+  await watchers.add('member:narrowed', 'member', { narrow: [['stream', 'nowhere']] });
 });
 afterAll(() => t.close());
 
 beforeEach(async () => {
-  await takeAll();
+  await watchers.clear();
 });
 
 describe('realm_user add (POST /users)', () => {
@@ -91,7 +50,7 @@ describe('realm_user add (POST /users)', () => {
       db.exec('DROP TRIGGER hide_new_email');
     }
 
-    const got = await takeAll();
+    const got = await watchers.take();
     const placeholder = `user${userId}@test.hearth`;
     for (const name of [...humans, 'bot', 'other', 'member:narrowed']) {
       const adds = got[name]!.filter((e) => e.type === 'realm_user' && e.op === 'add');
@@ -121,7 +80,7 @@ describe('realm_user add (POST /users)', () => {
       full_name: 'Open Person',
     });
     expect(res.status).toBe(200);
-    const got = await takeAll();
+    const got = await watchers.take();
     for (const name of [...humans, 'bot', 'other']) {
       expect(got[name], name).toHaveLength(1);
       expect(got[name]![0], name).toMatchObject({
@@ -145,7 +104,7 @@ describe('realm_user add (POST /users)', () => {
     });
     expect(res.status).toBe(400);
     expect(res.body.code).toBe('BAD_REQUEST');
-    const got = await takeAll();
+    const got = await watchers.take();
     for (const [name, events] of Object.entries(got)) expect(events, name).toEqual([]);
   });
 
@@ -156,7 +115,7 @@ describe('realm_user add (POST /users)', () => {
       full_name: 'Sneaky',
     });
     expect(res.status).toBe(400);
-    const got = await takeAll();
+    const got = await watchers.take();
     for (const [name, events] of Object.entries(got)) expect(events, name).toEqual([]);
   });
 });
@@ -168,7 +127,7 @@ describe('realm_bot add (POST /bots)', () => {
       .post('/bots', { full_name: 'Event Bot', short_name: 'eventbot', bot_type: 1 });
     expect(res.status).toBe(200);
     const botId = res.body.user_id;
-    const got = await takeAll();
+    const got = await watchers.take();
 
     const realmBot = (name: string) => got[name]!.filter((e) => e.type === 'realm_bot');
     for (const name of ['member', 'owner', 'admin', 'member:narrowed']) {
@@ -209,7 +168,7 @@ describe('realm_bot add (POST /bots)', () => {
   it('is not sent when a guest is refused', async () => {
     const res = await t.as('guest').post('/bots', { full_name: 'Guest Bot', short_name: 'gbot' });
     expect(res.status).toBe(400);
-    const got = await takeAll();
+    const got = await watchers.take();
     for (const [name, events] of Object.entries(got)) expect(events, name).toEqual([]);
   });
 });
@@ -218,7 +177,7 @@ describe('realm_user update (PATCH /users/{id})', () => {
   it('announces a role change', async () => {
     const res = await t.as('admin').patch(`/users/${other.id}`, { role: 300 });
     expect(res.status).toBe(200);
-    const got = await takeAll();
+    const got = await watchers.take();
     for (const name of [...humans, 'bot', 'other', 'member:narrowed']) {
       const updates = got[name]!.filter((e) => e.type === 'realm_user');
       expect(updates, name).toEqual([
@@ -237,7 +196,7 @@ describe('realm_user update (PATCH /users/{id})', () => {
   it('announces a new full name', async () => {
     const res = await t.as('owner').patch(`/users/${other.id}`, { full_name: 'Otto Renamed' });
     expect(res.status).toBe(200);
-    const got = await takeAll();
+    const got = await watchers.take();
     for (const name of [...humans, 'bot', 'other']) {
       expect(got[name], name).toEqual([
         {
@@ -253,7 +212,7 @@ describe('realm_user update (PATCH /users/{id})', () => {
   it('sends nothing when nothing changes', async () => {
     const res = await t.as('owner').patch(`/users/${other.id}`, { full_name: 'Otto Renamed' });
     expect(res.status).toBe(200);
-    const got = await takeAll();
+    const got = await watchers.take();
     for (const [name, events] of Object.entries(got)) expect(events, name).toEqual([]);
   });
 });
@@ -261,7 +220,7 @@ describe('realm_user update (PATCH /users/{id})', () => {
 describe('realm_user update (DELETE /users/{id})', () => {
   it("announces the deactivation and removes the user's queues", async () => {
     const victim = await t.createMember('Short Lived');
-    await takeAll(); // its realm_user add
+    await watchers.clear(); // its realm_user add
     const client = t.as(victim);
     const reg = await client.post('/register', { fetch_event_types: [] });
     const second = await client.post('/register', { fetch_event_types: [] });
@@ -275,7 +234,7 @@ describe('realm_user update (DELETE /users/{id})', () => {
     const finished = await poll;
     expect(finished.body.events).toEqual([]);
 
-    const got = await takeAll();
+    const got = await watchers.take();
     for (const name of [...humans, 'bot', 'other', 'member:narrowed']) {
       expect(got[name], name).toEqual([
         {
@@ -312,7 +271,7 @@ describe('events are delivered only after the commit', () => {
     users: [t.accounts.member.id, t.accounts.owner.id],
     payload: { type: 'realm_user', op: 'update', person: { user_id: userId, full_name: fullName } },
   });
-  const memberQueue = () => ctx().events.get(w('member').queueId, t.accounts.member.id);
+  const memberQueue = () => ctx().events.get(watchers.get('member').queueId, t.accounts.member.id);
 
   it('drops the events of a rolled-back transaction', async () => {
     const guest = t.accounts.guest.id;
@@ -325,7 +284,7 @@ describe('events are delivered only after the commit', () => {
       }),
     ).toThrow('boom');
     expect(nameOf(guest)).toBe(before);
-    const got = await takeAll();
+    const got = await watchers.take();
     for (const [name, events] of Object.entries(got)) expect(events, name).toEqual([]);
   });
 
@@ -341,7 +300,7 @@ describe('events are delivered only after the commit', () => {
     expect(result).toBe('done');
     expect(pendingInside).toBe(0);
     expect(memberQueue().pending()).toHaveLength(1);
-    const got = await takeAll();
+    const got = await watchers.take();
     const expected = [
       {
         type: 'realm_user',
@@ -382,7 +341,7 @@ describe('events are delivered only after the commit', () => {
     expect(seenInside).toEqual([0, 0]);
     expect(nameOf(guest)).toBe('Outer Name');
     expect(nameOf(moderator)).toBe('Inner Name');
-    const got = await takeAll();
+    const got = await watchers.take();
     expect(got.member!.map((e) => e.person)).toEqual([
       { user_id: guest, full_name: 'Outer Name' },
       { user_id: moderator, full_name: 'Inner Name' },
@@ -402,7 +361,7 @@ describe('events are delivered only after the commit', () => {
       }),
     ).toThrow('outer boom');
     expect(nameOf(guest)).toBe(before);
-    const got = await takeAll();
+    const got = await watchers.take();
     for (const [name, events] of Object.entries(got)) expect(events, name).toEqual([]);
   });
 
@@ -412,7 +371,7 @@ describe('events are delivered only after the commit', () => {
       rename(guest, 'Gus Guest');
       tx.emit(renameEvent(guest, 'Gus Guest'));
     });
-    const got = await takeAll();
+    const got = await watchers.take();
     expect(got.member).toHaveLength(1);
     expect(got.owner).toHaveLength(1);
   });

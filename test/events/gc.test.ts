@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Watcher } from '../helpers/event-queues.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
 // Queues idle for 300 ms are collected; the collector runs every 50 ms. The
@@ -21,11 +22,7 @@ afterAll(() => t.close());
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function register(): Promise<string> {
-  const res = await t.as('member').post('/register', { fetch_event_types: [] });
-  expect(res.status).toBe(200);
-  return res.body.queue_id;
-}
+const register = async (): Promise<string> => (await Watcher.register(t.as('member'))).queueId;
 
 const peek = (queueId: string) =>
   t.as('member').get('/events', { queue_id: queueId, last_event_id: -1, dont_block: true });

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Watcher } from '../helpers/event-queues.js';
 import { type ApiClient, startTestServer, type TestServer } from '../helpers/server.js';
 
 // A short heartbeat, so an idle long-poll answers within the test.
@@ -26,11 +27,8 @@ async function triggerEvent(): Promise<string> {
   return fullName;
 }
 
-async function register(client: ApiClient, params: Record<string, unknown> = {}) {
-  const res = await client.post('/register', { fetch_event_types: [], ...params });
-  expect(res.status).toBe(200);
-  return res.body.queue_id as string;
-}
+const register = async (client: ApiClient, params: Record<string, unknown> = {}) =>
+  (await Watcher.register(client, params)).queueId;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

@@ -5,14 +5,16 @@ import { unreadCount } from '../../server/db/queries/unread.js';
 import { FlagReader } from '../../server/flags/reader.js';
 import { Flag } from '../../server/shared/flags.js';
 import { expectError } from '../api/support.js';
+import { Watcher } from '../helpers/event-queues.js';
 import { createChannel } from '../helpers/fixtures.js';
+import { sendDirect, sendToChannel } from '../helpers/messages.js';
 import {
   type Account,
   type FixtureName,
   startTestServer,
   type TestServer,
 } from '../helpers/server.js';
-import { allUnreadIds, messageState, sendDirect, sendToChannel, Watcher } from './support.js';
+import { allUnreadIds, messageState } from './support.js';
 
 let t: TestServer;
 let other: Account;
@@ -282,6 +284,33 @@ describe('POST /messages/flags: read', () => {
     const [capable] = await memberCapable.take('update_message_flags');
     expect(capable.message_details[empty].topic).toBe('');
     await flags('member', { messages: ids, op: 'add', flag: 'read' });
+  });
+});
+
+describe('POST /messages/flags: marking unread in channels one is not subscribed to', () => {
+  const markUnread = (who: 'member' | 'guest', id: number) =>
+    flags(who, { messages: [id], op: 'remove', flag: 'read' });
+
+  it('answers for a private message exactly as for a message that does not exist', async () => {
+    const hidden = await sendToChannel(t, 'admin', secret, 'plans');
+    const missing = hidden + 1000;
+    for (const who of ['member', 'guest'] as const) {
+      expectError(await markUnread(who, missing), 400, 'BAD_REQUEST', 'Invalid message(s)');
+      // Reporting the channel would tell a stranger the message exists, and where.
+      const res = await markUnread(who, hidden);
+      expectError(res, 400, 'BAD_REQUEST', 'Invalid message(s)');
+      expect(JSON.stringify(res.body)).not.toContain(String(secret));
+    }
+  });
+
+  it('still reports the channel of a message the user may read', async () => {
+    const visible = await sendToChannel(t, 'admin', elsewhere, 'news');
+    const res = await markUnread('member', visible);
+    expect(res.body).toMatchObject({
+      result: 'success',
+      messages: [visible],
+      ignored_because_not_subscribed_channels: [elsewhere],
+    });
   });
 });
 

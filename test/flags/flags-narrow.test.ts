@@ -3,9 +3,10 @@ import { insertMessage, messageById } from '../../server/db/queries/messages.js'
 import { FlagReader } from '../../server/flags/reader.js';
 import { Flag } from '../../server/shared/flags.js';
 import { expectError } from '../api/support.js';
+import { Watcher } from '../helpers/event-queues.js';
 import { createChannel } from '../helpers/fixtures.js';
+import { sendToChannel } from '../helpers/messages.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
-import { sendToChannel, Watcher } from './support.js';
 
 let t: TestServer;
 let range: number; // member and admin

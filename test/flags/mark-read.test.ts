@@ -2,9 +2,11 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { readThroughOf } from '../../server/db/queries/flags.js';
 import { insertSubscription } from '../../server/db/queries/streams.js';
 import { expectError } from '../api/support.js';
+import { Watcher } from '../helpers/event-queues.js';
 import { createChannel } from '../helpers/fixtures.js';
+import { sendDirect, sendToChannel } from '../helpers/messages.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
-import { allUnreadIds, messageState, sendDirect, sendToChannel, Watcher } from './support.js';
+import { allUnreadIds, messageState } from './support.js';
 
 let t: TestServer;
 let one: number; // member, admin

@@ -9,8 +9,9 @@ import { unreadCount } from '../../server/db/queries/unread.js';
 import { FlagReader } from '../../server/flags/reader.js';
 import { Flag, flagNames } from '../../server/shared/flags.js';
 import { createChannel } from '../helpers/fixtures.js';
+import { sendDirect, sendToChannel } from '../helpers/messages.js';
 import { type Account, startTestServer, type TestServer } from '../helpers/server.js';
-import { allUnreadIds, messageState, sendDirect, sendToChannel } from './support.js';
+import { allUnreadIds, messageState } from './support.js';
 
 const RH = Flag.read | Flag.historical;
 

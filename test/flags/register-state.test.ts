@@ -2,8 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { unreadCount } from '../../server/db/queries/unread.js';
 import { unreadMsgs } from '../../server/flags/unread.js';
 import { createChannel } from '../helpers/fixtures.js';
+import { sendDirect, sendToChannel } from '../helpers/messages.js';
 import { type Account, startTestServer, type TestServer } from '../helpers/server.js';
-import { allUnreadIds, messageState, sendDirect, sendToChannel } from './support.js';
+import { allUnreadIds, messageState } from './support.js';
 
 let t: TestServer;
 let reader: Account; // the user whose state is read; nothing else happens to them

@@ -1,68 +1,9 @@
 /**
- * Helpers shared by the flag, unread and topic-preference tests: sending
- * through POST /messages and reading event queues without blocking.
+ * Helpers shared by the flag, unread and topic-preference tests: the
+ * message state of POST /register and the unread ids in it.
  */
 import { expect } from 'vitest';
-import type { Account, ApiClient, FixtureName, TestServer } from '../helpers/server.js';
-
-// biome-ignore lint/suspicious/noExplicitAny: events are arbitrary JSON
-export type Event = any;
-
-type Who = FixtureName | Account;
-
-export async function sendToChannel(
-  t: TestServer,
-  who: Who,
-  channel: number | string,
-  topic: string,
-  content = 'hello',
-  extra: Record<string, unknown> = {},
-): Promise<number> {
-  const res = await t
-    .as(who)
-    .post('/messages', { type: 'stream', to: channel, topic, content, ...extra });
-  expect(res.body, JSON.stringify(res.body)).toMatchObject({ result: 'success' });
-  return res.body.id;
-}
-
-export async function sendDirect(
-  t: TestServer,
-  who: Who,
-  to: number[],
-  content = 'psst',
-  extra: Record<string, unknown> = {},
-): Promise<number> {
-  const res = await t.as(who).post('/messages', { type: 'direct', to, content, ...extra });
-  expect(res.body, JSON.stringify(res.body)).toMatchObject({ result: 'success' });
-  return res.body.id;
-}
-
-/** One registered queue, read without blocking; each take() acknowledges what it saw. */
-export class Watcher {
-  lastId = -1;
-  constructor(
-    readonly client: ApiClient,
-    readonly queueId: string,
-  ) {}
-
-  static async register(client: ApiClient, params: Record<string, unknown> = {}) {
-    const res = await client.post('/register', { fetch_event_types: [], ...params });
-    expect(res.status, JSON.stringify(res.body)).toBe(200);
-    return new Watcher(client, res.body.queue_id);
-  }
-
-  async take(type?: string): Promise<Event[]> {
-    const res = await this.client.get('/events', {
-      queue_id: this.queueId,
-      last_event_id: this.lastId,
-      dont_block: true,
-    });
-    expect(res.status, JSON.stringify(res.body)).toBe(200);
-    const events: Event[] = res.body.events;
-    if (events.length > 0) this.lastId = events[events.length - 1].id;
-    return type === undefined ? events : events.filter((e) => e.type === type);
-  }
-}
+import type { ApiClient } from '../helpers/server.js';
 
 /** Every unread id in an unread_msgs structure, ascending. */
 export function allUnreadIds(unread: {

@@ -1,8 +1,10 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { expectError } from '../api/support.js';
+import { Watcher } from '../helpers/event-queues.js';
 import { createChannel } from '../helpers/fixtures.js';
+import { sendToChannel } from '../helpers/messages.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
-import { messageState, sendToChannel, Watcher } from './support.js';
+import { messageState } from './support.js';
 
 let t: TestServer;
 let open: number; // member, admin

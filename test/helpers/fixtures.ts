@@ -1,5 +1,7 @@
 import { insertStream, insertSubscription } from '../../server/db/queries/streams.js';
-import type { TestServer } from './server.js';
+import { userById } from '../../server/db/queries/users.js';
+import { createUser } from '../../server/users/users.js';
+import type { Account, TestServer } from './server.js';
 
 export interface ChannelFixture {
   name: string;
@@ -30,4 +32,24 @@ export function createChannel(t: TestServer, channel: ChannelFixture): number {
     for (const userId of channel.subscribers) insertSubscription(ctx.db, id, userId, '#76ce90');
     return id;
   });
+}
+
+let quickCounter = 0;
+
+/**
+ * Another member without a password: same as TestServer.createMember but
+ * skips the deliberately slow scrypt hash, for accounts that never log in
+ * with a password.
+ */
+export async function quickMember(t: TestServer, fullName: string, role = 400): Promise<Account> {
+  quickCounter++;
+  const email = `quick${quickCounter}-${process.pid}@example.com`;
+  const { user_id } = await createUser(t.server.ctx, null, {
+    email,
+    password: null,
+    fullName,
+    role,
+  });
+  const row = userById(t.server.ctx.db, user_id)!;
+  return { id: user_id, email: row.delivery_email, apiKey: row.api_key, password: null };
 }

@@ -54,6 +54,11 @@ export function specNewerThanReference(key: string, value: unknown): boolean {
   return false;
 }
 
+/** The Authorization header of HTTP Basic authentication with an e-mail and API key. */
+export function basicAuth(email: string, apiKey: string): string {
+  return `Basic ${Buffer.from(`${email}:${apiKey}`).toString('base64')}`;
+}
+
 /** A value as real clients put it on the wire: strings raw, everything else JSON. */
 export function encodeValue(value: unknown): string {
   return typeof value === 'string' ? value : JSON.stringify(value);
@@ -75,7 +80,7 @@ export class ApiClient {
     const url = new URL(`${this.baseUrl}/api/v1${endpoint}`);
     const headers: Record<string, string> = { ...options.headers };
     if (this.auth) {
-      headers.authorization = `Basic ${Buffer.from(`${this.auth.email}:${this.auth.apiKey}`).toString('base64')}`;
+      headers.authorization = basicAuth(this.auth.email, this.auth.apiKey);
     }
     let body: string | FormData | undefined;
     const entries = Object.entries(params).filter(([, v]) => v !== undefined);

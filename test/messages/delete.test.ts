@@ -1,31 +1,20 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { streamById } from '../../server/db/queries/streams.js';
+import { receivers, Watchers } from '../helpers/event-queues.js';
 import { createChannel } from '../helpers/fixtures.js';
+import { sendOk, streamMessage } from '../helpers/messages.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
-import {
-  editRows,
-  FakeClock,
-  flagRow,
-  message,
-  only,
-  receivers,
-  searchIds,
-  sendOk,
-  setRealm,
-  streamMessage,
-  takeAll,
-  type Watcher,
-  watch,
-} from './send-support.js';
+import { editRows, FakeClock, flagRow, message, searchIds, setRealm } from './send-support.js';
 
 const clock = new FakeClock();
 let t: TestServer;
 let general: number;
 let secret: number;
-const watchers: Record<string, Watcher> = {};
+let watchers: Watchers;
 
 beforeAll(async () => {
   t = await startTestServer({ now: clock.now });
+  watchers = new Watchers(t);
   const a = t.accounts;
   general = createChannel(t, {
     name: 'general',
@@ -34,9 +23,9 @@ beforeAll(async () => {
   secret = createChannel(t, { name: 'secret', private: true, subscribers: [a.owner.id] });
   const bulk = { client_capabilities: { bulk_message_deletion: true } };
   for (const who of ['owner', 'admin', 'member', 'guest'] as const) {
-    watchers[who] = await watch(who, t.as(who), bulk);
+    await watchers.add(who, who, bulk);
   }
-  watchers['owner:legacy'] = await watch('owner:legacy', t.as('owner'));
+  await watchers.add('owner:legacy', 'owner');
 });
 afterAll(() => t.close());
 
@@ -45,7 +34,7 @@ beforeEach(async () => {
     message_content_delete_limit_seconds: 600,
     can_delete_own_message_group: 'role:everyone',
   });
-  await takeAll(watchers);
+  await watchers.clear();
 });
 
 type Who = 'owner' | 'admin' | 'member' | 'guest' | 'moderator';
@@ -64,7 +53,7 @@ describe('DELETE /messages/{id}', () => {
     await t.as('owner').post(`/messages/${id}/reactions`, { emoji_name: 'wave' });
     await t.as('member').patch(`/messages/${id}`, { content: 'narwhal again @**Ada Admin**' });
     expect(flagRow(t, t.accounts.admin.id, id)).toBeDefined();
-    await takeAll(watchers);
+    await watchers.clear();
 
     const res = await remove('member', id);
     expect(res.status).toBe(200);
@@ -79,7 +68,7 @@ describe('DELETE /messages/{id}', () => {
       .get(id) as { n: number };
     expect(reactions.n).toBe(0);
 
-    const events = only(await takeAll(watchers), 'delete_message');
+    const events = await watchers.take('delete_message');
     expect(receivers(events)).toEqual(['admin', 'member', 'owner', 'owner:legacy']);
     expect(events.owner).toEqual([
       {
@@ -175,9 +164,9 @@ describe('DELETE /messages/{id}', () => {
       to: [t.accounts.guest.id],
       content: 'oops',
     });
-    await takeAll(watchers);
+    await watchers.clear();
     await remove('member', id);
-    const events = only(await takeAll(watchers), 'delete_message');
+    const events = await watchers.take('delete_message');
     expect(receivers(events)).toEqual(['guest', 'member']);
     expect(events.guest![0]).toEqual({
       id: expect.any(Number),
@@ -192,10 +181,10 @@ describe('DELETE /messages/{id}', () => {
     const first = await sendOk(t.as('member'), streamMessage(fresh, 'x', 'first'));
     const second = await sendOk(t.as('member'), streamMessage(fresh, 'x', 'second'));
     expect(streamById(t.server.ctx.db, fresh)!.first_message_id).toBe(first);
-    await takeAll(watchers);
+    await watchers.clear();
     await remove('member', first);
     expect(streamById(t.server.ctx.db, fresh)!.first_message_id).toBe(second);
-    const events = only(await takeAll(watchers), 'stream');
+    const events = await watchers.take('stream');
     // Everyone who may see the public channel hears of it (not the guest).
     expect(receivers(events)).toEqual(['admin', 'member', 'owner', 'owner:legacy']);
     expect(events.member![0]).toMatchObject({

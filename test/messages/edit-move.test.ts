@@ -1,23 +1,18 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { setUserTopicPolicy, userTopicPolicy } from '../../server/db/queries/user-topics.js';
 import { userByEmailKey } from '../../server/db/queries/users.js';
+import { only, receivers, Watchers } from '../helpers/event-queues.js';
 import { createChannel } from '../helpers/fixtures.js';
+import { sendOk, streamMessage } from '../helpers/messages.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import {
   editRows,
   FakeClock,
   flagsOf,
   message,
-  only,
-  receivers,
   searchIds,
-  sendOk,
   setRealm,
-  streamMessage,
-  takeAll,
   topicRows,
-  type Watcher,
-  watch,
 } from './send-support.js';
 
 const clock = new FakeClock();
@@ -25,11 +20,12 @@ let t: TestServer;
 let general: number;
 let secret: number;
 let lounge: number;
-const watchers: Record<string, Watcher> = {};
+let watchers: Watchers;
 const now = () => Math.floor(clock.ms / 1000);
 
 beforeAll(async () => {
   t = await startTestServer({ now: clock.now });
+  watchers = new Watchers(t);
   const a = t.accounts;
   general = createChannel(t, {
     name: 'general',
@@ -42,12 +38,12 @@ beforeAll(async () => {
   });
   lounge = createChannel(t, { name: 'lounge', subscribers: [a.member.id, a.admin.id] });
   for (const who of ['owner', 'admin', 'member', 'moderator', 'guest'] as const) {
-    watchers[who] = await watch(who, t.as(who), {
+    await watchers.add(who, who, {
       client_capabilities: { bulk_message_deletion: true },
     });
   }
   // A client without bulk_message_deletion gets one event per message.
-  watchers['guest:legacy'] = await watch('guest:legacy', t.as('guest'));
+  await watchers.add('guest:legacy', 'guest');
 });
 afterAll(() => t.close());
 
@@ -56,7 +52,7 @@ beforeEach(async () => {
     move_messages_within_stream_limit_seconds: 604800,
     move_messages_between_streams_limit_seconds: 604800,
   });
-  await takeAll(watchers);
+  await watchers.clear();
 });
 
 type Who = 'owner' | 'admin' | 'member' | 'moderator' | 'guest';
@@ -94,7 +90,7 @@ describe('topic moves', () => {
     ]);
     expect(searchIds(t, 'topic:oranges')).toEqual([second]);
 
-    const events = await takeAll(watchers, 'update_message');
+    const events = await watchers.take('update_message');
     expect(receivers(events)).toEqual([
       'admin',
       'guest',
@@ -128,7 +124,7 @@ describe('topic moves', () => {
     });
     expect(topicRows(t, general, 'pears').map((m) => m.id)).toEqual([ids[0]]);
     expect(topicRows(t, general, 'quinces').map((m) => m.id)).toEqual(ids.slice(1));
-    const events = await takeAll(watchers, 'update_message');
+    const events = await watchers.take('update_message');
     expect(events.member![0].message_ids).toEqual(ids.slice(1));
   });
 
@@ -136,7 +132,7 @@ describe('topic moves', () => {
     const ids = await fillTopic(general, 'plums', 3);
     // The member started the topic and follows it.
     expect(userTopicPolicy(t.server.ctx.db, t.accounts.member.id, general, 'plums')).toBe(3);
-    await takeAll(watchers);
+    await watchers.clear();
     await move('member', ids[2]!, {
       topic: 'prunes',
       propagate_mode: 'change_all',
@@ -146,7 +142,7 @@ describe('topic moves', () => {
     expect(topicRows(t, general, 'prunes').map((m) => m.id)).toEqual(ids);
     expect(userTopicPolicy(t.server.ctx.db, t.accounts.member.id, general, 'prunes')).toBe(3);
     expect(userTopicPolicy(t.server.ctx.db, t.accounts.member.id, general, 'plums')).toBe(0);
-    const policyEvents = (await takeAll(watchers, 'user_topic')).member!;
+    const policyEvents = (await watchers.take('user_topic')).member!;
     expect(policyEvents.map((e) => [e.topic_name, e.visibility_policy])).toEqual([
       ['plums', 0],
       ['prunes', 3],
@@ -301,10 +297,10 @@ describe('resolving topics', () => {
     expect(userTopicPolicy(t.server.ctx.db, t.accounts.owner.id, general, '✔ bug 7')).toBe(3);
 
     clock.advance(30);
-    await takeAll(watchers);
+    await watchers.clear();
     await move('member', id!, { topic: 'bug 7', propagate_mode: 'change_all' });
     expect(contents(general, 'bug 7')).toEqual(['bug 7 message 0']);
-    const deletions = await takeAll(watchers, 'delete_message');
+    const deletions = await watchers.take('delete_message');
     expect(deletions.owner).toEqual([
       expect.objectContaining({ message_ids: [notice], message_type: 'stream', topic: 'bug 7' }),
     ]);
@@ -361,7 +357,7 @@ describe('channel moves', () => {
     ]);
     expect(message(t, ids[0]!)!.last_moved_time).toBe(now());
 
-    const all = await takeAll(watchers);
+    const all = await watchers.take();
     const updates = only(all, 'update_message');
     expect(receivers(updates)).toEqual(['member', 'owner']);
     expect(updates.owner![0]).toMatchObject({
@@ -403,7 +399,7 @@ describe('channel moves', () => {
   it('to a public channel only take messages from guests', async () => {
     const [id] = await fillTopic(general, 'relocate', 1);
     await move('member', id!, { stream_id: lounge, send_notification_to_new_thread: false });
-    const all = await takeAll(watchers);
+    const all = await watchers.take();
     const deletions = only(all, 'delete_message');
     expect(receivers(deletions)).toEqual(['guest', 'guest:legacy']);
     const updates = only(all, 'update_message');

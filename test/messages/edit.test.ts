@@ -1,29 +1,19 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { receivers, Watchers } from '../helpers/event-queues.js';
 import { createChannel } from '../helpers/fixtures.js';
+import { sendOk, streamMessage } from '../helpers/messages.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
-import {
-  editRows,
-  FakeClock,
-  flagsOf,
-  message,
-  receivers,
-  searchIds,
-  sendOk,
-  setRealm,
-  streamMessage,
-  takeAll,
-  type Watcher,
-  watch,
-} from './send-support.js';
+import { editRows, FakeClock, flagsOf, message, searchIds, setRealm } from './send-support.js';
 
 const clock = new FakeClock();
 let t: TestServer;
 let general: number;
 let secret: number;
-const watchers: Record<string, Watcher> = {};
+let watchers: Watchers;
 
 beforeAll(async () => {
   t = await startTestServer({ now: clock.now });
+  watchers = new Watchers(t);
   const a = t.accounts;
   general = createChannel(t, {
     name: 'general',
@@ -31,13 +21,13 @@ beforeAll(async () => {
   });
   secret = createChannel(t, { name: 'secret', private: true, subscribers: [a.owner.id] });
   for (const who of ['owner', 'admin', 'member', 'guest'] as const) {
-    watchers[who] = await watch(who, t.as(who));
+    await watchers.add(who);
   }
 });
 afterAll(() => t.close());
 
 beforeEach(async () => {
-  await takeAll(watchers);
+  await watchers.clear();
 });
 
 const edit = (who: 'owner' | 'admin' | 'member' | 'moderator' | 'guest', id: number, params = {}) =>
@@ -75,7 +65,7 @@ describe('content edits', () => {
     expect(searchIds(t, 'pineapple')).not.toContain(id);
     expect(searchIds(t, 'mango')).toContain(id);
 
-    const events = await takeAll(watchers, 'update_message');
+    const events = await watchers.take('update_message');
     expect(receivers(events)).toEqual(['admin', 'member', 'owner']);
     expect(events.owner![0]).toMatchObject({
       type: 'update_message',
@@ -102,11 +92,11 @@ describe('content edits', () => {
     const id = await sendOk(t.as('member'), streamMessage('general', 'edits', 'plain'));
     await edit('member', id, { content: 'now @**Ada Admin**' });
     expect(flagsOf(t, t.accounts.admin.id, id)).toEqual(['mentioned']);
-    let events = await takeAll(watchers, 'update_message');
+    let events = await watchers.take('update_message');
     expect(events.admin![0].flags).toEqual(['mentioned']);
     await edit('member', id, { content: 'never mind' });
     expect(flagsOf(t, t.accounts.admin.id, id)).toEqual([]);
-    events = await takeAll(watchers, 'update_message');
+    events = await watchers.take('update_message');
     expect(events.admin![0].flags).toEqual([]);
   });
 
@@ -180,7 +170,7 @@ describe('direct messages', () => {
       content: 'hi guest',
     });
     await edit('member', id, { content: 'hello guest' });
-    const events = await takeAll(watchers, 'update_message');
+    const events = await watchers.take('update_message');
     expect(receivers(events)).toEqual(['guest', 'member']);
     expect(events.guest![0]).not.toHaveProperty('stream_id');
     expect(events.guest![0].content).toBe('hello guest');

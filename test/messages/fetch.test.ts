@@ -5,6 +5,7 @@ import { userById } from '../../server/db/queries/users.js';
 import { getMessages } from '../../server/messages/fetch.js';
 import { Flag } from '../../server/shared/flags.js';
 import { createChannel } from '../helpers/fixtures.js';
+import { sendDirect, sendToChannel } from '../helpers/messages.js';
 import {
   type Account,
   type FixtureName,
@@ -34,34 +35,22 @@ let general: number;
 let secret: number;
 let openPrivate: number;
 
+/** Sends (read by the sender) and moves the clock a minute on. */
 async function send(
   who: FixtureName | Account,
   to: string,
   topic: string,
   content: string,
 ): Promise<number> {
-  const res = await t.as(who).post('/messages', {
-    type: 'stream',
-    to,
-    topic,
-    content,
-    read_by_sender: true,
-  });
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  const id = await sendToChannel(t, who, to, topic, content, { read_by_sender: true });
   clock += 60_000;
-  return res.body.id;
+  return id;
 }
 
 async function dm(who: FixtureName | Account, to: number[], content: string): Promise<number> {
-  const res = await t.as(who).post('/messages', {
-    type: 'direct',
-    to: JSON.stringify(to),
-    content,
-    read_by_sender: true,
-  });
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  const id = await sendDirect(t, who, to, content, { read_by_sender: true });
   clock += 60_000;
-  return res.body.id;
+  return id;
 }
 
 const get = (who: FixtureName | Account, params: Record<string, unknown>) =>

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createChannel } from '../helpers/fixtures.js';
+import { sendOk, streamMessage } from '../helpers/messages.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
-import { FakeClock, sendOk, setRealm, streamMessage } from './send-support.js';
+import { FakeClock, setRealm } from './send-support.js';
 
 const clock = new FakeClock();
 let t: TestServer;

@@ -11,7 +11,9 @@ import {
   parseNarrow,
 } from '../../server/narrow/index.js';
 import { Flag } from '../../server/shared/flags.js';
+import { Watchers } from '../helpers/event-queues.js';
 import { createChannel } from '../helpers/fixtures.js';
+import { sendDirect, sendToChannel } from '../helpers/messages.js';
 import {
   type Account,
   type FixtureName,
@@ -38,21 +40,12 @@ type Key =
   | 'dmOther';
 const ids = {} as Record<Key, number>;
 
-async function send(who: FixtureName, to: string, topic: string, content: string) {
-  const res = await t
-    .as(who)
-    .post('/messages', { type: 'stream', to, topic, content, read_by_sender: true });
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return res.body.id as number;
-}
+const send = (who: FixtureName, to: string, topic: string, content: string) =>
+  sendToChannel(t, who, to, topic, content, { read_by_sender: true });
 
-async function dm(who: FixtureName, to: number[], content: string) {
-  const res = await t
-    .as(who)
-    .post('/messages', { type: 'private', to: JSON.stringify(to), content, read_by_sender: true });
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return res.body.id as number;
-}
+// The legacy type name, as older clients send it.
+const dm = (who: FixtureName, to: number[], content: string) =>
+  sendDirect(t, who, to, content, { type: 'private', read_by_sender: true });
 
 /** Ids of everything the member sees in this narrow. */
 async function narrowIds(narrow: unknown, who: FixtureName = 'member'): Promise<number[]> {
@@ -458,43 +451,31 @@ describe('the exported narrow API', () => {
 
 describe('register narrows filter message events', () => {
   it('delivers only the matching messages to a narrowed queue', async () => {
-    const member = t.as('member');
-    const register = async (narrow: unknown) => {
-      const res = await member.post('/register', {
-        event_types: JSON.stringify(['message']),
-        narrow: JSON.stringify(narrow),
-      });
-      expect(res.status, JSON.stringify(res.body)).toBe(200);
-      return res.body.queue_id as string;
-    };
-    const queues = {
-      design: await register([['stream', 'design']]),
-      designById: await register([{ operator: 'channel', operand: design }]),
-      topic: await register([
+    const watchers = new Watchers(t, { event_types: ['message'] });
+    const narrows: Record<string, unknown[]> = {
+      design: [['stream', 'design']],
+      designById: [{ operator: 'channel', operand: design }],
+      topic: [
         ['stream', 'Design'],
         ['topic', 'NEWS'],
-      ]),
-      dms: await register([['is', 'private']]),
-      notOwner: await register([
-        { operator: 'sender', operand: 'owner@example.com', negated: true },
-      ]),
-      mentioned: await register([['is', 'mentioned']]),
-      all: await register([]),
+      ],
+      dms: [['is', 'private']],
+      notOwner: [{ operator: 'sender', operand: 'owner@example.com', negated: true }],
+      mentioned: [['is', 'mentioned']],
+      all: [],
     };
+    for (const [name, narrow] of Object.entries(narrows)) {
+      await watchers.add(name, 'member', { narrow });
+    }
     const news = await send('owner', 'Design', 'news', 'fresh news');
     const opsMsg = await send('admin', 'ops', 'alerts', 'ops news for @**Mel Member**');
     const direct = await dm('owner', [t.accounts.member.id], 'psst');
-    const received: Record<string, number[]> = {};
-    for (const [name, queueId] of Object.entries(queues)) {
-      const res = await member.get('/events', {
-        queue_id: queueId,
-        last_event_id: -1,
-        dont_block: true,
-      });
-      received[name] = res.body.events
-        .filter((e: { type: string }) => e.type === 'message')
-        .map((e: { message: { id: number } }) => e.message.id);
-    }
+    const received = Object.fromEntries(
+      Object.entries(await watchers.take('message')).map(([name, events]) => [
+        name,
+        events.map((e) => e.message.id),
+      ]),
+    );
     expect(received).toEqual({
       design: [news],
       designById: [news],

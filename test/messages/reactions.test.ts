@@ -1,38 +1,30 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { userTopicPolicy } from '../../server/db/queries/user-topics.js';
+import { receivers, Watchers } from '../helpers/event-queues.js';
 import { createChannel } from '../helpers/fixtures.js';
+import { sendOk, streamMessage } from '../helpers/messages.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
-import {
-  flagRow,
-  flagsOf,
-  only,
-  receivers,
-  sendOk,
-  setUser,
-  streamMessage,
-  takeAll,
-  type Watcher,
-  watch,
-} from './send-support.js';
+import { flagRow, flagsOf, setUser } from './send-support.js';
 
 let t: TestServer;
 let general: number;
 let secret: number;
-const watchers: Record<string, Watcher> = {};
+let watchers: Watchers;
 
 beforeAll(async () => {
   t = await startTestServer();
+  watchers = new Watchers(t);
   const a = t.accounts;
   general = createChannel(t, { name: 'general', subscribers: [a.owner.id, a.member.id] });
   secret = createChannel(t, { name: 'secret', private: true, subscribers: [a.owner.id] });
   for (const who of ['owner', 'admin', 'member', 'guest'] as const) {
-    watchers[who] = await watch(who, t.as(who));
+    await watchers.add(who);
   }
 });
 afterAll(() => t.close());
 
 beforeEach(async () => {
-  await takeAll(watchers);
+  await watchers.clear();
 });
 
 type Who = 'owner' | 'admin' | 'member' | 'guest';
@@ -61,7 +53,7 @@ describe('adding reactions', () => {
         reaction_type: 'unicode_emoji',
       },
     ]);
-    const events = only(await takeAll(watchers), 'reaction');
+    const events = await watchers.take('reaction');
     expect(receivers(events)).toEqual(['member', 'owner']);
     expect(events.member![0]).toEqual({
       id: expect.any(Number),
@@ -161,9 +153,9 @@ describe('adding reactions', () => {
     await react('admin', id, { emoji_name: 'eyes' });
     expect(flagRow(t, t.accounts.admin.id, id)).toBe(1 | 128);
     expect(flagsOf(t, t.accounts.admin.id, id)).toEqual(['read', 'historical']);
-    await takeAll(watchers);
+    await watchers.clear();
     await react('member', id, { emoji_name: 'eyes' });
-    const events = only(await takeAll(watchers), 'reaction');
+    const events = await watchers.take('reaction');
     expect(receivers(events)).toEqual(['admin', 'member', 'owner']);
   });
 
@@ -171,10 +163,10 @@ describe('adding reactions', () => {
     setUser(t, t.accounts.owner.id, { automatically_follow_topics_policy: 1 });
     try {
       const id = await sendOk(t.as('member'), streamMessage('general', 'join in', 'x'));
-      await takeAll(watchers);
+      await watchers.clear();
       await react('owner', id, { emoji_name: 'wave' });
       expect(userTopicPolicy(t.server.ctx.db, t.accounts.owner.id, general, 'join in')).toBe(3);
-      const events = only(await takeAll(watchers), 'user_topic');
+      const events = await watchers.take('user_topic');
       expect(receivers(events)).toEqual(['owner']);
     } finally {
       setUser(t, t.accounts.owner.id, { automatically_follow_topics_policy: 3 });
@@ -188,7 +180,7 @@ describe('adding reactions', () => {
       content: 'dm',
     });
     await react('guest', id, { emoji_name: 'heart' });
-    const events = only(await takeAll(watchers), 'reaction');
+    const events = await watchers.take('reaction');
     expect(receivers(events)).toEqual(['guest', 'member']);
     expect((await react('owner', id, { emoji_name: 'heart' })).body.msg).toBe('Invalid message(s)');
   });
@@ -200,10 +192,10 @@ describe('removing reactions', () => {
     await react('member', id, { emoji_name: 'wave' });
     await react('member', id, { emoji_name: 'rocket' });
     await react('member', id, { emoji_name: 'fire' });
-    await takeAll(watchers);
+    await watchers.clear();
 
     expect((await unreact('member', id, { emoji_name: 'wave' })).status).toBe(200);
-    const events = only(await takeAll(watchers), 'reaction');
+    const events = await watchers.take('reaction');
     expect(receivers(events)).toEqual(['member', 'owner']);
     expect(events.owner![0]).toMatchObject({
       op: 'remove',

@@ -1,29 +1,21 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { addGroupMember, insertGroup } from '../../server/db/queries/user-groups.js';
 import { userTopicPolicy } from '../../server/db/queries/user-topics.js';
+import { receivers, Watchers } from '../helpers/event-queues.js';
 import { createChannel } from '../helpers/fixtures.js';
+import { sendOk, streamMessage } from '../helpers/messages.js';
 import { type Account, startTestServer, type TestServer } from '../helpers/server.js';
-import {
-  flagRow,
-  flagsOf,
-  receivers,
-  sendOk,
-  setRealm,
-  setUser,
-  streamMessage,
-  takeAll,
-  type Watcher,
-  watch,
-} from './send-support.js';
+import { flagRow, flagsOf, setRealm, setUser } from './send-support.js';
 
 let t: TestServer;
 const extras: Account[] = [];
 let small: number;
 let muted: number;
-const watchers: Record<string, Watcher> = {};
+let watchers: Watchers;
 
 beforeAll(async () => {
   t = await startTestServer();
+  watchers = new Watchers(t);
   const a = t.accounts;
   for (let i = 0; i < 10; i++) extras.push(await t.createMember(`Extra Person ${i}`));
   // small: 4 subscribers; big: 16 (above Zulip's wildcard threshold of 15).
@@ -48,20 +40,20 @@ beforeAll(async () => {
     .prepare('UPDATE subscriptions SET is_muted = 1 WHERE stream_id = ? AND user_id = ?')
     .run(muted, a.member.id);
   for (const who of ['owner', 'admin', 'moderator', 'member', 'guest'] as const) {
-    watchers[who] = await watch(who, t.as(who));
+    await watchers.add(who);
   }
-  watchers['member:2'] = await watch('member:2', t.as('member'));
+  await watchers.add('member:2', 'member');
 });
 afterAll(() => t.close());
 
 beforeEach(async () => {
-  await takeAll(watchers);
+  await watchers.clear();
 });
 
 describe('the message event', () => {
   it('reaches exactly the subscribers, each with their own flags', async () => {
     const id = await sendOk(t.as('member'), streamMessage('small', 'ev', 'hi @**Ada Admin**'));
-    const events = await takeAll(watchers, 'message');
+    const events = await watchers.take('message');
     // Not the moderator (not subscribed); the guest is subscribed here.
     expect(receivers(events)).toEqual(['admin', 'guest', 'member', 'member:2', 'owner']);
     const byName = (name: string) => events[name]![0];
@@ -82,13 +74,13 @@ describe('the message event', () => {
 
   it('does not reach guests or members outside the channel', async () => {
     await sendOk(t.as('owner'), streamMessage('muted', 'x', 'not for the others'));
-    const events = await takeAll(watchers, 'message');
+    const events = await watchers.take('message');
     expect(receivers(events)).toEqual(['member', 'member:2']);
   });
 
   it('goes to both sides of a direct message only', async () => {
     await sendOk(t.as('member'), { type: 'direct', to: [t.accounts.guest.id], content: 'psst' });
-    const events = await takeAll(watchers, 'message');
+    const events = await watchers.take('message');
     expect(receivers(events)).toEqual(['guest', 'member', 'member:2']);
     expect(events.guest![0].message.type).toBe('private');
     expect(events.guest![0].flags).toEqual([]);
@@ -97,11 +89,11 @@ describe('the message event', () => {
   it('carries local_message_id only to the queue that sent it', async () => {
     const res = await t.as('member').post('/messages', {
       ...streamMessage('small', 'echo', 'local echo'),
-      queue_id: watchers.member!.queueId,
+      queue_id: watchers.get('member').queueId,
       local_id: '123.01',
     });
     expect(res.status).toBe(200);
-    const events = await takeAll(watchers, 'message');
+    const events = await watchers.take('message');
     expect(events.member![0].local_message_id).toBe('123.01');
     expect(events['member:2']![0]).not.toHaveProperty('local_message_id');
     expect(events.owner![0]).not.toHaveProperty('local_message_id');
@@ -110,10 +102,10 @@ describe('the message event', () => {
   it("ignores another user's queue id for local echo", async () => {
     await t.as('member').post('/messages', {
       ...streamMessage('small', 'echo', 'not yours'),
-      queue_id: watchers.owner!.queueId,
+      queue_id: watchers.get('owner').queueId,
       local_id: '9',
     });
-    const events = await takeAll(watchers, 'message');
+    const events = await watchers.take('message');
     expect(events.owner![0]).not.toHaveProperty('local_message_id');
   });
 });
@@ -222,7 +214,7 @@ describe('automatic topic visibility', () => {
   it('follows on initiation with a user_topic event to the sender only', async () => {
     const res = await t.as('member').post('/messages', streamMessage('small', 'brand new', 'x'));
     expect(res.body.automatic_new_visibility_policy).toBe(3);
-    const events = await takeAll(watchers, 'user_topic');
+    const events = await watchers.take('user_topic');
     expect(receivers(events)).toEqual(['member', 'member:2']);
     expect(events.member![0]).toMatchObject({
       type: 'user_topic',
@@ -248,7 +240,7 @@ describe('automatic topic visibility', () => {
   it('makes mentioned people follow the topic', async () => {
     await sendOk(t.as('member'), streamMessage('small', 'follow me', '@**Olivia Owner** look'));
     expect(userTopicPolicy(t.server.ctx.db, t.accounts.owner.id, small, 'follow me')).toBe(3);
-    const events = await takeAll(watchers, 'user_topic');
+    const events = await watchers.take('user_topic');
     expect(events.owner![0]).toMatchObject({ topic_name: 'follow me', visibility_policy: 3 });
   });
 

@@ -1,86 +1,10 @@
-/**
- * Shared helpers for the sending, editing, deletion, reaction and typing
- * tests: event watchers, direct reads of stored state, settings overrides.
- */
-import { expect } from 'vitest';
 import { flagRows } from '../../server/db/queries/flags.js';
 import { type MessageRow, messageById } from '../../server/db/queries/messages.js';
 import { getRealm, setRealmSettings } from '../../server/db/queries/realm.js';
 import { setUserSettings, userById } from '../../server/db/queries/users.js';
 import { FlagReader } from '../../server/flags/reader.js';
 import { flagNames } from '../../server/shared/flags.js';
-import type { ApiClient, TestServer } from '../helpers/server.js';
-
-// biome-ignore lint/suspicious/noExplicitAny: events are arbitrary JSON
-export type Event = any;
-
-/** One registered queue, read without blocking; each take() acknowledges what it saw. */
-export class Watcher {
-  lastId = -1;
-  constructor(
-    readonly name: string,
-    readonly client: ApiClient,
-    readonly queueId: string,
-  ) {}
-
-  async take(type?: string): Promise<Event[]> {
-    const res = await this.client.get('/events', {
-      queue_id: this.queueId,
-      last_event_id: this.lastId,
-      dont_block: true,
-    });
-    expect(res.status, `${this.name}: ${JSON.stringify(res.body)}`).toBe(200);
-    const events: Event[] = res.body.events;
-    if (events.length > 0) this.lastId = events[events.length - 1].id;
-    return type ? events.filter((e) => e.type === type) : events;
-  }
-}
-
-export async function watch(
-  name: string,
-  client: ApiClient,
-  params: Record<string, unknown> = {},
-): Promise<Watcher> {
-  const res = await client.post('/register', { fetch_event_types: [], ...params });
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return new Watcher(name, client, res.body.queue_id);
-}
-
-/** Drains every watcher; returns their events of `type` by watcher name. */
-export async function takeAll(
-  watchers: Record<string, Watcher>,
-  type?: string,
-): Promise<Record<string, Event[]>> {
-  const out: Record<string, Event[]> = {};
-  for (const [name, watcher] of Object.entries(watchers)) out[name] = await watcher.take(type);
-  return out;
-}
-
-/** The events of one type out of takeAll's result. */
-export const only = (events: Record<string, Event[]>, type: string): Record<string, Event[]> =>
-  Object.fromEntries(
-    Object.entries(events).map(([name, list]) => [name, list.filter((e) => e.type === type)]),
-  );
-
-/** Names of the watchers that got at least one event (of the type taken). */
-export const receivers = (events: Record<string, Event[]>) =>
-  Object.entries(events)
-    .filter(([, list]) => list.length > 0)
-    .map(([name]) => name)
-    .sort();
-
-export async function sendOk(client: ApiClient, params: Record<string, unknown>): Promise<number> {
-  const res = await client.post('/messages', params);
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return res.body.id as number;
-}
-
-export const streamMessage = (to: string | number, topic: string, content: string) => ({
-  type: 'stream',
-  to: typeof to === 'number' ? JSON.stringify(to) : to,
-  topic,
-  content,
-});
+import type { TestServer } from '../helpers/server.js';
 
 export const message = (t: TestServer, id: number): MessageRow | undefined =>
   messageById(t.server.ctx.db, id);

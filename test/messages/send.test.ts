@@ -2,8 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dmGroupMemberIds } from '../../server/db/queries/messages.js';
 import { setUserActive } from '../../server/db/queries/users.js';
 import { createChannel } from '../helpers/fixtures.js';
+import { sendOk, streamMessage } from '../helpers/messages.js';
 import { type Account, startTestServer, type TestServer } from '../helpers/server.js';
-import { flagsOf, message, sendOk, setRealm, streamMessage } from './send-support.js';
+import { flagsOf, message, setRealm } from './send-support.js';
 
 let t: TestServer;
 let general: number;

@@ -1,17 +1,19 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { receivers, Watchers } from '../helpers/event-queues.js';
 import { createChannel } from '../helpers/fixtures.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
-import { only, receivers, setUser, takeAll, type Watcher, watch } from './send-support.js';
+import { setUser } from './send-support.js';
 
 let t: TestServer;
 let general: number;
 let secret: number;
-const watchers: Record<string, Watcher> = {};
+let watchers: Watchers;
 
 const streamCapable = { client_capabilities: { stream_typing_notifications: true } };
 
 beforeAll(async () => {
   t = await startTestServer();
+  watchers = new Watchers(t);
   const a = t.accounts;
   general = createChannel(t, {
     name: 'general',
@@ -19,20 +21,20 @@ beforeAll(async () => {
   });
   secret = createChannel(t, { name: 'secret', private: true, subscribers: [a.owner.id] });
   for (const who of ['owner', 'admin', 'member', 'guest'] as const) {
-    watchers[who] = await watch(who, t.as(who), streamCapable);
+    await watchers.add(who, who, streamCapable);
   }
   // Same user, a client that does not handle channel typing.
-  watchers['owner:plain'] = await watch('owner:plain', t.as('owner'), {
+  await watchers.add('owner:plain', 'owner', {
     client_capabilities: { empty_topic_name: true },
   });
-  watchers['owner:empty-topic'] = await watch('owner:empty-topic', t.as('owner'), {
+  await watchers.add('owner:empty-topic', 'owner', {
     client_capabilities: { stream_typing_notifications: true, empty_topic_name: true },
   });
 });
 afterAll(() => t.close());
 
 beforeEach(async () => {
-  await takeAll(watchers);
+  await watchers.clear();
 });
 
 type Who = 'owner' | 'admin' | 'member' | 'guest';
@@ -43,7 +45,7 @@ describe('direct-message typing', () => {
   it('goes to every participant, the sender included (type defaults to direct)', async () => {
     const res = await typing('member', { to: [t.accounts.owner.id], op: 'start' });
     expect(res.body).toEqual({ result: 'success', msg: '' });
-    const events = only(await takeAll(watchers), 'typing');
+    const events = await watchers.take('typing');
     expect(receivers(events)).toEqual(['member', 'owner', 'owner:empty-topic', 'owner:plain']);
     const { owner, member } = t.accounts;
     expect(events.owner![0]).toEqual({
@@ -65,7 +67,7 @@ describe('direct-message typing', () => {
       { to: String(t.accounts.guest.id), op: 'stop' },
       { encoding: 'multipart' },
     );
-    const events = only(await takeAll(watchers), 'typing');
+    const events = await watchers.take('typing');
     expect(receivers(events)).toEqual(['guest', 'member']);
     expect(events.guest![0].op).toBe('stop');
   });
@@ -74,7 +76,7 @@ describe('direct-message typing', () => {
     setUser(t, t.accounts.owner.id, { receives_typing_notifications: false });
     try {
       await typing('member', { to: [t.accounts.owner.id], op: 'start' });
-      expect(receivers(only(await takeAll(watchers), 'typing'))).toEqual(['member']);
+      expect(receivers(await watchers.take('typing'))).toEqual(['member']);
     } finally {
       setUser(t, t.accounts.owner.id, { receives_typing_notifications: true });
     }
@@ -107,7 +109,7 @@ describe('channel typing', () => {
   it('goes to subscribers whose clients handle it', async () => {
     for (const type of ['stream', 'channel']) {
       await typing('member', { type, stream_id: general, topic: 'plans', op: 'start' });
-      const events = only(await takeAll(watchers), 'typing');
+      const events = await watchers.take('typing');
       // Not the admin (not subscribed), not the queue without the capability.
       expect(receivers(events)).toEqual(['guest', 'member', 'owner', 'owner:empty-topic']);
       expect(events.owner![0]).toEqual({
@@ -129,7 +131,7 @@ describe('channel typing', () => {
       topic: '(no topic)',
       op: 'start',
     });
-    const events = only(await takeAll(watchers), 'typing');
+    const events = await watchers.take('typing');
     expect(events.owner![0].topic).toBe('general chat');
     expect(events['owner:empty-topic']![0].topic).toBe('');
   });

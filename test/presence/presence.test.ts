@@ -1,19 +1,10 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { presenceOf } from '../../server/db/queries/presence.js';
 import { setUserActive } from '../../server/db/queries/users.js';
+import { type Event, receivers, Watcher, Watchers } from '../helpers/event-queues.js';
 import type { Account, FixtureName, RequestOptions, TestServer } from '../helpers/server.js';
 import { startTestServer } from '../helpers/server.js';
-import {
-  type Event,
-  FakeClock,
-  only,
-  receivers,
-  setRealm,
-  setUser,
-  takeAll,
-  type Watcher,
-  watch,
-} from '../messages/send-support.js';
+import { FakeClock, setRealm, setUser } from '../messages/send-support.js';
 
 const clock = new FakeClock();
 const nowSeconds = () => Math.floor(clock.ms / 1000);
@@ -24,7 +15,7 @@ let quiet: Account;
 /** Deactivated after registering a queue: gets no events, appears nowhere. */
 let gone: Account;
 let goneQueueId: string;
-const watchers: Record<string, Watcher> = {};
+let watchers: Watchers;
 
 const ZULIP_TERMINAL = {
   encoding: 'form' as const,
@@ -33,25 +24,26 @@ const ZULIP_TERMINAL = {
 
 beforeAll(async () => {
   t = await startTestServer({ now: clock.now });
+  watchers = new Watchers(t);
   quiet = await t.createMember('Quinn Quiet');
   gone = await t.createMember('Gail Gone');
   for (const who of ['owner', 'admin', 'member', 'guest', 'bot'] as const) {
-    watchers[who] = await watch(who, t.as(who));
+    await watchers.add(who);
   }
-  watchers.quiet = await watch('quiet', t.as(quiet));
-  watchers['owner:simplified'] = await watch('owner:simplified', t.as('owner'), {
+  await watchers.add('quiet', quiet);
+  await watchers.add('owner:simplified', 'owner', {
     client_capabilities: { simplified_presence_events: true },
   });
-  watchers['owner:messages-only'] = await watch('owner:messages-only', t.as('owner'), {
+  await watchers.add('owner:messages-only', 'owner', {
     event_types: ['message'],
   });
-  goneQueueId = (await watch('gone', t.as(gone))).queueId;
+  goneQueueId = (await Watcher.register(t.as(gone), {}, 'gone')).queueId;
   setUserActive(t.server.ctx.db, gone.id, false);
 });
 afterAll(() => t.close());
 
 beforeEach(async () => {
-  await takeAll(watchers);
+  await watchers.clear();
 });
 
 const ping = (
@@ -64,7 +56,8 @@ const row = (account: Account) => presenceOf(t.server.ctx.db, account.id);
 
 /** Every queue except those of `actor` and the one that asked for message events only. */
 function everyoneBut(actor: string): string[] {
-  return Object.keys(watchers)
+  return watchers
+    .names()
     .filter((name) => name.split(':')[0] !== actor && name !== 'owner:messages-only')
     .sort();
 }
@@ -138,7 +131,7 @@ describe('POST /users/me/presence as zulip-terminal sends it', () => {
     expect(zulipTerminalStatus(res.body.presences, member.email)).toBe('active');
 
     // The first report is news: every other active user hears of it, each queue in its shape.
-    const events = only(await takeAll(watchers), 'presence');
+    const events = await watchers.take('presence');
     expect(receivers(events)).toEqual(everyoneBut('member'));
     // A deactivated user's queue cannot be polled; read it directly.
     expect(t.server.ctx.events.get(goneQueueId, gone.id).pending()).toEqual([]);
@@ -177,7 +170,7 @@ describe('POST /users/me/presence as zulip-terminal sends it', () => {
       clock.advance(60);
       expect((await ping('member', { new_user_input: true }, ZULIP_TERMINAL)).status).toBe(200);
     }
-    expect(receivers(only(await takeAll(watchers), 'presence'))).toEqual([]);
+    expect(receivers(await watchers.take('presence'))).toEqual([]);
     const after = row(t.accounts.member)!;
     expect(after.last_active_time).toBe(nowSeconds());
     expect(after.last_update_id).toBeGreaterThan(before.last_update_id);
@@ -207,13 +200,13 @@ describe('POST /users/me/presence as zulip-terminal sends it', () => {
       pushable: false,
     });
     expect(zulipTerminalStatus(res.body.presences, member.email)).toBe('idle');
-    expect(receivers(only(await takeAll(watchers), 'presence'))).toEqual([]);
+    expect(receivers(await watchers.take('presence'))).toEqual([]);
   });
 
   it('announces a user coming back to active after a gap', async () => {
     clock.advance(60); // last "active" 180 s ago, past the 130 s a ping cycle allows
     await ping('member');
-    const events = only(await takeAll(watchers), 'presence');
+    const events = await watchers.take('presence');
     expect(receivers(events)).toEqual(everyoneBut('member'));
     expect(events.admin![0].presence.website).toEqual({
       client: 'website',
@@ -225,7 +218,7 @@ describe('POST /users/me/presence as zulip-terminal sends it', () => {
 
   it('announces a first report even when idle, and no idle report after that', async () => {
     await ping('admin', { status: 'idle' });
-    let events = only(await takeAll(watchers), 'presence');
+    let events = await watchers.take('presence');
     expect(receivers(events)).toEqual(everyoneBut('admin'));
     // Never active: the activity time defaults to when they joined, long before this connection.
     expect(events.member![0]).toMatchObject({
@@ -234,10 +227,10 @@ describe('POST /users/me/presence as zulip-terminal sends it', () => {
     });
     clock.advance(3600);
     await ping('admin', { status: 'idle' });
-    events = only(await takeAll(watchers), 'presence');
+    events = await watchers.take('presence');
     expect(receivers(events)).toEqual([]);
     await ping('admin');
-    events = only(await takeAll(watchers), 'presence');
+    events = await watchers.take('presence');
     expect(receivers(events)).toEqual(everyoneBut('admin'));
   });
 
@@ -406,12 +399,12 @@ describe('who is left out', () => {
       expect(row(moderator)).toBeUndefined();
       // They still see everyone else.
       expect(res.body.presences).toHaveProperty(t.accounts.member.email);
-      expect(receivers(only(await takeAll(watchers), 'presence'))).toEqual([]);
+      expect(receivers(await watchers.take('presence'))).toEqual([]);
 
       // Data from before they went invisible is not shown either.
       setUser(t, moderator.id, { presence_enabled: true });
       await ping('moderator');
-      await takeAll(watchers);
+      await watchers.clear();
       setUser(t, moderator.id, { presence_enabled: false });
       const realm = await t.as('member').get('/realm/presence');
       expect(realm.body.presences).not.toHaveProperty(moderator.email);
@@ -430,7 +423,7 @@ describe('who is left out', () => {
       clock.advance(3600);
       const res = await ping('member');
       expect(res.body).toMatchObject({ presences: {}, presence_last_update_id: -1 });
-      expect(receivers(only(await takeAll(watchers), 'presence'))).toEqual([]);
+      expect(receivers(await watchers.take('presence'))).toEqual([]);
       expect((await t.as('member').get('/realm/presence')).body.presences).toEqual({});
       const one = await t.as('guest').get(`/users/${t.accounts.member.id}/presence`);
       expect(one.body.msg).toBe(`No presence data for ${t.accounts.member.id}`);

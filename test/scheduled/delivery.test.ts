@@ -1,32 +1,27 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { deliverDueScheduledMessages } from '../../server/scheduled/scheduled-messages.js';
+import { only, receivers, Watchers } from '../helpers/event-queues.js';
 import { createChannel } from '../helpers/fixtures.js';
 import { type ApiClient, startTestServer, type TestServer } from '../helpers/server.js';
-import {
-  FakeClock,
-  only,
-  receivers,
-  takeAll,
-  type Watcher,
-  watch,
-} from '../messages/send-support.js';
+import { FakeClock } from '../messages/send-support.js';
 
 let t: TestServer;
 const clock = new FakeClock();
 const nowSeconds = () => Math.floor(clock.ms / 1000);
 let general: number;
-const watchers: Record<string, Watcher> = {};
+let watchers: Watchers;
 
 beforeAll(async () => {
   // The cron job is off: each test moves the clock and runs the delivery itself.
   t = await startTestServer({ now: clock.now, scheduledDelivery: false });
+  watchers = new Watchers(t);
   const a = t.accounts;
   general = createChannel(t, {
     name: 'general',
     subscribers: [a.owner.id, a.member.id, a.guest.id],
   });
   for (const who of ['owner', 'admin', 'moderator', 'member', 'guest'] as const) {
-    watchers[who] = await watch(who, t.as(who), {
+    await watchers.add(who, who, {
       event_types: ['message', 'scheduled_messages'],
       apply_markdown: true,
     });
@@ -35,7 +30,7 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 beforeEach(async () => {
-  await takeAll(watchers);
+  await watchers.clear();
 });
 
 const member = () => t.as('member');
@@ -72,13 +67,13 @@ describe('deliverDueScheduledMessages', () => {
     // Saved while nobody had that name: no mention.
     expect((await listOf(member()))[0]!.rendered_content).not.toContain('user-mention');
     const late = await t.createMember('Late Comer');
-    await takeAll(watchers);
+    await watchers.clear();
 
     expect(deliver()).toEqual({ delivered: 0, failed: 0 });
     clock.advance(60);
     expect(deliver()).toEqual({ delivered: 1, failed: 0 });
 
-    const events = await takeAll(watchers);
+    const events = await watchers.take();
     const messages = only(events, 'message');
     expect(receivers(messages)).toEqual(['guest', 'member', 'owner']);
     const event = messages.member![0];
@@ -120,10 +115,10 @@ describe('deliverDueScheduledMessages', () => {
       content: 'psst',
       scheduled_delivery_timestamp: nowSeconds() + 5,
     });
-    await takeAll(watchers);
+    await watchers.clear();
     clock.advance(5);
     expect(deliver()).toEqual({ delivered: 1, failed: 0 });
-    const events = await takeAll(watchers);
+    const events = await watchers.take();
     const messages = only(events, 'message');
     expect(receivers(messages)).toEqual(['member', 'owner']);
     expect(messages.owner![0].message).toMatchObject({ type: 'private', content: '<p>psst</p>' });
@@ -141,7 +136,7 @@ describe('failed delivery', () => {
     for (const m of await listOf(member())) {
       await member().delete(`/scheduled_messages/${m.scheduled_message_id}`);
     }
-    await takeAll(watchers);
+    await watchers.clear();
   });
 
   it('marks a message to an archived channel failed, tells the owner, and does not retry', async () => {
@@ -155,11 +150,11 @@ describe('failed delivery', () => {
     });
     const archived = await t.as('admin').delete(`/streams/${doomed}`);
     expect(archived.status, JSON.stringify(archived.body)).toBe(200);
-    await takeAll(watchers);
+    await watchers.clear();
 
     clock.advance(10);
     expect(deliver()).toEqual({ delivered: 0, failed: 1 });
-    const events = await takeAll(watchers);
+    const events = await watchers.take();
     expect(receivers(events)).toEqual(['member']);
     expect(only(events, 'scheduled_messages').member).toEqual([
       {
@@ -198,7 +193,7 @@ describe('failed delivery', () => {
 
     clock.advance(60);
     expect(deliver()).toEqual({ delivered: 0, failed: 0 });
-    expect(receivers(await takeAll(watchers))).toEqual([]);
+    expect(receivers(await watchers.take())).toEqual([]);
   });
 
   it('fails a direct message whose recipient was deactivated; a new time retries it', async () => {
@@ -211,11 +206,11 @@ describe('failed delivery', () => {
     });
     const deactivated = await t.as('admin').delete(`/users/${leaving.id}`);
     expect(deactivated.status, JSON.stringify(deactivated.body)).toBe(200);
-    await takeAll(watchers);
+    await watchers.clear();
     clock.advance(10);
     expect(deliver()).toEqual({ delivered: 0, failed: 1 });
     expect((await listOf(member()))[0]).toMatchObject({ scheduled_message_id: id, failed: true });
-    await takeAll(watchers);
+    await watchers.clear();
 
     // A failed message is only tried again at a new time.
     const noTime = await member().patch(`/scheduled_messages/${id}`, { content: 'bye!' });
@@ -228,7 +223,7 @@ describe('failed delivery', () => {
       scheduled_delivery_timestamp: nowSeconds() + 30,
     });
     expect(retarget.status, JSON.stringify(retarget.body)).toBe(200);
-    const updated = await takeAll(watchers, 'scheduled_messages');
+    const updated = await watchers.take('scheduled_messages');
     expect(updated.member).toEqual([
       expect.objectContaining({
         op: 'update',
@@ -237,7 +232,7 @@ describe('failed delivery', () => {
     ]);
     clock.advance(30);
     expect(deliver()).toEqual({ delivered: 1, failed: 0 });
-    const messages = await takeAll(watchers, 'message');
+    const messages = await watchers.take('message');
     expect(receivers(messages)).toEqual(['member', 'owner']);
     expect(messages.owner![0].message.content).toBe('<p>bye</p>');
   });
@@ -253,10 +248,10 @@ describe('failed delivery', () => {
     });
     const deactivated = await t.as('admin').delete(`/users/${leaver.id}`);
     expect(deactivated.status, JSON.stringify(deactivated.body)).toBe(200);
-    await takeAll(watchers);
+    await watchers.clear();
     clock.advance(10);
     expect(deliver()).toEqual({ delivered: 0, failed: 1 });
-    expect(receivers(await takeAll(watchers))).toEqual([]);
+    expect(receivers(await watchers.take())).toEqual([]);
     const row = t.server.ctx.db
       .prepare('SELECT failed, failure_message FROM scheduled_messages WHERE sender_id = ?')
       .get(leaver.id);

@@ -1,14 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { receivers, Watchers } from '../helpers/event-queues.js';
 import { createChannel } from '../helpers/fixtures.js';
 import { type ApiClient, startTestServer, type TestServer } from '../helpers/server.js';
-import {
-  FakeClock,
-  receivers,
-  setRealm,
-  takeAll,
-  type Watcher,
-  watch,
-} from '../messages/send-support.js';
+import { FakeClock, setRealm } from '../messages/send-support.js';
 
 let t: TestServer;
 const clock = new FakeClock();
@@ -16,11 +10,12 @@ const nowSeconds = () => Math.floor(clock.ms / 1000);
 const inAnHour = () => nowSeconds() + 3600;
 let general: number;
 let secret: number;
-const watchers: Record<string, Watcher> = {};
+let watchers: Watchers;
 
 beforeAll(async () => {
   // Delivery is driven by hand in delivery.test.ts; here nothing may be sent.
   t = await startTestServer({ now: clock.now, scheduledDelivery: false });
+  watchers = new Watchers(t);
   const a = t.accounts;
   general = createChannel(t, {
     name: 'general',
@@ -28,19 +23,19 @@ beforeAll(async () => {
   });
   secret = createChannel(t, { name: 'secret', private: true, subscribers: [a.owner.id] });
   for (const who of ['owner', 'admin', 'member', 'guest'] as const) {
-    watchers[who] = await watch(who, t.as(who), { event_types: ['scheduled_messages'] });
+    await watchers.add(who, who, { event_types: ['scheduled_messages'] });
   }
-  watchers['member:2'] = await watch('member:2', t.as('member'), {
+  await watchers.add('member:2', 'member', {
     event_types: ['scheduled_messages'],
   });
-  watchers['member:messages-only'] = await watch('member:messages-only', t.as('member'), {
+  await watchers.add('member:messages-only', 'member', {
     event_types: ['message'],
   });
 });
 afterAll(() => t.close());
 
 beforeEach(async () => {
-  await takeAll(watchers);
+  await watchers.clear();
 });
 
 const member = () => t.as('member');
@@ -73,7 +68,7 @@ async function clearAll(): Promise<void> {
       await t.as(who).delete(`/scheduled_messages/${m.scheduled_message_id}`);
     }
   }
-  await takeAll(watchers);
+  await watchers.clear();
 }
 
 describe('POST /scheduled_messages', () => {
@@ -409,7 +404,7 @@ describe('scheduled_messages events', () => {
   it('add, update and remove reach exactly the owner’s queues', async () => {
     const when = inAnHour();
     const id = await scheduleOk(member(), channelParams({ scheduled_delivery_timestamp: when }));
-    const added = await takeAll(watchers, 'scheduled_messages');
+    const added = await watchers.take('scheduled_messages');
     expect(receivers(added)).toEqual(['member', 'member:2']);
     expect(added.member).toEqual([
       {
@@ -433,7 +428,7 @@ describe('scheduled_messages events', () => {
     expect(added['member:2']).toEqual(added.member);
 
     await member().patch(`/scheduled_messages/${id}`, { topic: 'later' });
-    const updated = await takeAll(watchers, 'scheduled_messages');
+    const updated = await watchers.take('scheduled_messages');
     expect(receivers(updated)).toEqual(['member', 'member:2']);
     expect(updated.member).toEqual([
       {
@@ -449,7 +444,7 @@ describe('scheduled_messages events', () => {
     ]);
 
     await member().delete(`/scheduled_messages/${id}`);
-    const removed = await takeAll(watchers, 'scheduled_messages');
+    const removed = await watchers.take('scheduled_messages');
     expect(receivers(removed)).toEqual(['member', 'member:2']);
     expect(removed.member).toEqual([
       {
@@ -464,7 +459,7 @@ describe('scheduled_messages events', () => {
   it('a rejected request emits nothing', async () => {
     await member().post('/scheduled_messages', channelParams({ to: 9999 }));
     await member().delete('/scheduled_messages/123456');
-    expect(receivers(await takeAll(watchers))).toEqual([]);
+    expect(receivers(await watchers.take())).toEqual([]);
   });
 });
 

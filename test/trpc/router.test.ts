@@ -2,6 +2,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { zuliprcText } from '../../server/bootstrap.js';
+import { Watcher } from '../helpers/event-queues.js';
 import { ApiClient, startTestServer, type TestServer } from '../helpers/server.js';
 import { type AdminClient, bearer, failure, trpcClient } from './client.js';
 
@@ -98,18 +99,12 @@ describe('write procedures go through the same actions as the HTTP API', () => {
   });
 
   it('emits the realm_user event HTTP clients receive', async () => {
-    const queue = await t.as('member').post('/register', { event_types: ['realm_user'] });
-    expect(queue.status).toBe(200);
+    const queue = await Watcher.register(t.as('member'), { event_types: ['realm_user'] });
     const { user_id } = await admin.users.create.mutate({
       email: 'evented@example.com',
       fullName: 'Eve Vented',
     });
-    const events = await t.as('member').get('/events', {
-      queue_id: queue.body.queue_id,
-      last_event_id: queue.body.last_event_id,
-      dont_block: true,
-    });
-    expect(events.body.events).toContainEqual(
+    expect(await queue.take()).toContainEqual(
       expect.objectContaining({
         type: 'realm_user',
         op: 'add',

@@ -1,8 +1,14 @@
+/**
+ * The channel and subscriber events that a user's deactivation,
+ * reactivation or change of role sends: who hears of it and what appears or
+ * disappears for the user.
+ */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Role } from '../../server/shared/roles.js';
-import { isEvent, receivers, Watchers } from '../channels/support.js';
+import { isEvent, receivers, type Watchers } from '../helpers/event-queues.js';
 import { createChannel } from '../helpers/fixtures.js';
 import { type Account, startTestServer, type TestServer } from '../helpers/server.js';
+import { channelWatchers } from './support.js';
 
 /*
  * Subscriber lists leave out deactivated users, so clients holding those
@@ -29,7 +35,7 @@ beforeAll(async () => {
     private: true,
     subscribers: [t.accounts.moderator.id, leaver.id],
   });
-  watchers = new Watchers(t);
+  watchers = channelWatchers(t);
   for (const name of ['owner', 'moderator', 'member', 'guest'] as const) await watchers.add(name);
 });
 afterAll(() => t.close());

@@ -105,7 +105,7 @@ describe('EventHub limits', () => {
   });
 });
 
-describe('over HTTP, with the default limits', () => {
+describe('event queue limits over HTTP, with the default limits', () => {
   let t: TestServer;
   beforeAll(async () => {
     t = await startTestServer();
