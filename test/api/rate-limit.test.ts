@@ -10,11 +10,12 @@ import {
   type Account,
   type ApiClient,
   type ApiResponse,
+  basicAuth,
   FIXTURE_PASSWORD,
   startTestServer,
   type TestServer,
 } from '../helpers/server.js';
-import { basicAuth, expectError } from './support.js';
+import { expectError } from './support.js';
 
 const RATE_LIMIT_MSG = 'API usage exceeded rate limit';
 
