@@ -1,3 +1,4 @@
+/** Channels: permissions and access, names, formatting, create/update/archive, channel events, and what a change to a user reveals or hides. */
 export {
   archiveChannel,
   getChannel,

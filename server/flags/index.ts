@@ -1,3 +1,4 @@
+/** Per-user message flags: bits to sparse rows (the only writer), read watermarks, unread counts, POST /messages/flags, /flags/narrow and mark-as-read. */
 export { markAllAsRead, markStreamAsRead, markTopicAsRead } from './mark-read.js';
 export {
   currentFlags,

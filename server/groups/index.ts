@@ -1,1 +1,2 @@
+/** User groups. */
 export { userGroupsState } from './state.js';

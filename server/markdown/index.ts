@@ -1,3 +1,4 @@
+/** Zulip-flavoured Markdown: the pure renderer, the one render entry for messages, and Markdown the server writes itself. */
 export { isUnicodeEmojiCode, unicodeEmojiCode } from './emoji.js';
 export type { MarkdownLookups } from './markdown.js';
 export type { RenderResult } from './render.js';

@@ -1,3 +1,4 @@
+/** Presence: reporting it, reading it, and its register state. */
 export { getRealmPresence, getUserPresence, updatePresence } from './presence.js';
 export {
   PRESENCE_OFFLINE_THRESHOLD_SECONDS,

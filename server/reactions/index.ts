@@ -1,1 +1,2 @@
+/** Emoji reactions on messages. */
 export { addReaction, removeReaction } from './reactions.js';

@@ -1,3 +1,4 @@
+/** The organization: creating it, server settings and the realm part of POST /register. */
 export {
   defaultStreamGroupsState,
   defaultStreamsState,

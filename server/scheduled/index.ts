@@ -1,3 +1,4 @@
+/** Scheduled messages: create, edit, list, delete and delivery. */
 export {
   deliverDueScheduledMessages,
   editScheduledMessage,

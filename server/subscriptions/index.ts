@@ -1,10 +1,6 @@
+/** Subscribing and unsubscribing (also others), subscription properties, POST /channels/create. */
 export { createChannel } from './create-channel.js';
+export { listSubscriptions, subscriptionStatus } from './list.js';
 export { updateSubscriptionProperties } from './properties.js';
 export { channelStateProviders } from './state.js';
-export {
-  addSubscriptions,
-  listSubscriptions,
-  subscribe,
-  subscriptionStatus,
-  unsubscribe,
-} from './subscriptions.js';
+export { addSubscriptions, subscribe, unsubscribe } from './subscriptions.js';

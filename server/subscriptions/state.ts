@@ -1,7 +1,7 @@
 import { listChannels } from '../channels/index.js';
 import type { StateProvider } from '../events/state-provider.js';
 import { isAdmin } from '../shared/roles.js';
-import { gatherSubscriptions } from './subscriptions.js';
+import { gatherSubscriptions } from './list.js';
 
 /** Archived channels only reach clients that declared they can show them. */
 const subscriptionState: StateProvider = {

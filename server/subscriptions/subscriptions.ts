@@ -1,12 +1,10 @@
 import {
-  accessChannelById,
   type ChannelBlueprint,
   type ChannelCreationOptions,
   checkChannelName,
   emitChannelCreated,
   emitChannelGone,
   emitPeerChange,
-  formatChannel,
   formatSubscription,
   hasChannelPermission,
   hasContentAccess,
@@ -21,14 +19,12 @@ import {
 import type { AppContext, Tx } from '../core/context.js';
 import { badRequest, insufficientPermission, targetUserDeactivated } from '../core/errors.js';
 import {
-  allStreams,
   deactivateSubscription,
   insertSubscription,
   type StreamRow,
   streamById,
   streamByName,
   subscriberIds,
-  subscribersByStream,
   subscriptionOf,
   subscriptionsOfUser,
 } from '../db/queries/streams.js';
@@ -37,79 +33,16 @@ import { markConversationRead } from '../flags/index.js';
 import { userHasGroupSetting } from '../shared/group-settings.js';
 import { loadRealm } from '../shared/realm.js';
 import { isAdmin, isGuest, requireRole } from '../shared/roles.js';
-import { accessUserByEmail, accessUserById, apiEmail } from '../users/index.js';
-
-const byName = (a: Record<string, unknown>, b: Record<string, unknown>) => {
-  const x = String(a.name);
-  const y = String(b.name);
-  return x < y ? -1 : x > y ? 1 : 0;
-};
-
-/**
- * Zulip's gather_subscriptions_helper: the user's active subscriptions, the
- * former ones whose channel they may still see, and the visible channels
- * they never subscribed to, each sorted by name.
- */
-export function gatherSubscriptions(
-  ctx: AppContext,
-  user: UserRow,
-  opts: { includeSubscribers: boolean; includeArchived: boolean },
-) {
-  const subs = new Map(subscriptionsOfUser(ctx.db, user.id).map((s) => [s.stream_id, s]));
-  const subscribers = opts.includeSubscribers ? subscribersByStream(ctx.db) : null;
-  const traffic = weeklyTraffic(ctx);
-  const subscriptions: Record<string, unknown>[] = [];
-  const unsubscribed: Record<string, unknown>[] = [];
-  const neverSubscribed: Record<string, unknown>[] = [];
-  for (const stream of allStreams(ctx.db)) {
-    if (stream.is_archived && !opts.includeArchived) continue;
-    const sub = subs.get(stream.id);
-    const list = subscribers ? (subscribers.get(stream.id) ?? []) : undefined;
-    if (sub?.active) {
-      subscriptions.push({
-        ...formatSubscription(ctx, stream, sub, list),
-        stream_weekly_traffic: traffic(stream),
-      });
-    } else if (hasMetadataAccess(ctx, user, stream)) {
-      const dict = sub
-        ? formatSubscription(ctx, stream, sub, list)
-        : { ...formatChannel(ctx, stream), ...(list ? { subscribers: list } : {}) };
-      dict.stream_weekly_traffic = traffic(stream);
-      (sub ? unsubscribed : neverSubscribed).push(dict);
-    }
-  }
-  return {
-    subscriptions: subscriptions.sort(byName),
-    unsubscribed: unsubscribed.sort(byName),
-    never_subscribed: neverSubscribed.sort(byName),
-  };
-}
-
-/** GET /users/me/subscriptions */
-export function listSubscriptions(ctx: AppContext, user: UserRow, includeSubscribers: boolean) {
-  const { subscriptions } = gatherSubscriptions(ctx, user, {
-    includeSubscribers,
-    includeArchived: false,
-  });
-  return { subscriptions };
-}
-
-/** GET /users/{user_id}/subscriptions/{stream_id} */
-export function subscriptionStatus(
-  ctx: AppContext,
-  actor: UserRow,
-  userId: number,
-  streamId: number,
-) {
-  const target = accessUserById(ctx, userId);
-  accessChannelById(ctx, actor, streamId, { requireContentAccess: false });
-  return { is_subscribed: isSubscribed(ctx, streamId, target.id) };
-}
+import { accessUserByEmail, apiEmail } from '../users/index.js';
 
 export type Principals = number[] | string[];
 
 /** Zulip's bulk_principals_to_user_profiles: existing, active users (bots included). */
-function resolvePrincipals(ctx: AppContext, actor: UserRow, principals: Principals): UserRow[] {
+export function resolvePrincipals(
+  ctx: AppContext,
+  actor: UserRow,
+  principals: Principals,
+): UserRow[] {
   const users = new Map<number, UserRow>();
   for (const principal of principals) {
     let user: UserRow | undefined;
@@ -126,7 +59,7 @@ function resolvePrincipals(ctx: AppContext, actor: UserRow, principals: Principa
 }
 
 /** Whether the principals name anyone but the caller, before looking them up. */
-function namesOthers(ctx: AppContext, actor: UserRow, principals: Principals): boolean {
+export function namesOthers(ctx: AppContext, actor: UserRow, principals: Principals): boolean {
   const own = new Set([
     actor.delivery_email.toLowerCase(),
     apiEmail(actor, loadRealm(ctx).row.email_domain).toLowerCase(),
@@ -153,7 +86,11 @@ export function canAddSubscribers(ctx: AppContext, actor: UserRow, stream: Strea
 }
 
 /** Zulip's bulk_can_remove_subscribers_from_streams. */
-function canRemoveSubscribers(ctx: AppContext, actor: UserRow, streams: StreamRow[]): boolean {
+export function canRemoveSubscribers(
+  ctx: AppContext,
+  actor: UserRow,
+  streams: StreamRow[],
+): boolean {
   if (isAdmin(actor)) return true;
   if (isGuest(actor)) return false;
   if (streams.every((s) => hasChannelPermission(ctx, actor, s, 'can_administer_channel_group'))) {
@@ -166,7 +103,7 @@ function canRemoveSubscribers(ctx: AppContext, actor: UserRow, streams: StreamRo
   );
 }
 
-interface SubscriptionChange {
+export interface SubscriptionChange {
   user: UserRow;
   stream: StreamRow;
 }
@@ -252,7 +189,7 @@ export function addSubscriptions(
   return { added, already };
 }
 
-const COLOR = /^#([a-fA-F0-9]{3,6})$/;
+export const COLOR = /^#([a-fA-F0-9]{3,6})$/;
 
 /** Zulip's check_color. */
 export function checkColor(varName: string, value: unknown): string {
@@ -275,7 +212,7 @@ export interface SubscribeInput {
   sendNewSubscriptionMessages: boolean;
 }
 
-const byUser = (changes: SubscriptionChange[]) => {
+export const byUser = (changes: SubscriptionChange[]) => {
   const out: Record<string, string[]> = {};
   for (const { user, stream } of changes) {
     const key = String(user.id);

@@ -1,1 +1,2 @@
+/** Typing notifications. */
 export { sendTyping } from './typing.js';

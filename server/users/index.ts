@@ -1,3 +1,4 @@
+/** Users and bots: lookup, formatting, settings, create, update, (de)activate, the Notification Bot. */
 export { createBot } from './bots.js';
 export { apiEmail, avatarUrl } from './format.js';
 export { notificationBot } from './notification-bot.js';
