@@ -30,6 +30,7 @@ export {
   hasChannelPermission,
   hasContentAccess,
   hasMetadataAccess,
+  hasOrganizationOrChannelPermission,
   invalidChannelId,
   isSubscribed,
   pickColor,

@@ -12,6 +12,7 @@ import { type UserRow, userById } from '../db/queries/users.js';
 import { type StoredGroupSetting, userHasGroupSetting } from '../shared/group-settings.js';
 import { MAX_CHANNEL_NAME_LENGTH } from '../shared/limits.js';
 import { loadRealm, resolveGroupSetting } from '../shared/realm.js';
+import type { RealmSettings } from '../shared/realm-settings.js';
 import { isAdmin, isGuest } from '../shared/roles.js';
 import { cannotPostInChannel } from './errors.js';
 
@@ -47,6 +48,29 @@ export function hasChannelPermission(
 ): boolean {
   return userHasGroupSetting(ctx, user, channelPermission(stream, name));
 }
+
+/**
+ * Zulip's rule for channel actions that also have an organization-wide
+ * setting: administrators, members of the organization's group, or of the
+ * channel's own group or of its administrators group.
+ */
+export function hasOrganizationOrChannelPermission(
+  ctx: AppContext,
+  user: Pick<UserRow, 'id' | 'role'>,
+  stream: StreamRow,
+  organizationSetting: GroupSettingName,
+  channelSetting: ChannelPermission,
+): boolean {
+  if (isAdmin(user)) return true;
+  if (userHasGroupSetting(ctx, user, loadRealm(ctx).settings[organizationSetting])) return true;
+  return (
+    hasChannelPermission(ctx, user, stream, channelSetting) ||
+    hasChannelPermission(ctx, user, stream, 'can_administer_channel_group')
+  );
+}
+
+/** Organization settings whose value is a group setting. */
+type GroupSettingName = Extract<keyof RealmSettings, `can_${string}_group`>;
 
 export const isSubscribed = (ctx: AppContext, streamId: number, userId: number) =>
   subscriptionOf(ctx.db, streamId, userId)?.active === 1;

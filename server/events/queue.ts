@@ -35,6 +35,21 @@ export interface ClientCapabilities {
   simplified_presence_events: boolean;
 }
 
+/** What a client that names no capability gets: every capability off. */
+export const DEFAULT_CLIENT_CAPABILITIES: ClientCapabilities = {
+  notification_settings_null: false,
+  bulk_message_deletion: false,
+  user_avatar_url_field_optional: false,
+  stream_typing_notifications: false,
+  user_settings_object: false,
+  linkifier_url_template: false,
+  user_list_incomplete: false,
+  include_deactivated_groups: false,
+  archived_channels: false,
+  empty_topic_name: false,
+  simplified_presence_events: false,
+};
+
 export type QueuedEvent = { id: number; type: string } & Record<string, unknown>;
 
 interface Waiter {

@@ -5,6 +5,7 @@ import {
   cannotPostInChannel,
   effectiveTopicsPolicy,
   hasChannelPermission,
+  hasOrganizationOrChannelPermission,
 } from '../channels/index.js';
 import type { AppContext } from '../core/context.js';
 import { ApiError, badRequest } from '../core/errors.js';
@@ -13,9 +14,8 @@ import { type StreamRow, subscriberIds } from '../db/queries/streams.js';
 import { type UserRow, userById } from '../db/queries/users.js';
 import { type RenderResult, renderMessage } from '../markdown/index.js';
 import { accessMessage, canAccessMessage } from '../narrow/index.js';
-import { type StoredGroupSetting, userHasGroupSetting } from '../shared/group-settings.js';
 import { loadRealm, type Realm } from '../shared/realm.js';
-import { isAdmin, isModerator } from '../shared/roles.js';
+import { isModerator } from '../shared/roles.js';
 import {
   canonicalTopic,
   checkTopicCharacters,
@@ -62,69 +62,38 @@ export interface EditPlan {
   propagateMode: PropagateMode;
 }
 
-export const realmGroup = (realm: Realm, name: keyof Realm['settings']) =>
-  realm.settings[name] as StoredGroupSetting;
-
-/**
- * Administrators, members of the organization-wide group, or of the channel's
- * own group or its administrators (Zulip's can_edit_topic / can_resolve_topics).
- */
-export function hasTopicPermission(
+/** Editing or resolving a topic: allowed if allowed in either channel of a move. */
+const hasTopicPermission = (
   ctx: AppContext,
   user: UserRow,
-  realm: Realm,
   streams: StreamRow[],
-  realmSetting: 'can_move_messages_between_topics_group' | 'can_resolve_topics_group',
+  organizationSetting: 'can_move_messages_between_topics_group' | 'can_resolve_topics_group',
   channelSetting: 'can_move_messages_within_channel_group' | 'can_resolve_topics_group',
-): boolean {
-  if (isAdmin(user)) return true;
-  if (userHasGroupSetting(ctx, user, realmGroup(realm, realmSetting))) return true;
-  return streams.some(
-    (s) =>
-      hasChannelPermission(ctx, user, s, channelSetting) ||
-      hasChannelPermission(ctx, user, s, 'can_administer_channel_group'),
+) =>
+  streams.some((s) =>
+    hasOrganizationOrChannelPermission(ctx, user, s, organizationSetting, channelSetting),
   );
-}
 
-export const canEditTopic = (ctx: AppContext, user: UserRow, realm: Realm, streams: StreamRow[]) =>
+export const canEditTopic = (ctx: AppContext, user: UserRow, streams: StreamRow[]) =>
   hasTopicPermission(
     ctx,
     user,
-    realm,
     streams,
     'can_move_messages_between_topics_group',
     'can_move_messages_within_channel_group',
   );
 
-export const canResolveTopics = (
-  ctx: AppContext,
-  user: UserRow,
-  realm: Realm,
-  streams: StreamRow[],
-) =>
-  hasTopicPermission(
+export const canResolveTopics = (ctx: AppContext, user: UserRow, streams: StreamRow[]) =>
+  hasTopicPermission(ctx, user, streams, 'can_resolve_topics_group', 'can_resolve_topics_group');
+
+export const canMoveOutOfChannel = (ctx: AppContext, user: UserRow, stream: StreamRow) =>
+  hasOrganizationOrChannelPermission(
     ctx,
     user,
-    realm,
-    streams,
-    'can_resolve_topics_group',
-    'can_resolve_topics_group',
+    stream,
+    'can_move_messages_between_channels_group',
+    'can_move_messages_out_of_channel_group',
   );
-
-export function canMoveOutOfChannel(
-  ctx: AppContext,
-  user: UserRow,
-  realm: Realm,
-  stream: StreamRow,
-): boolean {
-  if (isAdmin(user)) return true;
-  if (userHasGroupSetting(ctx, user, realmGroup(realm, 'can_move_messages_between_channels_group')))
-    return true;
-  return (
-    hasChannelPermission(ctx, user, stream, 'can_move_messages_out_of_channel_group') ||
-    hasChannelPermission(ctx, user, stream, 'can_administer_channel_group')
-  );
-}
 
 /** The topic's messages the user can see (protected history hides some). */
 export function visibleTopicMessages(
@@ -285,11 +254,11 @@ export function planEdit(ctx: AppContext, user: UserRow, input: EditInput): Edit
   if (topicEdited && origStream && targetStream) {
     const streams = [origStream, targetStream];
     if (resolved || unresolved) {
-      if (!canResolveTopics(ctx, user, realm, streams)) {
+      if (!canResolveTopics(ctx, user, streams)) {
         throw badRequest("You don't have permission to resolve topics in this channel.");
       }
     } else {
-      if (!canEditTopic(ctx, user, realm, streams)) {
+      if (!canEditTopic(ctx, user, streams)) {
         throw badRequest("You don't have permission to edit this message");
       }
       const limit = realm.settings.move_messages_within_stream_limit_seconds;
@@ -320,7 +289,7 @@ export function planEdit(ctx: AppContext, user: UserRow, input: EditInput): Edit
   }
 
   if (streamEdited && origStream && targetStream) {
-    if (!canMoveOutOfChannel(ctx, user, realm, origStream)) {
+    if (!canMoveOutOfChannel(ctx, user, origStream)) {
       throw badRequest("You don't have permission to move this message");
     }
     if (!hasChannelPermission(ctx, user, targetStream, 'can_send_message_group')) {

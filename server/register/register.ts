@@ -2,7 +2,12 @@ import type { AppContext } from '../core/context.js';
 import { badRequest } from '../core/errors.js';
 import { FEATURE_LEVEL, ZULIP_MERGE_BASE, ZULIP_VERSION } from '../core/version.js';
 import type { UserRow } from '../db/queries/users.js';
-import type { ClientCapabilities, NarrowTerm, QueuedEvent } from '../events/queue.js';
+import {
+  type ClientCapabilities,
+  DEFAULT_CLIENT_CAPABILITIES,
+  type NarrowTerm,
+  type QueuedEvent,
+} from '../events/queue.js';
 import { isGuest } from '../shared/roles.js';
 import { fetchInitialState } from './state.js';
 
@@ -19,20 +24,6 @@ export interface RegisterInput {
   narrow: NarrowTerm[];
   clientName: string;
 }
-
-const defaultCapabilities: ClientCapabilities = {
-  notification_settings_null: false,
-  bulk_message_deletion: false,
-  user_avatar_url_field_optional: false,
-  stream_typing_notifications: false,
-  user_settings_object: false,
-  linkifier_url_template: false,
-  user_list_incomplete: false,
-  include_deactivated_groups: false,
-  archived_channels: false,
-  empty_topic_name: false,
-  simplified_presence_events: false,
-};
 
 const supportedNarrowOperators = new Set(['channel', 'stream', 'topic', 'sender', 'is']);
 
@@ -55,7 +46,7 @@ export function registerQueue(ctx: AppContext, user: UserRow, input: RegisterInp
   checkRegisterNarrow(input.narrow);
   if (input.allPublicStreams && isGuest(user))
     throw badRequest('User not authorized for this query');
-  const capabilities = { ...defaultCapabilities, ...input.clientCapabilities };
+  const capabilities = { ...DEFAULT_CLIENT_CAPABILITIES, ...input.clientCapabilities };
   const queue = ctx.events.register({
     userId: user.id,
     eventTypes: input.eventTypes ? new Set(input.eventTypes) : null,

@@ -9,6 +9,7 @@ import {
   hasChannelPermission,
   hasContentAccess,
   hasMetadataAccess,
+  hasOrganizationOrChannelPermission,
   insertChannel,
   isSubscribed,
   normalizeDescription,
@@ -30,7 +31,6 @@ import {
 } from '../db/queries/streams.js';
 import { type UserRow, userById } from '../db/queries/users.js';
 import { markConversationRead } from '../flags/index.js';
-import { userHasGroupSetting } from '../shared/group-settings.js';
 import { loadRealm } from '../shared/realm.js';
 import { isAdmin, isGuest, requireRole } from '../shared/roles.js';
 import { accessUserByEmail, apiEmail } from '../users/index.js';
@@ -75,13 +75,12 @@ export function namesOthers(ctx: AppContext, actor: UserRow, principals: Princip
  */
 export function canAddSubscribers(ctx: AppContext, actor: UserRow, stream: StreamRow): boolean {
   if (isGuest(actor)) return false;
-  if (userHasGroupSetting(ctx, actor, loadRealm(ctx).settings.can_add_subscribers_group)) {
-    return true;
-  }
-  if (isAdmin(actor)) return true;
-  return (
-    hasChannelPermission(ctx, actor, stream, 'can_administer_channel_group') ||
-    hasChannelPermission(ctx, actor, stream, 'can_add_subscribers_group')
+  return hasOrganizationOrChannelPermission(
+    ctx,
+    actor,
+    stream,
+    'can_add_subscribers_group',
+    'can_add_subscribers_group',
   );
 }
 

@@ -1,6 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultLimits, EventHub } from '../../server/events/hub.js';
-import type { EventQueue, QueueOptions } from '../../server/events/queue.js';
+import {
+  DEFAULT_CLIENT_CAPABILITIES,
+  type EventQueue,
+  type QueueOptions,
+} from '../../server/events/queue.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
 /*
@@ -18,19 +22,7 @@ const options = (userId: number): QueueOptions => ({
   applyMarkdown: true,
   clientGravatar: false,
   slimPresence: false,
-  capabilities: {
-    notification_settings_null: false,
-    bulk_message_deletion: false,
-    user_avatar_url_field_optional: false,
-    stream_typing_notifications: false,
-    user_settings_object: false,
-    linkifier_url_template: false,
-    user_list_incomplete: false,
-    include_deactivated_groups: false,
-    archived_channels: false,
-    empty_topic_name: false,
-    simplified_presence_events: false,
-  },
+  capabilities: DEFAULT_CLIENT_CAPABILITIES,
   clientName: 'test',
 });
 
