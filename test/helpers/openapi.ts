@@ -17,9 +17,6 @@
  * Reference quirks worth knowing (see openapi.test.ts):
  *  - almost no property is `required` besides `result`/`msg`/`code`, so a
  *    missing key passes unless listed in `opts.requiredKeys`;
- *  - the real examples sit on the allOf member with `additionalProperties:
- *    false`; schema-level examples of `*_response` components are generator
- *    placeholders (`result: ""`);
  *  - GET/POST /navigation_views and POST /messages/flags/narrow do not allow
  *    `ignored_parameters_unsupported`; the 429 schema types `retry-after` as
  *    integer although Zulip sends a float.
