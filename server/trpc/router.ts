@@ -1,11 +1,10 @@
 import { z } from 'zod';
 import { organizationInfo, serverSettings } from '../realm/index.js';
 import {
-  accessUserById,
   createBot,
   createUser,
   deactivateUser,
-  getUser,
+  getUserById,
   listUsers,
   reactivateUser,
   updateUser,
@@ -15,9 +14,9 @@ import { userId, userList, userRecord } from './schemas.js';
 
 /*
  * Thin adapters, as the HTTP routes are: check the input's shape, call the
- * action the matching /api/v1 endpoint calls, return its result (user records
- * are checked against the fields the UI relies on, which also types them).
- * Permissions, validation messages and events all come from the actions.
+ * operation the matching /api/v1 endpoint calls, return its result (user
+ * records are checked against the fields the UI relies on, which also types
+ * them). Permissions, validation messages and events all come from the areas.
  */
 
 const serverRouter = router({
@@ -36,18 +35,14 @@ const userRouter = router({
     ),
   ),
   /** GET /users/{user_id} */
-  get: procedure
-    .input(z.object({ userId }))
-    .query(({ ctx, input }) =>
-      userRecord.parse(
-        getUser(
-          ctx.app,
-          ctx.actor,
-          accessUserById(ctx.app, input.userId, { allowBots: true, allowDeactivated: true }),
-          { clientGravatar: false, includeCustomProfileFields: false },
-        ),
-      ),
+  get: procedure.input(z.object({ userId })).query(({ ctx, input }) =>
+    userRecord.parse(
+      getUserById(ctx.app, ctx.actor, input.userId, {
+        clientGravatar: false,
+        includeCustomProfileFields: false,
+      }),
     ),
+  ),
   /**
    * POST /users. Like the endpoint it takes no role (set one with users.update,
    * which enforces who may grant which role) and keeps the new API key private.

@@ -25,6 +25,8 @@ export {
   deactivateUser,
   getOwnUser,
   getUser,
+  getUserByEmail,
+  getUserById,
   listUsers,
   reactivateUser,
   updateUser,

@@ -135,6 +135,27 @@ export function getUser(
   });
 }
 
+/** GET /users/{user_id}: any user, bots and deactivated users included. */
+export function getUserById(
+  ctx: AppContext,
+  actor: UserRow,
+  id: number,
+  opts: { clientGravatar: boolean; includeCustomProfileFields: boolean },
+) {
+  const target = accessUserById(ctx, id, { allowBots: true, allowDeactivated: true });
+  return getUser(ctx, actor, target, opts);
+}
+
+/** GET /users/{email}: by API e-mail, or by real e-mail where the caller may see it. */
+export function getUserByEmail(
+  ctx: AppContext,
+  actor: UserRow,
+  email: string,
+  opts: { clientGravatar: boolean; includeCustomProfileFields: boolean },
+) {
+  return getUser(ctx, actor, accessUserByEmail(ctx, actor, email), opts);
+}
+
 /** GET /users/me: the caller's own record, with the newest message id (Zulip's max_message_id). */
 export function getOwnUser(ctx: AppContext, user: UserRow) {
   return {

@@ -1,11 +1,10 @@
 import { z } from 'zod';
 import {
-  accessUserByEmail,
-  accessUserById,
   createUser,
   deactivateUser,
   getOwnUser,
-  getUser,
+  getUserByEmail,
+  getUserById,
   listUsers,
   reactivateUser,
   updateUser,
@@ -42,15 +41,10 @@ export const userRoutes = [
     path: '/users/:user_id(^\\d+)',
     params: { user_id: userId, ...lookupParams },
     handler: (ctx, user, params) => ({
-      user: getUser(
-        ctx,
-        user,
-        accessUserById(ctx, params.user_id, { allowBots: true, allowDeactivated: true }),
-        {
-          clientGravatar: params.client_gravatar,
-          includeCustomProfileFields: params.include_custom_profile_fields,
-        },
-      ),
+      user: getUserById(ctx, user, params.user_id, {
+        clientGravatar: params.client_gravatar,
+        includeCustomProfileFields: params.include_custom_profile_fields,
+      }),
     }),
   }),
   route({
@@ -58,7 +52,7 @@ export const userRoutes = [
     path: '/users/:email',
     params: { email: p.str(), ...lookupParams },
     handler: (ctx, user, params) => ({
-      user: getUser(ctx, user, accessUserByEmail(ctx, user, params.email), {
+      user: getUserByEmail(ctx, user, params.email, {
         clientGravatar: params.client_gravatar,
         includeCustomProfileFields: params.include_custom_profile_fields,
       }),
