@@ -1,5 +1,6 @@
 import type { AppContext } from '../core/context.js';
 import type { UserRow } from '../db/queries/users.js';
+import { draftsState } from '../drafts/index.js';
 import type { StateOptions, StateProvider } from '../events/state-provider.js';
 import { flagStateProviders } from '../flags/index.js';
 import { userGroupsState } from '../groups/index.js';
@@ -23,7 +24,6 @@ import { topicStateProviders } from '../topics/index.js';
 import {
   alertWordsState,
   customProfileFieldsState,
-  draftsState,
   legacyDisplaySettingsState,
   legacyNotificationSettingsState,
   miscPersonalState,

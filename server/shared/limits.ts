@@ -23,3 +23,7 @@ export const MAX_MESSAGES_PER_FETCH = 5000;
 export const MAX_MESSAGES_PER_UPDATE = 5000;
 /** unread_msgs in POST /register lists at most this many messages. */
 export const MAX_UNREAD_MESSAGES = 50_000;
+/** POST /register lists at most this many drafts, the most recently edited (GET /drafts has all). */
+export const MAX_DRAFTS_IN_REGISTER_RESPONSE = 1000;
+/** A draft's edit time must be before the year 10000 (the end of Zulip's datetime range). */
+export const MAX_DRAFT_TIMESTAMP = 253_402_300_799;

@@ -4,7 +4,6 @@ export { apiEmail, avatarUrl } from './format.js';
 export { notificationBot } from './notification-bot.js';
 export {
   alertWordsState,
-  draftsState,
   miscPersonalState,
   mutedUsersState,
   onboardingStepsState,

@@ -54,32 +54,6 @@ export const userStatusState: StateProvider = {
   },
 };
 
-export const draftsState: StateProvider = {
-  fetchTypes: ['drafts'],
-  fetch: (ctx, user) => ({
-    drafts: stmt<
-      [number],
-      {
-        id: number;
-        type: string;
-        recipients: string;
-        topic: string;
-        content: string;
-        last_edit_time: number;
-      }
-    >(ctx.db, 'SELECT * FROM drafts WHERE user_id = ? ORDER BY id')
-      .all(user.id)
-      .map((d) => ({
-        id: d.id,
-        type: d.type,
-        to: JSON.parse(d.recipients) as number[],
-        topic: d.topic,
-        content: d.content,
-        timestamp: d.last_edit_time,
-      })),
-  }),
-};
-
 export const onboardingStepsState: StateProvider = {
   fetchTypes: ['onboarding_steps'],
   fetch: () => ({ onboarding_steps: [], navigation_tour_video_url: null }),

@@ -1,6 +1,7 @@
 import type { Route } from '../route.js';
 import { botRoutes } from './bots.js';
 import { channelRoutes } from './channels.js';
+import { draftRoutes } from './drafts.js';
 import { eventRoutes } from './events.js';
 import { flagRoutes } from './flags.js';
 import { messageEditRoutes } from './message-edits.js';
@@ -26,4 +27,5 @@ export const allRoutes: Route[] = [
   ...subscriptionRoutes,
   ...presenceRoutes,
   ...scheduledMessageRoutes,
+  ...draftRoutes,
 ];
