@@ -85,7 +85,9 @@ export function removeDraft(ctx: AppContext, user: UserRow, id: number): Record<
  * synchronization off deletes every draft stored for the user, without
  * `drafts` events: the drafts stay on the user's devices, only the server
  * stops keeping them (to delete a draft everywhere, clients use DELETE).
- * Turning it on changes nothing.
+ * Turning it on changes nothing. There is no settings endpoint yet; the one
+ * that comes must call this from an area above drafts/ (drafts/ itself
+ * imports users/, so users/ cannot call it without a cycle).
  */
 export function draftsSynchronizationChanged(
   ctx: AppContext,
