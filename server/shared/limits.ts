@@ -23,3 +23,5 @@ export const MAX_MESSAGES_PER_FETCH = 5000;
 export const MAX_MESSAGES_PER_UPDATE = 5000;
 /** unread_msgs in POST /register lists at most this many messages. */
 export const MAX_UNREAD_MESSAGES = 50_000;
+/** User status text, in Unicode code points, after surrounding whitespace is stripped. */
+export const MAX_STATUS_TEXT_LENGTH = 60;

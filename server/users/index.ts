@@ -8,7 +8,6 @@ export {
   miscPersonalState,
   mutedUsersState,
   onboardingStepsState,
-  userStatusState,
 } from './personal-state.js';
 export { customProfileFieldsState } from './profile-fields-state.js';
 export {
