@@ -1,5 +1,10 @@
 /** Presence: reporting it, reading it, and its register state. */
-export { getRealmPresence, getUserPresence, updatePresence } from './presence.js';
+export {
+  getRealmPresence,
+  getUserPresence,
+  setPresenceEnabled,
+  updatePresence,
+} from './presence.js';
 export {
   PRESENCE_OFFLINE_THRESHOLD_SECONDS,
   PRESENCE_PING_INTERVAL_SECONDS,

@@ -6,7 +6,7 @@ import {
   presenceOf,
   writePresence,
 } from '../db/queries/presence.js';
-import { activeUserIds, type UserRow, userById } from '../db/queries/users.js';
+import { activeUserIds, setUserSettings, type UserRow, userById } from '../db/queries/users.js';
 import { loadRealm } from '../shared/realm.js';
 import { requireRole } from '../shared/roles.js';
 import { accessUserByEmail, apiEmail } from '../users/index.js';
@@ -37,6 +37,9 @@ const BACK_ONLINE_AFTER_SECONDS =
  * their regular polls alone.
  */
 const MAX_PRESENCE_EVENT_RECIPIENTS = 100;
+
+/** How much further back than the offline threshold a user who turns presence off was last seen (allows for clock skew). */
+const DISABLED_PRESENCE_OFFSET = 120;
 
 export interface PresenceUpdateInput {
   status: string;
@@ -98,11 +101,17 @@ function recordPresence(ctx: AppContext, user: UserRow, status: 'active' | 'idle
   });
 }
 
-function emitPresenceChange(ctx: AppContext, tx: Tx, user: UserRow, row: PresenceRow): void {
+function emitPresenceChange(
+  ctx: AppContext,
+  tx: Tx,
+  user: UserRow,
+  row: PresenceRow,
+  opts: { force?: boolean } = {},
+): void {
   const realm = loadRealm(ctx);
   if (realm.settings.presence_disabled) return;
   const users = activeUserIds(ctx.db).filter((id) => id !== user.id);
-  if (users.length > MAX_PRESENCE_EVENT_RECIPIENTS) return;
+  if (users.length > MAX_PRESENCE_EVENT_RECIPIENTS && !opts.force) return;
   const times = presenceTimestamps(user, row);
   const serverTimestamp = ctx.now() / 1000;
   const email = apiEmail(user, realm.row.email_domain);
@@ -120,6 +129,63 @@ function emitPresenceChange(ctx: AppContext, tx: Tx, user: UserRow, row: Presenc
             presence: { website: legacyClientPresence(times) },
           },
   });
+}
+
+/**
+ * Turns the user's presence_enabled setting on or off (also what the
+ * deprecated `away` of POST /users/me/status does, as `away = !enabled`), as
+ * Zulip's do_change_user_setting does: the setting events to the user, then a
+ * presence update sent whatever the organization's size, so everyone at once
+ * sees the user online again or, switching off, last seen a while ago.
+ */
+export function setPresenceEnabled(ctx: AppContext, tx: Tx, user: UserRow, enabled: boolean): void {
+  let overrides: Record<string, unknown> = {};
+  try {
+    overrides = JSON.parse(user.settings) as Record<string, unknown>;
+  } catch {
+    // Unreadable overrides read as defaults (mergeUserSettings); keep only this one.
+  }
+  setUserSettings(ctx.db, user.id, JSON.stringify({ ...overrides, presence_enabled: enabled }));
+  tx.emit({
+    type: 'user_settings',
+    users: [user.id],
+    payload: { type: 'user_settings', op: 'update', property: 'presence_enabled', value: enabled },
+  });
+  const email = apiEmail(user, loadRealm(ctx).row.email_domain);
+  tx.emit({
+    type: 'update_global_notifications',
+    users: [user.id],
+    // The legacy form, only for clients that do not read user_settings events.
+    payload: (queue) =>
+      queue.options.capabilities.user_settings_object
+        ? null
+        : {
+            type: 'update_global_notifications',
+            user: email,
+            notification_name: 'presence_enabled',
+            setting: enabled,
+          },
+  });
+
+  const now = Math.floor(ctx.now() / 1000);
+  const before = presenceOf(ctx.db, user.id);
+  const row: PresenceRow = enabled
+    ? {
+        user_id: user.id,
+        last_active_time: Math.max(now, before?.last_active_time ?? now),
+        last_connected_time: Math.max(now, before?.last_connected_time ?? now),
+        last_update_id: nextPresenceUpdateId(ctx.db),
+      }
+    : {
+        // Zulip forgets the user's presence and records one idle report old
+        // enough to read as offline everywhere.
+        user_id: user.id,
+        last_active_time: null,
+        last_connected_time: now - PRESENCE_OFFLINE_THRESHOLD_SECONDS - DISABLED_PRESENCE_OFFSET,
+        last_update_id: nextPresenceUpdateId(ctx.db),
+      };
+  writePresence(ctx.db, row);
+  emitPresenceChange(ctx, tx, user, row, { force: true });
 }
 
 /** GET /realm/presence: the legacy format, without the update id. */

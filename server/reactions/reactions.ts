@@ -3,20 +3,18 @@ import type { AppContext, Tx } from '../core/context.js';
 import { badRequest } from '../core/errors.js';
 import type { MessageRow } from '../db/queries/messages.js';
 import {
-  activeRealmEmojiByName,
   deleteReaction,
   insertReaction,
   type ReactionKey,
   reactionExists,
   reactionOf,
   reactionWithEmoji,
-  realmEmojiById,
 } from '../db/queries/reactions.js';
 import { type StreamRow, subscriptionOf } from '../db/queries/streams.js';
 import { userTopicPolicy, VisibilityPolicy } from '../db/queries/user-topics.js';
 import type { UserRow } from '../db/queries/users.js';
+import { checkEmoji, type Emoji, emojiByName, ReactionType } from '../emoji/index.js';
 import { markHistorical } from '../flags/index.js';
-import { isUnicodeEmojiCode, unicodeEmojiCode } from '../markdown/index.js';
 import { accessMessage, hasReceived, usersWithMessageAccess } from '../narrow/index.js';
 import { loadRealm } from '../shared/realm.js';
 import { mergeUserSettings } from '../shared/user-settings.js';
@@ -28,41 +26,6 @@ export interface ReactionInput {
   emojiName?: string;
   emojiCode?: string;
   reactionType?: string;
-}
-
-interface Emoji {
-  code: string;
-  type: string;
-}
-
-/** Zulip's get_emoji_data: a custom emoji first, then Zulip's own, then Unicode. */
-function emojiByName(ctx: AppContext, name: string): Emoji {
-  const custom = activeRealmEmojiByName(ctx.db, name);
-  if (custom) return { code: String(custom.id), type: 'realm_emoji' };
-  if (name === 'zulip') return { code: 'zulip', type: 'zulip_extra_emoji' };
-  const code = unicodeEmojiCode(name);
-  if (code) return { code, type: 'unicode_emoji' };
-  throw badRequest(`Emoji '${name}' does not exist`);
-}
-
-/** Zulip's check_emoji_request: the name must belong to the code. */
-function checkEmoji(ctx: AppContext, name: string, emoji: Emoji): void {
-  if (emoji.type === 'realm_emoji') {
-    const custom = /^\d+$/.test(emoji.code)
-      ? realmEmojiById(ctx.db, Number(emoji.code))
-      : undefined;
-    if (!custom) throw badRequest('Invalid custom emoji.');
-    if (custom.name !== name) throw badRequest('Invalid custom emoji name.');
-    if (custom.deactivated) throw badRequest('This custom emoji has been deactivated.');
-  } else if (emoji.type === 'zulip_extra_emoji') {
-    if (emoji.code !== 'zulip') throw badRequest('Invalid emoji code');
-    if (name !== 'zulip') throw badRequest('Invalid emoji name.');
-  } else if (emoji.type === 'unicode_emoji') {
-    if (!isUnicodeEmojiCode(emoji.code)) throw badRequest('Invalid emoji code');
-    if (unicodeEmojiCode(name) !== emoji.code) throw badRequest('Invalid emoji name.');
-  } else {
-    throw badRequest('Invalid emoji type.');
-  }
 }
 
 function emitReaction(
@@ -159,7 +122,7 @@ export function removeReaction(
   const { message } = accessMessage(ctx, user, input.messageId, { modifying: true });
   let emoji: Emoji;
   if (input.emojiCode !== undefined) {
-    emoji = { code: input.emojiCode, type: input.reactionType ?? 'unicode_emoji' };
+    emoji = { code: input.emojiCode, type: input.reactionType ?? ReactionType.unicode };
   } else {
     if (input.emojiName === undefined) {
       throw badRequest(

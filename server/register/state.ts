@@ -21,6 +21,7 @@ import {
 import { scheduledMessagesState } from '../scheduled/index.js';
 import { channelStateProviders } from '../subscriptions/index.js';
 import { topicStateProviders } from '../topics/index.js';
+import { userStatusState } from '../user-status/index.js';
 import {
   alertWordsState,
   customProfileFieldsState,
@@ -33,7 +34,6 @@ import {
   realmUserSettingsDefaultsState,
   realmUserState,
   userSettingsState,
-  userStatusState,
 } from '../users/index.js';
 
 /** Every area of the initial state; each later feature adds its provider here. */

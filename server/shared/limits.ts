@@ -27,3 +27,5 @@ export const MAX_UNREAD_MESSAGES = 50_000;
 export const MAX_DRAFTS_IN_REGISTER_RESPONSE = 1000;
 /** A draft's edit time must be before the year 10000 (the end of Zulip's datetime range). */
 export const MAX_DRAFT_TIMESTAMP = 253_402_300_799;
+/** User status text, in Unicode code points, after surrounding whitespace is stripped. */
+export const MAX_STATUS_TEXT_LENGTH = 60;

@@ -7,7 +7,6 @@ export {
   miscPersonalState,
   mutedUsersState,
   onboardingStepsState,
-  userStatusState,
 } from './personal-state.js';
 export { customProfileFieldsState } from './profile-fields-state.js';
 export {

@@ -23,37 +23,6 @@ export const mutedUsersState: StateProvider = {
   }),
 };
 
-export const userStatusState: StateProvider = {
-  fetchTypes: ['user_status'],
-  fetch(ctx) {
-    const rows = stmt<
-      [],
-      {
-        user_id: number;
-        status_text: string;
-        emoji_name: string;
-        emoji_code: string;
-        reaction_type: string;
-      }
-    >(
-      ctx.db,
-      'SELECT user_id, status_text, emoji_name, emoji_code, reaction_type FROM user_status',
-    ).all();
-    const statuses: Record<string, Record<string, string>> = {};
-    for (const r of rows) {
-      const status: Record<string, string> = {};
-      if (r.status_text) status.status_text = r.status_text;
-      if (r.emoji_name) {
-        status.emoji_name = r.emoji_name;
-        status.emoji_code = r.emoji_code;
-        status.reaction_type = r.reaction_type;
-      }
-      if (Object.keys(status).length > 0) statuses[String(r.user_id)] = status;
-    }
-    return { user_status: statuses };
-  },
-};
-
 export const onboardingStepsState: StateProvider = {
   fetchTypes: ['onboarding_steps'],
   fetch: () => ({ onboarding_steps: [], navigation_tour_video_url: null }),

@@ -11,6 +11,7 @@ import { presenceRoutes } from './presence.js';
 import { scheduledMessageRoutes } from './scheduled-messages.js';
 import { serverRoutes } from './server.js';
 import { subscriptionRoutes } from './subscriptions.js';
+import { userStatusRoutes } from './user-status.js';
 import { userRoutes } from './users.js';
 
 /** Every endpoint, one file per resource. */
@@ -28,4 +29,5 @@ export const allRoutes: Route[] = [
   ...presenceRoutes,
   ...scheduledMessageRoutes,
   ...draftRoutes,
+  ...userStatusRoutes,
 ];
