@@ -7,6 +7,7 @@ import { messageEditRoutes } from './message-edits.js';
 import { messageFetchRoutes } from './message-fetch.js';
 import { messageRoutes } from './messages.js';
 import { presenceRoutes } from './presence.js';
+import { reminderRoutes } from './reminders.js';
 import { scheduledMessageRoutes } from './scheduled-messages.js';
 import { serverRoutes } from './server.js';
 import { subscriptionRoutes } from './subscriptions.js';
@@ -26,4 +27,5 @@ export const allRoutes: Route[] = [
   ...subscriptionRoutes,
   ...presenceRoutes,
   ...scheduledMessageRoutes,
+  ...reminderRoutes,
 ];
