@@ -1,12 +1,12 @@
 import { createTask, type ScheduledTask } from 'node-cron';
 import type { AppContext } from '../core/context.js';
-import { deliverDueScheduledMessages } from '../scheduled/index.js';
+import { deliverDue } from '../scheduled/index.js';
 
-/** Every 5 seconds: a message goes out at most this late (node-cron's seconds field). */
+/** Every 5 seconds: a message or reminder goes out at most this late (node-cron's seconds field). */
 export const DEFAULT_DELIVERY_SCHEDULE = '*/5 * * * * *';
 
 /**
- * The cron job that sends due scheduled messages. It runs in the server's
+ * The cron job that sends due scheduled messages and reminders. It runs in the server's
  * process and event loop, so a delivery never overlaps an HTTP write.
  */
 export function startScheduledDelivery(ctx: AppContext, schedule: string): ScheduledTask {
@@ -14,7 +14,7 @@ export function startScheduledDelivery(ctx: AppContext, schedule: string): Sched
     schedule,
     () => {
       try {
-        deliverDueScheduledMessages(ctx);
+        deliverDue(ctx);
       } catch (err) {
         // A broken run must not stop later ones; the next tick tries again.
         ctx.log.error('scheduled message delivery run failed', err);

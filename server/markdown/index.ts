@@ -3,4 +3,10 @@ export { isUnicodeEmojiCode, unicodeEmojiCode } from './emoji.js';
 export type { MarkdownLookups } from './markdown.js';
 export type { RenderResult } from './render.js';
 export { renderContent, renderMessage, topicLinks } from './render.js';
-export { silentMention, topicLinkSyntax, topicUrl } from './syntax.js';
+export {
+  directMessageUrl,
+  messageLinkSyntax,
+  silentMention,
+  topicLinkSyntax,
+  topicUrl,
+} from './syntax.js';

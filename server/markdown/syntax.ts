@@ -1,9 +1,10 @@
 /**
  * Zulip Markdown written by the server itself (the Notification Bot's
- * notices): silent mentions, topic links and topic URLs.
+ * notices): silent mentions, topic and message links, topic and message URLs.
  */
 import type { AppContext } from '../core/context.js';
 import { realmUrl } from '../shared/realm.js';
+import { EMPTY_TOPIC_FALLBACK_NAME } from '../shared/topics.js';
 import { topicNarrowPath } from './hash.js';
 
 /** Zulip's silent_mention_syntax_for_user: names someone without notifying them. */
@@ -21,6 +22,20 @@ export function topicUrl(
   return `${realmUrl(ctx)}${topicNarrowPath(stream.id, stream.name, topic)}${near}`;
 }
 
+/**
+ * The web-app URL of a direct message (Zulip's pm_message_url): every
+ * participant's id, ascending, tagged `-group` from three people on.
+ */
+export function directMessageUrl(
+  ctx: AppContext,
+  participantIds: readonly number[],
+  messageId: number,
+): string {
+  const ids = [...participantIds].sort((a, b) => a - b);
+  const slug = `${ids.join(',')}${ids.length >= 3 ? '-group' : ''}`;
+  return `${realmUrl(ctx)}/#narrow/dm/${slug}/near/${messageId}`;
+}
+
 /** Names and topics that would break `#**channel>topic**` (Zulip's topic_link_util). */
 const BREAKS_LINK_SYNTAX = /(?<!\\)([`>*&]|\$\$)/;
 
@@ -35,4 +50,35 @@ export function topicLinkSyntax(
   }
   const escapeMarkdown = (s: string) => s.replace(/([\\[\]*_`$>&])/g, '\\$1');
   return `[#${escapeMarkdown(stream.name)} > ${escapeMarkdown(topic)}](${topicUrl(ctx, stream, topic)})`;
+}
+
+/** Characters that break `#**channel>topic@id**` (Zulip's current topic_link_util). */
+const BREAKS_MESSAGE_LINK = /[`>*&[\]]|\$\$/g;
+const MESSAGE_LINK_ESCAPES: Record<string, string> = {
+  '`': '&#96;',
+  '>': '&gt;',
+  '*': '&#42;',
+  '&': '&amp;',
+  $$: '&#36;&#36;',
+  '[': '&#91;',
+  ']': '&#93;',
+};
+
+/**
+ * Zulip's get_message_link_syntax: `#**channel>topic@id**`, or, when a name
+ * would break that, a Markdown link (relative, names HTML-escaped, the empty
+ * topic shown by its fallback name) to the message.
+ */
+export function messageLinkSyntax(
+  stream: { id: number; name: string },
+  topic: string,
+  messageId: number,
+): string {
+  const breaks = (s: string) => new RegExp(BREAKS_MESSAGE_LINK.source).test(s);
+  if (!breaks(stream.name) && !breaks(topic)) return `#**${stream.name}>${topic}@${messageId}**`;
+  const escaped = (s: string) =>
+    s.replace(BREAKS_MESSAGE_LINK, (c) => MESSAGE_LINK_ESCAPES[c] ?? c);
+  const shownTopic = topic === '' ? EMPTY_TOPIC_FALLBACK_NAME : topic;
+  const path = topicNarrowPath(stream.id, stream.name, topic).replace(/^\//, '');
+  return `[#${escaped(stream.name)} > ${escaped(shownTopic)} @ 💬](${path}/near/${messageId})`;
 }

@@ -8,6 +8,7 @@ import {
   MAX_CHANNEL_FOLDER_DESCRIPTION_LENGTH,
   MAX_CHANNEL_NAME_LENGTH,
   MAX_MESSAGE_LENGTH,
+  MAX_REMINDER_NOTE_LENGTH,
   MAX_TOPIC_LENGTH,
 } from '../shared/limits.js';
 import { loadRealm, resolveGroupSetting } from '../shared/realm.js';
@@ -66,7 +67,7 @@ export const realmState: StateProvider = {
       max_stream_description_length: MAX_CHANNEL_DESCRIPTION_LENGTH,
       max_channel_folder_name_length: 60,
       max_channel_folder_description_length: MAX_CHANNEL_FOLDER_DESCRIPTION_LENGTH,
-      max_reminder_note_length: 1000,
+      max_reminder_note_length: MAX_REMINDER_NOTE_LENGTH,
       max_bulk_new_subscription_messages: 100,
       max_file_upload_size_mib: 25,
       max_avatar_file_size_mib: 5,

@@ -18,7 +18,7 @@ import {
   realmPlaygroundsState,
   realmState,
 } from '../realm/index.js';
-import { scheduledMessagesState } from '../scheduled/index.js';
+import { remindersState, scheduledMessagesState } from '../scheduled/index.js';
 import { channelStateProviders } from '../subscriptions/index.js';
 import { topicStateProviders } from '../topics/index.js';
 import { userStatusState } from '../user-status/index.js';
@@ -68,6 +68,7 @@ export const stateProviders: StateProvider[] = [
   recentPrivateConversationsState,
   ...topicStateProviders,
   scheduledMessagesState,
+  remindersState,
 ];
 
 /** `types` null = everything (no fetch_event_types and no event_types given). */

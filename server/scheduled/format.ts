@@ -22,3 +22,17 @@ export function formatScheduledMessage(
     failed: row.failed === 1,
   };
 }
+
+/** The reminder object of GET /reminders, `reminders` events and POST /register. */
+export function formatReminder(row: ScheduledMessageRow): Record<string, unknown> {
+  return {
+    reminder_id: row.id,
+    type: 'private',
+    to: JSON.parse(row.recipient_ids ?? '[]') as number[],
+    content: row.content,
+    rendered_content: row.rendered_content,
+    scheduled_delivery_timestamp: row.scheduled_timestamp,
+    failed: row.failed === 1,
+    reminder_target_message_id: row.reminder_target_message_id,
+  };
+}

@@ -1,4 +1,6 @@
-/** Scheduled messages: create, edit, list, delete and delivery. */
+/** Scheduled messages and reminders: create, edit, list, delete and delivery. */
+export { deliverDue } from './delivery.js';
+export { createReminder, listReminders, removeReminder } from './reminders.js';
 export {
   deliverDueScheduledMessages,
   editScheduledMessage,
@@ -6,4 +8,4 @@ export {
   removeScheduledMessage,
   scheduleMessage,
 } from './scheduled-messages.js';
-export { scheduledMessagesState } from './state.js';
+export { remindersState, scheduledMessagesState } from './state.js';

@@ -13,16 +13,10 @@ import {
   updateScheduledMessage,
 } from '../db/queries/scheduled-messages.js';
 import { type UserRow, userById } from '../db/queries/users.js';
-import { renderMessage } from '../markdown/index.js';
-import {
-  deliverMessage,
-  normalizeContent,
-  prepareMessage,
-  type SendInput,
-} from '../messages/index.js';
+import { deliverMessage, prepareMessage, type SendInput } from '../messages/index.js';
 import { emptyTopicReplacement } from '../shared/topics.js';
-import { notificationBot } from '../users/index.js';
 import { formatScheduledMessage } from './format.js';
+import { sendNotificationBotDm } from './notification-bot.js';
 
 export type ScheduledMessageType = 'direct' | 'private' | 'stream' | 'channel';
 
@@ -54,7 +48,8 @@ const scheduledMessageNotFound = () =>
 
 const futureRequired = () => badRequest('Scheduled delivery time must be in the future.');
 
-function checkInFuture(ctx: AppContext, timestamp: number): void {
+/** Zulip's DeliveryTimeNotInFutureError, for scheduled messages and reminders alike. */
+export function checkInFuture(ctx: AppContext, timestamp: number): void {
   if (timestamp <= Math.floor(ctx.now() / 1000)) throw futureRequired();
 }
 
@@ -257,21 +252,12 @@ function notifyDeliveryFailure(
   row: ScheduledMessageRow,
   reason: string,
 ): void {
-  const bot = notificationBot(ctx, tx);
-  const content = normalizeContent(
+  sendNotificationBotDm(
+    ctx,
+    tx,
+    owner,
     `The message you scheduled for <time:${pythonUtcString(row.scheduled_timestamp)}>  was not sent because of the following error:\n\n> ${reason}\n\n[View scheduled messages](#scheduled)\n\n`,
   );
-  const members = [bot.id, owner.id].sort((a, b) => a - b);
-  deliverMessage(ctx, tx, {
-    sender: bot,
-    addressee: { topic: '', recipients: members, dmMembers: members },
-    content,
-    rendered: renderMessage(ctx, content),
-    clientName: 'Internal',
-    readBySender: true,
-    topicWildcardUsers: [],
-    automaticTopicPolicy: false,
-  });
 }
 
 /** Delivers one due message, re-checked and re-rendered as if sent now. */

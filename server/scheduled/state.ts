@@ -1,7 +1,10 @@
-import { pendingScheduledMessagesOf } from '../db/queries/scheduled-messages.js';
+import {
+  pendingRemindersOf,
+  pendingScheduledMessagesOf,
+} from '../db/queries/scheduled-messages.js';
 import type { StateProvider } from '../events/state-provider.js';
 import { emptyTopicReplacement } from '../shared/topics.js';
-import { formatScheduledMessage } from './format.js';
+import { formatReminder, formatScheduledMessage } from './format.js';
 
 /** POST /register's `scheduled_messages`: the user's undelivered ones, soonest first. */
 export const scheduledMessagesState: StateProvider = {
@@ -14,4 +17,10 @@ export const scheduledMessagesState: StateProvider = {
       ),
     };
   },
+};
+
+/** POST /register's `reminders`: the user's undelivered ones, soonest first. */
+export const remindersState: StateProvider = {
+  fetchTypes: ['reminders'],
+  fetch: (ctx, user) => ({ reminders: pendingRemindersOf(ctx.db, user.id).map(formatReminder) }),
 };

@@ -18,6 +18,12 @@ export interface ScheduledMessageRow {
   delivered_message_id: number | null;
   failed: number;
   failure_message: string | null;
+  /** 1 for a reminder (POST /reminders), delivered by Notification Bot to its owner. */
+  is_reminder: number;
+  /** A reminder's message. */
+  reminder_target_message_id: number | null;
+  /** A reminder's note as its owner wrote it (migration 6). */
+  reminder_note: string | null;
 }
 
 /** What a save writes: the target, the text and when to send it. */
@@ -110,3 +116,59 @@ export const markScheduledMessageFailed = (db: Db, id: number, failureMessage: s
     failureMessage,
     id,
   );
+
+/** A reminder: a direct message to its owner about a message, with an optional note. */
+export interface ReminderFields {
+  recipient_ids: number[];
+  content: string;
+  rendered_content: string;
+  scheduled_timestamp: number;
+  sending_client: string;
+  target_message_id: number;
+  note: string | null;
+}
+
+export function insertReminder(db: Db, ownerId: number, fields: ReminderFields): number {
+  const result = stmt(
+    db,
+    `INSERT INTO scheduled_messages (sender_id, type, recipient_ids, topic, content,
+       rendered_content, scheduled_timestamp, sending_client, read_by_sender, is_reminder,
+       reminder_target_message_id, reminder_note)
+     VALUES (?, 'private', ?, '', ?, ?, ?, ?, 0, 1, ?, ?)`,
+  ).run(
+    ownerId,
+    JSON.stringify(fields.recipient_ids),
+    fields.content,
+    fields.rendered_content,
+    fields.scheduled_timestamp,
+    fields.sending_client,
+    fields.target_message_id,
+    fields.note,
+  );
+  return Number(result.lastInsertRowid);
+}
+
+/** An owner's reminder, delivered or not (Zulip's access_reminder does not ask). */
+export const reminderOf = (db: Db, ownerId: number, id: number) =>
+  stmt<[number, number], ScheduledMessageRow>(
+    db,
+    'SELECT * FROM scheduled_messages WHERE id = ? AND sender_id = ? AND is_reminder = 1',
+  ).get(id, ownerId);
+
+/** An owner's undelivered reminders (failed ones included), soonest first. */
+export const pendingRemindersOf = (db: Db, ownerId: number) =>
+  stmt<[number], ScheduledMessageRow>(
+    db,
+    `SELECT * FROM scheduled_messages
+     WHERE sender_id = ? AND delivered = 0 AND is_reminder = 1
+     ORDER BY scheduled_timestamp, id`,
+  ).all(ownerId);
+
+/** Reminders whose time has come and that have not been tried yet (the partial index). */
+export const dueReminders = (db: Db, nowSeconds: number) =>
+  stmt<[number], ScheduledMessageRow>(
+    db,
+    `SELECT * FROM scheduled_messages
+     WHERE scheduled_timestamp <= ? AND delivered = 0 AND failed = 0 AND is_reminder = 1
+     ORDER BY scheduled_timestamp, id`,
+  ).all(nowSeconds);

@@ -8,6 +8,7 @@ import { messageEditRoutes } from './message-edits.js';
 import { messageFetchRoutes } from './message-fetch.js';
 import { messageRoutes } from './messages.js';
 import { presenceRoutes } from './presence.js';
+import { reminderRoutes } from './reminders.js';
 import { scheduledMessageRoutes } from './scheduled-messages.js';
 import { serverRoutes } from './server.js';
 import { subscriptionRoutes } from './subscriptions.js';
@@ -30,4 +31,5 @@ export const allRoutes: Route[] = [
   ...scheduledMessageRoutes,
   ...draftRoutes,
   ...userStatusRoutes,
+  ...reminderRoutes,
 ];
