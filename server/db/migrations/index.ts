@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import { initialSchema } from './0001-initial-schema.js';
 import { presenceUpdateId } from './0002-presence-update-id.js';
+import { clientDevices } from './0005-client-devices.js';
 
 export interface Migration {
   version: number;
@@ -9,4 +10,4 @@ export interface Migration {
 }
 
 /** Ordered; versions are consecutive and never reused. */
-export const migrations: Migration[] = [initialSchema, presenceUpdateId];
+export const migrations: Migration[] = [initialSchema, presenceUpdateId, clientDevices];
