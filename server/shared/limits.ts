@@ -23,3 +23,5 @@ export const MAX_MESSAGES_PER_FETCH = 5000;
 export const MAX_MESSAGES_PER_UPDATE = 5000;
 /** unread_msgs in POST /register lists at most this many messages. */
 export const MAX_UNREAD_MESSAGES = 50_000;
+/** A bot's storage: keys plus values, in characters (Zulip's USER_STATE_SIZE_LIMIT). */
+export const BOT_STORAGE_SIZE_LIMIT = 10_000_000;

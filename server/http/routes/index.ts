@@ -1,4 +1,5 @@
 import type { Route } from '../route.js';
+import { botStorageRoutes } from './bot-storage.js';
 import { botRoutes } from './bots.js';
 import { channelRoutes } from './channels.js';
 import { eventRoutes } from './events.js';
@@ -26,4 +27,5 @@ export const allRoutes: Route[] = [
   ...subscriptionRoutes,
   ...presenceRoutes,
   ...scheduledMessageRoutes,
+  ...botStorageRoutes,
 ];
