@@ -5,6 +5,7 @@ import { flagStateProviders } from '../flags/index.js';
 import { userGroupsState } from '../groups/index.js';
 import { recentPrivateConversationsState } from '../messages/index.js';
 import { presenceState } from '../presence/index.js';
+import { devicesState } from '../push/index.js';
 import {
   defaultStreamGroupsState,
   defaultStreamsState,
@@ -68,6 +69,7 @@ export const stateProviders: StateProvider[] = [
   recentPrivateConversationsState,
   ...topicStateProviders,
   scheduledMessagesState,
+  devicesState,
 ];
 
 /** `types` null = everything (no fetch_event_types and no event_types given). */

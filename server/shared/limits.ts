@@ -25,3 +25,5 @@ export const MAX_MESSAGES_PER_UPDATE = 5000;
 export const MAX_UNREAD_MESSAGES = 50_000;
 /** A bot's storage: keys plus values, in characters (Zulip's USER_STATE_SIZE_LIMIT). */
 export const BOT_STORAGE_SIZE_LIMIT = 10_000_000;
+/** Longest push token (FCM registration token or APNs device token) accepted, in characters. */
+export const MAX_PUSH_TOKEN_LENGTH = 4096;

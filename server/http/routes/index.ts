@@ -8,6 +8,7 @@ import { messageEditRoutes } from './message-edits.js';
 import { messageFetchRoutes } from './message-fetch.js';
 import { messageRoutes } from './messages.js';
 import { presenceRoutes } from './presence.js';
+import { pushRoutes } from './push.js';
 import { scheduledMessageRoutes } from './scheduled-messages.js';
 import { serverRoutes } from './server.js';
 import { subscriptionRoutes } from './subscriptions.js';
@@ -28,4 +29,5 @@ export const allRoutes: Route[] = [
   ...presenceRoutes,
   ...scheduledMessageRoutes,
   ...botStorageRoutes,
+  ...pushRoutes,
 ];
