@@ -67,8 +67,7 @@ export const adminRequired = () =>
 export const ownerRequired = () =>
   new ApiError('Must be an organization owner', { code: 'UNAUTHORIZED_PRINCIPAL' });
 
-export const botRequired = () =>
-  new ApiError('This endpoint is only available to bots', { code: 'PERMISSION_DENIED' });
+export const botRequired = () => new ApiError('Must be a bot user', { code: 'PERMISSION_DENIED' });
 
 export const rateLimited = (retryAfterSeconds: number) =>
   new ApiError('API usage exceeded rate limit', {

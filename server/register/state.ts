@@ -6,6 +6,7 @@ import { flagStateProviders } from '../flags/index.js';
 import { userGroupsState } from '../groups/index.js';
 import { recentPrivateConversationsState } from '../messages/index.js';
 import { presenceState } from '../presence/index.js';
+import { devicesState } from '../push/index.js';
 import {
   defaultStreamGroupsState,
   defaultStreamsState,
@@ -69,6 +70,7 @@ export const stateProviders: StateProvider[] = [
   ...topicStateProviders,
   scheduledMessagesState,
   remindersState,
+  devicesState,
 ];
 
 /** `types` null = everything (no fetch_event_types and no event_types given). */

@@ -31,3 +31,7 @@ export const MAX_DRAFTS_IN_REGISTER_RESPONSE = 1000;
 export const MAX_DRAFT_TIMESTAMP = 253_402_300_799;
 /** User status text, in Unicode code points, after surrounding whitespace is stripped. */
 export const MAX_STATUS_TEXT_LENGTH = 60;
+/** A bot's storage: keys plus values, in characters (Zulip's USER_STATE_SIZE_LIMIT). */
+export const BOT_STORAGE_SIZE_LIMIT = 10_000_000;
+/** Longest push token (FCM registration token or APNs device token) accepted, in characters. */
+export const MAX_PUSH_TOKEN_LENGTH = 4096;

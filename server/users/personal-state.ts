@@ -39,5 +39,4 @@ export const miscPersonalState: StateProvider[] = [
     fetchTypes: ['realm_billing'],
     fetch: () => ({ realm_billing: { has_pending_sponsorship_request: false } }),
   },
-  { fetchTypes: ['push_device'], fetch: () => ({ push_devices: {} }) },
 ];

@@ -49,6 +49,9 @@ export function specNewerThanReference(key: string, value: unknown): boolean {
   if (key === 'bot_type')
     return value === null || (typeof value === 'number' && value >= 1 && value <= 4);
   if (key === 'bot_owner_id') return value === null || typeof value === 'number';
+  // Feature level 468: POST /register's `devices` replaced `push_devices`.
+  if (key === 'devices')
+    return typeof value === 'object' && value !== null && !Array.isArray(value);
   // The spec's local echo: message events to the sending queue carry local_message_id.
   if (key === 'local_message_id') return typeof value === 'string';
   return false;

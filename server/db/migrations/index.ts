@@ -2,6 +2,7 @@ import type Database from 'better-sqlite3';
 import { initialSchema } from './0001-initial-schema.js';
 import { presenceUpdateId } from './0002-presence-update-id.js';
 import { reminderNote } from './0003-reminder-note.js';
+import { clientDevices } from './0004-client-devices.js';
 
 export interface Migration {
   version: number;
@@ -10,4 +11,9 @@ export interface Migration {
 }
 
 /** Ordered; versions are consecutive and never reused. */
-export const migrations: Migration[] = [initialSchema, presenceUpdateId, reminderNote];
+export const migrations: Migration[] = [
+  initialSchema,
+  presenceUpdateId,
+  reminderNote,
+  clientDevices,
+];

@@ -1,4 +1,5 @@
 import type { Route } from '../route.js';
+import { botStorageRoutes } from './bot-storage.js';
 import { botRoutes } from './bots.js';
 import { channelRoutes } from './channels.js';
 import { draftRoutes } from './drafts.js';
@@ -8,6 +9,7 @@ import { messageEditRoutes } from './message-edits.js';
 import { messageFetchRoutes } from './message-fetch.js';
 import { messageRoutes } from './messages.js';
 import { presenceRoutes } from './presence.js';
+import { pushRoutes } from './push.js';
 import { reminderRoutes } from './reminders.js';
 import { scheduledMessageRoutes } from './scheduled-messages.js';
 import { serverRoutes } from './server.js';
@@ -32,4 +34,6 @@ export const allRoutes: Route[] = [
   ...draftRoutes,
   ...userStatusRoutes,
   ...reminderRoutes,
+  ...botStorageRoutes,
+  ...pushRoutes,
 ];

@@ -1,0 +1,76 @@
+import {
+  addPushToken,
+  registerClientDevice,
+  registerPushDevice,
+  removeClientDevice,
+  removePushToken,
+} from '../../push/index.js';
+import { p } from '../params.js';
+import { route } from '../route.js';
+
+// Required parameters are optional here wherever Zulip refuses the caller
+// (bots) before reading them; the area reports them missing.
+
+/** Push registrations: legacy tokens, client devices, the E2EE registration. */
+export const pushRoutes = [
+  route({
+    method: 'POST',
+    path: '/users/me/android_gcm_reg_id',
+    params: { token: p.str().optional() },
+    handler: (ctx, user, params) => addPushToken(ctx, user, 'fcm', { token: params.token }),
+  }),
+  route({
+    method: 'DELETE',
+    path: '/users/me/android_gcm_reg_id',
+    params: { token: p.str().optional() },
+    handler: (ctx, user, params) => removePushToken(ctx, user, 'fcm', params.token),
+  }),
+  route({
+    method: 'POST',
+    path: '/users/me/apns_device_token',
+    params: { token: p.str().optional(), appid: p.str().optional() },
+    handler: (ctx, user, params) =>
+      addPushToken(ctx, user, 'apns', { token: params.token, appid: params.appid }),
+  }),
+  route({
+    method: 'DELETE',
+    path: '/users/me/apns_device_token',
+    params: { token: p.str().optional() },
+    handler: (ctx, user, params) => removePushToken(ctx, user, 'apns', params.token),
+  }),
+  route({
+    method: 'POST',
+    path: '/register_client_device',
+    params: {},
+    handler: (ctx, user) => registerClientDevice(ctx, user),
+  }),
+  route({
+    method: 'POST',
+    path: '/remove_client_device',
+    params: { device_id: p.int() },
+    handler: (ctx, user, params) => removeClientDevice(ctx, user, params.device_id),
+  }),
+  route({
+    method: 'POST',
+    path: '/mobile_push/register',
+    params: {
+      device_id: p.int().optional(),
+      token_kind: p.oneOf(['fcm', 'apns']).optional(),
+      push_key: p.str().optional(),
+      push_key_id: p.int({ min: 0, max: 2 ** 32 - 1 }).optional(),
+      token_id: p.str().optional(),
+      bouncer_public_key: p.str().optional(),
+      encrypted_push_registration: p.str().optional(),
+    },
+    handler: (ctx, user, params) =>
+      registerPushDevice(ctx, user, {
+        deviceId: params.device_id,
+        tokenKind: params.token_kind,
+        pushKey: params.push_key,
+        pushKeyId: params.push_key_id,
+        tokenId: params.token_id,
+        bouncerPublicKey: params.bouncer_public_key,
+        encryptedPushRegistration: params.encrypted_push_registration,
+      }),
+  }),
+];
