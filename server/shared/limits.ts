@@ -23,3 +23,7 @@ export const MAX_MESSAGES_PER_FETCH = 5000;
 export const MAX_MESSAGES_PER_UPDATE = 5000;
 /** unread_msgs in POST /register lists at most this many messages. */
 export const MAX_UNREAD_MESSAGES = 50_000;
+/** delete_topic deletes this many messages per transaction, newest first (Zulip's batch size). */
+export const TOPIC_DELETION_BATCH_SIZE = 100;
+/** After this long a delete_topic request answers `complete: false` and the client repeats it. */
+export const TOPIC_DELETION_TIME_BUDGET_MS = 50_000;

@@ -10,6 +10,7 @@ import { presenceRoutes } from './presence.js';
 import { scheduledMessageRoutes } from './scheduled-messages.js';
 import { serverRoutes } from './server.js';
 import { subscriptionRoutes } from './subscriptions.js';
+import { topicRoutes } from './topics.js';
 import { userRoutes } from './users.js';
 
 /** Every endpoint, one file per resource. */
@@ -26,4 +27,5 @@ export const allRoutes: Route[] = [
   ...subscriptionRoutes,
   ...presenceRoutes,
   ...scheduledMessageRoutes,
+  ...topicRoutes,
 ];
