@@ -55,16 +55,6 @@ export const realmFiltersState: StateProvider = {
   fetch: () => ({ realm_filters: [] }),
 };
 
-export const realmPlaygroundsState: StateProvider = {
-  fetchTypes: ['realm_playgrounds'],
-  fetch: (ctx) => ({
-    realm_playgrounds: stmt(
-      ctx.db,
-      'SELECT id, name, pygments_language, url_template FROM realm_playgrounds ORDER BY id',
-    ).all(),
-  }),
-};
-
 export const defaultStreamsState: StateProvider = {
   fetchTypes: ['default_streams'],
   fetch: (ctx) => ({

@@ -8,7 +8,6 @@ export {
   realmEmojiState,
   realmFiltersState,
   realmLinkifiersState,
-  realmPlaygroundsState,
 } from './config-state.js';
 export {
   createOrganization,

@@ -4,6 +4,7 @@ import type { StateOptions, StateProvider } from '../events/state-provider.js';
 import { flagStateProviders } from '../flags/index.js';
 import { userGroupsState } from '../groups/index.js';
 import { recentPrivateConversationsState } from '../messages/index.js';
+import { realmPlaygroundsState } from '../playgrounds/index.js';
 import { presenceState } from '../presence/index.js';
 import {
   defaultStreamGroupsState,
@@ -14,7 +15,6 @@ import {
   realmEmojiState,
   realmFiltersState,
   realmLinkifiersState,
-  realmPlaygroundsState,
   realmState,
 } from '../realm/index.js';
 import { scheduledMessagesState } from '../scheduled/index.js';

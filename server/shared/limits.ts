@@ -27,3 +27,5 @@ export const MAX_UNREAD_MESSAGES = 50_000;
 export const TOPIC_DELETION_BATCH_SIZE = 100;
 /** After this long a delete_topic request answers `complete: false` and the client repeats it. */
 export const TOPIC_DELETION_TIME_BUDGET_MS = 50_000;
+/** A code playground's language name (Zulip's RealmPlayground.MAX_PYGMENTS_LANGUAGE_LENGTH). */
+export const MAX_PYGMENTS_LANGUAGE_LENGTH = 40;

@@ -6,6 +6,7 @@ import { flagRoutes } from './flags.js';
 import { messageEditRoutes } from './message-edits.js';
 import { messageFetchRoutes } from './message-fetch.js';
 import { messageRoutes } from './messages.js';
+import { playgroundRoutes } from './playgrounds.js';
 import { presenceRoutes } from './presence.js';
 import { scheduledMessageRoutes } from './scheduled-messages.js';
 import { serverRoutes } from './server.js';
@@ -28,4 +29,5 @@ export const allRoutes: Route[] = [
   ...presenceRoutes,
   ...scheduledMessageRoutes,
   ...topicRoutes,
+  ...playgroundRoutes,
 ];
