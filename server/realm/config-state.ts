@@ -25,18 +25,6 @@ export const realmEmojiState: StateProvider = {
   },
 };
 
-export const realmDomainsState: StateProvider = {
-  fetchTypes: ['realm_domains'],
-  fetch: (ctx) => ({
-    realm_domains: stmt<[], { domain: string; allow_subdomains: number }>(
-      ctx.db,
-      'SELECT domain, allow_subdomains FROM realm_domains ORDER BY domain',
-    )
-      .all()
-      .map((d) => ({ domain: d.domain, allow_subdomains: d.allow_subdomains === 1 })),
-  }),
-};
-
 function linkifiers(ctx: Parameters<StateProvider['fetch']>[0]) {
   return stmt<[], { id: number; pattern: string; url_template: string }>(
     ctx.db,

@@ -4,7 +4,6 @@ export {
   defaultStreamsState,
   embeddedBotsState,
   incomingWebhookBotsState,
-  realmDomainsState,
   realmEmojiState,
   realmFiltersState,
   realmLinkifiersState,

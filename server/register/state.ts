@@ -11,12 +11,12 @@ import {
   defaultStreamsState,
   embeddedBotsState,
   incomingWebhookBotsState,
-  realmDomainsState,
   realmEmojiState,
   realmFiltersState,
   realmLinkifiersState,
   realmState,
 } from '../realm/index.js';
+import { realmDomainsState } from '../realm-domains/index.js';
 import { scheduledMessagesState } from '../scheduled/index.js';
 import { channelStateProviders } from '../subscriptions/index.js';
 import { topicStateProviders } from '../topics/index.js';

@@ -8,6 +8,7 @@ import { messageFetchRoutes } from './message-fetch.js';
 import { messageRoutes } from './messages.js';
 import { playgroundRoutes } from './playgrounds.js';
 import { presenceRoutes } from './presence.js';
+import { realmDomainRoutes } from './realm-domains.js';
 import { scheduledMessageRoutes } from './scheduled-messages.js';
 import { serverRoutes } from './server.js';
 import { subscriptionRoutes } from './subscriptions.js';
@@ -30,4 +31,5 @@ export const allRoutes: Route[] = [
   ...scheduledMessageRoutes,
   ...topicRoutes,
   ...playgroundRoutes,
+  ...realmDomainRoutes,
 ];
