@@ -13,6 +13,7 @@ import { allRoutes } from './http/routes/index.js';
 import { registerTrpc } from './http/trpc-plugin.js';
 import { DEFAULT_DELIVERY_SCHEDULE, startScheduledDelivery } from './jobs/scheduled-delivery.js';
 import { narrowQueueFilter } from './narrow/index.js';
+import { TOPIC_DELETION_BATCH_SIZE, TOPIC_DELETION_TIME_BUDGET_MS } from './shared/limits.js';
 
 export interface ServerOptions {
   dataDir: string;
@@ -41,6 +42,12 @@ export interface ServerOptions {
    * not affected once their request has arrived).
    */
   requestTimeoutMs?: number;
+  /**
+   * POST /streams/{id}/delete_topic: messages deleted per transaction and
+   * how long one request may work before answering `complete: false`
+   * (Zulip's 100 and 50 s by default).
+   */
+  topicDeletion?: { batchSize?: number; timeBudgetMs?: number };
 }
 
 export interface RunningServer {
@@ -94,6 +101,10 @@ export async function createServer(options: ServerOptions): Promise<RunningServe
       demo: options.demo ?? false,
       rateLimit: options.rateLimit ?? true,
       startedAtMs: now(),
+      topicDeletion: {
+        batchSize: options.topicDeletion?.batchSize ?? TOPIC_DELETION_BATCH_SIZE,
+        timeBudgetMs: options.topicDeletion?.timeBudgetMs ?? TOPIC_DELETION_TIME_BUDGET_MS,
+      },
     },
     transaction,
     batch: (fn) => batcher.run(fn),

@@ -15,6 +15,8 @@ export interface ServerConfig {
   rateLimit: boolean;
   /** Distinguishes server runs (register's server_generation). */
   startedAtMs: number;
+  /** POST /streams/{id}/delete_topic: messages per transaction, and the time one request may take. */
+  topicDeletion: { batchSize: number; timeBudgetMs: number };
 }
 
 /**

@@ -1,10 +1,11 @@
 /**
  * Messages: sending (recipients, mentions, delivery), editing and moving,
- * deleting, fetching with narrows, edit history, message dicts and events.
+ * deleting (also whole topics), fetching with narrows, edit history, message dicts and events.
  */
 export { parseRecipientList } from './addressee.js';
 export { normalizeContent } from './content.js';
 export { deleteMessage } from './delete.js';
+export { deleteTopic } from './delete-topic.js';
 export { updateMessage } from './edit.js';
 export { getMessage, getMessages, matchesNarrow } from './fetch.js';
 export { getMessageHistory } from './history.js';

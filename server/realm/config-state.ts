@@ -25,18 +25,6 @@ export const realmEmojiState: StateProvider = {
   },
 };
 
-export const realmDomainsState: StateProvider = {
-  fetchTypes: ['realm_domains'],
-  fetch: (ctx) => ({
-    realm_domains: stmt<[], { domain: string; allow_subdomains: number }>(
-      ctx.db,
-      'SELECT domain, allow_subdomains FROM realm_domains ORDER BY domain',
-    )
-      .all()
-      .map((d) => ({ domain: d.domain, allow_subdomains: d.allow_subdomains === 1 })),
-  }),
-};
-
 function linkifiers(ctx: Parameters<StateProvider['fetch']>[0]) {
   return stmt<[], { id: number; pattern: string; url_template: string }>(
     ctx.db,
@@ -53,16 +41,6 @@ export const realmLinkifiersState: StateProvider = {
 export const realmFiltersState: StateProvider = {
   fetchTypes: ['realm_filters'],
   fetch: () => ({ realm_filters: [] }),
-};
-
-export const realmPlaygroundsState: StateProvider = {
-  fetchTypes: ['realm_playgrounds'],
-  fetch: (ctx) => ({
-    realm_playgrounds: stmt(
-      ctx.db,
-      'SELECT id, name, pygments_language, url_template FROM realm_playgrounds ORDER BY id',
-    ).all(),
-  }),
 };
 
 export const defaultStreamsState: StateProvider = {

@@ -4,11 +4,9 @@ export {
   defaultStreamsState,
   embeddedBotsState,
   incomingWebhookBotsState,
-  realmDomainsState,
   realmEmojiState,
   realmFiltersState,
   realmLinkifiersState,
-  realmPlaygroundsState,
 } from './config-state.js';
 export {
   createOrganization,

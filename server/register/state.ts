@@ -5,6 +5,7 @@ import type { StateOptions, StateProvider } from '../events/state-provider.js';
 import { flagStateProviders } from '../flags/index.js';
 import { userGroupsState } from '../groups/index.js';
 import { recentPrivateConversationsState } from '../messages/index.js';
+import { realmPlaygroundsState } from '../playgrounds/index.js';
 import { presenceState } from '../presence/index.js';
 import { devicesState } from '../push/index.js';
 import {
@@ -12,13 +13,12 @@ import {
   defaultStreamsState,
   embeddedBotsState,
   incomingWebhookBotsState,
-  realmDomainsState,
   realmEmojiState,
   realmFiltersState,
   realmLinkifiersState,
-  realmPlaygroundsState,
   realmState,
 } from '../realm/index.js';
+import { realmDomainsState } from '../realm-domains/index.js';
 import { remindersState, scheduledMessagesState } from '../scheduled/index.js';
 import { channelStateProviders } from '../subscriptions/index.js';
 import { topicStateProviders } from '../topics/index.js';

@@ -35,3 +35,9 @@ export const MAX_STATUS_TEXT_LENGTH = 60;
 export const BOT_STORAGE_SIZE_LIMIT = 10_000_000;
 /** Longest push token (FCM registration token or APNs device token) accepted, in characters. */
 export const MAX_PUSH_TOKEN_LENGTH = 4096;
+/** delete_topic deletes this many messages per transaction, newest first (Zulip's batch size). */
+export const TOPIC_DELETION_BATCH_SIZE = 100;
+/** After this long a delete_topic request answers `complete: false` and the client repeats it. */
+export const TOPIC_DELETION_TIME_BUDGET_MS = 50_000;
+/** A code playground's language name (Zulip's RealmPlayground.MAX_PYGMENTS_LANGUAGE_LENGTH). */
+export const MAX_PYGMENTS_LANGUAGE_LENGTH = 40;

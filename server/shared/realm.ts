@@ -1,7 +1,8 @@
-import type { AppContext } from '../core/context.js';
-import { getRealm, type RealmRow } from '../db/queries/realm.js';
+import type { AppContext, Tx } from '../core/context.js';
+import { getRealm, type RealmRow, setRealmSettings } from '../db/queries/realm.js';
 import { groupByName } from '../db/queries/user-groups.js';
-import { mergeRealmSettings, type RealmSettings } from './realm-settings.js';
+import { activeUserIds } from '../db/queries/users.js';
+import { mergeRealmSettings, type RealmSettingName, type RealmSettings } from './realm-settings.js';
 
 export interface Realm {
   row: RealmRow;
@@ -25,3 +26,22 @@ export function resolveGroupSetting(ctx: AppContext, value: unknown): GroupSetti
 
 /** The URL clients were told to use (zuliprc `site`, realm_url). */
 export const realmUrl = (ctx: AppContext) => ctx.config.externalUrl;
+
+/**
+ * Stores one organization setting that an operation changes as a side effect
+ * (Zulip's do_set_realm_property) and tells everyone: a `realm` `update` event.
+ */
+export function setRealmSetting<K extends RealmSettingName>(
+  ctx: AppContext,
+  tx: Tx,
+  name: K,
+  value: RealmSettings[K],
+): void {
+  const overrides = JSON.parse(loadRealm(ctx).row.settings) as Record<string, unknown>;
+  setRealmSettings(ctx.db, JSON.stringify({ ...overrides, [name]: value }));
+  tx.emit({
+    type: 'realm',
+    users: activeUserIds(ctx.db),
+    payload: { type: 'realm', op: 'update', property: name, value },
+  });
+}

@@ -19,6 +19,7 @@ import {
   userByEmailKey,
   userById,
 } from '../db/queries/users.js';
+import { checkEmailAllowedInRealm } from '../realm-domains/index.js';
 import { generateApiKey, hashPassword } from '../shared/credentials.js';
 import { MAX_USER_NAME_LENGTH, MIN_USER_NAME_LENGTH } from '../shared/limits.js';
 import { loadRealm } from '../shared/realm.js';
@@ -212,6 +213,7 @@ export async function createUser(
   const fullName = checkFullName(input.fullName);
   const role = input.role ?? Role.member;
   if (!roleValues.includes(role)) throw badRequest('Invalid role');
+  checkEmailAllowedInRealm(ctx, email);
   // Hash before the transaction: scrypt is deliberately slow and must not hold the write lock.
   const passwordHash = input.password ? await hashPassword(input.password) : null;
   const apiKey = generateApiKey();

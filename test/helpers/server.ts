@@ -153,6 +153,8 @@ export interface TestServerOptions {
   scheduledDelivery?: string | false;
   /** See ServerOptions.requestTimeoutMs. */
   requestTimeoutMs?: number;
+  /** See ServerOptions.topicDeletion. */
+  topicDeletion?: { batchSize?: number; timeBudgetMs?: number };
 }
 
 export const FIXTURE_PASSWORD = 'correct horse battery staple';
@@ -173,6 +175,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     adminToken: options.adminToken,
     scheduledDelivery: options.scheduledDelivery,
     requestTimeoutMs: options.requestTimeoutMs,
+    topicDeletion: options.topicDeletion,
   });
   const { ctx } = server;
   const owner = await createOrganization(ctx, {

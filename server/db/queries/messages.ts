@@ -143,6 +143,20 @@ export const topicMessages = (db: Db, streamId: number, topic: string) =>
     'SELECT id, date_sent FROM messages WHERE stream_id = ? AND topic_key = ? ORDER BY id',
   ).all(streamId, topicKey(topic));
 
+/** Up to `limit` of a topic's messages older than `beforeId`, newest first (topic deletion's batches). */
+export const topicMessagesBefore = (
+  db: Db,
+  streamId: number,
+  topic: string,
+  beforeId: number,
+  limit: number,
+) =>
+  stmt<[number, string, number, number], MessageRow>(
+    db,
+    `SELECT * FROM messages WHERE stream_id = ? AND topic_key = ? AND id < ?
+      ORDER BY id DESC LIMIT ?`,
+  ).all(streamId, topicKey(topic), beforeId, limit);
+
 /** The newest message of a topic, if any. */
 export const lastTopicMessage = (db: Db, streamId: number, topic: string) =>
   stmt<[number, string], MessageRow>(

@@ -8,12 +8,15 @@ import { flagRoutes } from './flags.js';
 import { messageEditRoutes } from './message-edits.js';
 import { messageFetchRoutes } from './message-fetch.js';
 import { messageRoutes } from './messages.js';
+import { playgroundRoutes } from './playgrounds.js';
 import { presenceRoutes } from './presence.js';
 import { pushRoutes } from './push.js';
+import { realmDomainRoutes } from './realm-domains.js';
 import { reminderRoutes } from './reminders.js';
 import { scheduledMessageRoutes } from './scheduled-messages.js';
 import { serverRoutes } from './server.js';
 import { subscriptionRoutes } from './subscriptions.js';
+import { topicRoutes } from './topics.js';
 import { userStatusRoutes } from './user-status.js';
 import { userRoutes } from './users.js';
 
@@ -36,4 +39,7 @@ export const allRoutes: Route[] = [
   ...reminderRoutes,
   ...botStorageRoutes,
   ...pushRoutes,
+  ...topicRoutes,
+  ...playgroundRoutes,
+  ...realmDomainRoutes,
 ];

@@ -1,0 +1,30 @@
+import { addRealmDomain, removeRealmDomain, updateRealmDomain } from '../../realm-domains/index.js';
+import { p } from '../params.js';
+import { route } from '../route.js';
+
+/** /realm/domains; `domain` is plain text, not JSON (since feature level 63). */
+export const realmDomainRoutes = [
+  route({
+    method: 'POST',
+    path: '/realm/domains',
+    params: { domain: p.str(), allow_subdomains: p.bool() },
+    handler: (ctx, user, params) =>
+      addRealmDomain(ctx, user, {
+        domain: params.domain,
+        allowSubdomains: params.allow_subdomains,
+      }),
+  }),
+  route({
+    method: 'PATCH',
+    path: '/realm/domains/:domain',
+    params: { domain: p.str(), allow_subdomains: p.bool() },
+    handler: (ctx, user, params) =>
+      updateRealmDomain(ctx, user, params.domain, params.allow_subdomains),
+  }),
+  route({
+    method: 'DELETE',
+    path: '/realm/domains/:domain',
+    params: { domain: p.str() },
+    handler: (ctx, user, params) => removeRealmDomain(ctx, user, params.domain),
+  }),
+];
