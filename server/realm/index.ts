@@ -10,6 +10,7 @@ export {
   realmLinkifiersState,
   realmPlaygroundsState,
 } from './config-state.js';
+export { deactivateOrganization } from './deactivate.js';
 export {
   createOrganization,
   organizationExists,
@@ -18,3 +19,11 @@ export {
 } from './organization.js';
 export { serverSettings } from './server-settings.js';
 export { realmState } from './state.js';
+export {
+  type RealmGroupSetting,
+  type RealmUpdateInput,
+  realmGroupSettings,
+  type TimeLimitSetting,
+  timeLimitSettings,
+  updateRealm,
+} from './update.js';

@@ -31,3 +31,7 @@ export const MAX_DRAFTS_IN_REGISTER_RESPONSE = 1000;
 export const MAX_DRAFT_TIMESTAMP = 253_402_300_799;
 /** User status text, in Unicode code points, after surrounding whitespace is stripped. */
 export const MAX_STATUS_TEXT_LENGTH = 60;
+
+/** Organization name and description (Zulip's Realm.MAX_REALM_NAME_LENGTH, MAX_REALM_DESCRIPTION_LENGTH). */
+export const MAX_REALM_NAME_LENGTH = 40;
+export const MAX_REALM_DESCRIPTION_LENGTH = 1000;
