@@ -120,7 +120,9 @@ export function updateRealm(
   const needsOwner =
     input.emails_restricted_to_domains !== undefined ||
     input.waiting_period_threshold !== undefined ||
-    Object.keys(input.groups).some((name) => ownerOnlyGroups.has(name as RealmGroupSetting));
+    Object.entries(input.groups).some(
+      ([name, change]) => change !== undefined && ownerOnlyGroups.has(name as RealmGroupSetting),
+    );
   if (needsOwner && !isOwner(actor)) throw ownerRequired();
 
   const realm = loadRealm(ctx);
