@@ -5,6 +5,7 @@ import { parseArgs } from 'node:util';
 import { ensureOrganization } from './bootstrap.js';
 import { DatabaseTooNewError } from './db/migrate.js';
 import { consoleLogger, createServer, type RunningServer } from './index.js';
+import { deactivateOrganization } from './realm/index.js';
 
 export { zuliprcText } from './bootstrap.js';
 
@@ -14,6 +15,8 @@ export interface CliOptions {
   host: string;
   demo: boolean;
   rateLimit: boolean;
+  /** Deactivate the organization and exit instead of serving. */
+  deactivateOrganization: boolean;
 }
 
 /** The OS's per-user application-data folder for Hearth. */
@@ -40,6 +43,7 @@ export function parseCliOptions(argv: string[], env: NodeJS.ProcessEnv): CliOpti
       host: { type: 'string' },
       demo: { type: 'boolean' },
       'no-rate-limit': { type: 'boolean' },
+      'deactivate-organization': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
     strict: true,
@@ -51,7 +55,9 @@ export function parseCliOptions(argv: string[], env: NodeJS.ProcessEnv): CliOpti
   --port N           TCP port, 0 picks a free one (HEARTH_PORT; default 9991)
   --host H           address to listen on (HEARTH_HOST; default 127.0.0.1)
   --demo             seed a demo organization and enable the dev login endpoints (HEARTH_DEMO=1)
-  --no-rate-limit    turn rate limiting off, e.g. for benchmarks (HEARTH_RATE_LIMIT=0)`);
+  --no-rate-limit    turn rate limiting off, e.g. for benchmarks (HEARTH_RATE_LIMIT=0)
+  --deactivate-organization
+                     deactivate the organization (every API request then fails) and exit`);
     process.exit(0);
   }
   const portText = values.port ?? env.HEARTH_PORT ?? '9991';
@@ -65,6 +71,7 @@ export function parseCliOptions(argv: string[], env: NodeJS.ProcessEnv): CliOpti
     rateLimit: values['no-rate-limit']
       ? false
       : env.HEARTH_RATE_LIMIT === undefined || truthy(env.HEARTH_RATE_LIMIT),
+    deactivateOrganization: values['deactivate-organization'] ?? false,
   };
 }
 
@@ -89,6 +96,16 @@ export async function main(
   });
 
   const boot = await ensureOrganization(server, { demo: options.demo });
+  if (options.deactivateOrganization) {
+    const changed = deactivateOrganization(server.ctx);
+    console.log(
+      changed
+        ? 'Deactivated the organization: every API request now fails with REALM_DEACTIVATED.'
+        : 'The organization was already deactivated.',
+    );
+    await server.close();
+    return server;
+  }
   if (boot.created) {
     console.log('Created a new organization.');
     console.log(`  URL:      ${server.url}`);

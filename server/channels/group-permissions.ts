@@ -1,24 +1,17 @@
-import { z } from 'zod';
 import type { AppContext } from '../core/context.js';
-import { ApiError, badRequest } from '../core/errors.js';
-import { groupById, groupByName } from '../db/queries/user-groups.js';
-import { userById } from '../db/queries/users.js';
+import { checkGroupSettingValue, type GroupSettingInput } from '../shared/group-setting-change.js';
 import type { StoredGroupSetting } from '../shared/group-settings.js';
-import type { GroupSettingValue } from '../shared/realm.js';
 import type { ChannelPermission } from './rules.js';
 
-/** A group-setting value on the wire: a group id or an anonymous group. */
-export const groupSettingValueSchema = z.union([
-  z.int(),
-  z.object({ direct_members: z.array(z.int()), direct_subgroups: z.array(z.int()) }).strict(),
-]);
-export type GroupSettingInput = z.infer<typeof groupSettingValueSchema>;
-
-/** PATCH form: the new value, and optionally the value the client believes is current. */
-export const groupSettingChangeSchema = z
-  .object({ new: groupSettingValueSchema, old: groupSettingValueSchema.optional() })
-  .strict();
-export type GroupSettingChange = z.infer<typeof groupSettingChangeSchema>;
+export {
+  type GroupSettingChange,
+  type GroupSettingInput,
+  groupSettingChangeSchema,
+  groupSettingValueSchema,
+  normalizeGroupSetting,
+  sameGroupSetting,
+  settingMismatch,
+} from '../shared/group-setting-change.js';
 
 /** Zulip's allow_everyone_group=False: these would let guests manage the channel. */
 const everyoneRefused = new Set<ChannelPermission>([
@@ -28,77 +21,13 @@ const everyoneRefused = new Set<ChannelPermission>([
   'can_subscribe_group',
 ]);
 
-/**
- * Zulip's parse_group_setting_value plus access_user_group_for_setting: an
- * anonymous group of one subgroup is that group, an empty one is Nobody;
- * groups and users must exist, and some system groups are refused.
- */
+/** A channel's group setting, checked as Zulip's access_user_group_for_setting does. */
 export function checkChannelGroupSetting(
   ctx: AppContext,
   setting: ChannelPermission,
   input: GroupSettingInput,
 ): StoredGroupSetting {
-  let value = input;
-  if (typeof value !== 'number') {
-    if (value.direct_members.length === 0 && value.direct_subgroups.length === 1) {
-      value = value.direct_subgroups[0]!;
-    } else if (value.direct_members.length === 0 && value.direct_subgroups.length === 0) {
-      value = groupByName(ctx.db, 'role:nobody')!.id;
-    }
-  }
-  if (typeof value === 'number') {
-    const group = groupById(ctx.db, value);
-    if (!group || group.deactivated) throw badRequest('Invalid user group');
-    if (group.name === 'role:internet') {
-      throw badRequest(`'${setting}' setting cannot be set to 'role:internet' group.`);
-    }
-    if (group.name === 'role:everyone' && everyoneRefused.has(setting)) {
-      throw badRequest(`'${setting}' setting cannot be set to 'role:everyone' group.`);
-    }
-    // System groups are stored by name, as the defaults are (legacy fields derive from it).
-    return group.is_system_group ? group.name : value;
-  }
-  const members = [...new Set(value.direct_members)].sort((a, b) => a - b);
-  for (const id of members) {
-    const user = userById(ctx.db, id);
-    if (!user?.is_active) throw badRequest(`Invalid user ID: ${id}`);
-  }
-  const subgroups = [...new Set(value.direct_subgroups)].sort((a, b) => a - b);
-  for (const id of subgroups) {
-    const group = groupById(ctx.db, id);
-    if (!group || group.deactivated) throw badRequest(`Invalid user group ID: ${id}`);
-  }
-  return { direct_members: members, direct_subgroups: subgroups };
-}
-
-/** Zulip's are_both_group_setting_values_equal (anonymous groups compare as sets). */
-export function sameGroupSetting(a: GroupSettingValue, b: GroupSettingValue): boolean {
-  if (typeof a === 'number' || typeof b === 'number') return a === b;
-  const sameSet = (x: number[], y: number[]) => {
-    const sx = new Set(x);
-    const sy = new Set(y);
-    return sx.size === sy.size && [...sx].every((v) => sy.has(v));
-  };
-  return (
-    sameSet(a.direct_members, b.direct_members) && sameSet(a.direct_subgroups, b.direct_subgroups)
-  );
-}
-
-/** Zulip's PreviousSettingValueMismatchedError. */
-export const settingMismatch = () =>
-  new ApiError("'old' value does not match the expected value.", { code: 'EXPECTATION_MISMATCH' });
-
-/** Zulip's parse_group_setting_value alone, for comparing an `old` value. */
-export function normalizeGroupSetting(
-  ctx: AppContext,
-  input: GroupSettingInput,
-): GroupSettingValue {
-  if (typeof input === 'number') return input;
-  if (input.direct_members.length === 0 && input.direct_subgroups.length === 1) {
-    return input.direct_subgroups[0]!;
-  }
-  if (input.direct_members.length === 0 && input.direct_subgroups.length === 0) {
-    return groupByName(ctx.db, 'role:nobody')!.id;
-  }
-  return input;
+  return checkGroupSettingValue(ctx, setting, input, {
+    allowEverybody: !everyoneRefused.has(setting),
+  });
 }

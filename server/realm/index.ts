@@ -8,6 +8,7 @@ export {
   realmFiltersState,
   realmLinkifiersState,
 } from './config-state.js';
+export { deactivateOrganization } from './deactivate.js';
 export {
   createOrganization,
   organizationExists,
@@ -16,3 +17,11 @@ export {
 } from './organization.js';
 export { serverSettings } from './server-settings.js';
 export { realmState } from './state.js';
+export {
+  type RealmGroupSetting,
+  type RealmUpdateInput,
+  realmGroupSettings,
+  type TimeLimitSetting,
+  timeLimitSettings,
+  updateRealm,
+} from './update.js';

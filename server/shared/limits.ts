@@ -41,3 +41,6 @@ export const TOPIC_DELETION_BATCH_SIZE = 100;
 export const TOPIC_DELETION_TIME_BUDGET_MS = 50_000;
 /** A code playground's language name (Zulip's RealmPlayground.MAX_PYGMENTS_LANGUAGE_LENGTH). */
 export const MAX_PYGMENTS_LANGUAGE_LENGTH = 40;
+/** Organization name and description (Zulip's Realm.MAX_REALM_NAME_LENGTH, MAX_REALM_DESCRIPTION_LENGTH). */
+export const MAX_REALM_NAME_LENGTH = 40;
+export const MAX_REALM_DESCRIPTION_LENGTH = 1000;

@@ -32,3 +32,9 @@ export const setRealmDeactivated = (db: Db, deactivated: boolean) =>
 
 export const setRealmJwtKey = (db: Db, key: string | null) =>
   stmt(db, 'UPDATE realm SET jwt_key = ? WHERE id = 1').run(key);
+
+export const setRealmName = (db: Db, name: string) =>
+  stmt(db, 'UPDATE realm SET name = ? WHERE id = 1').run(name);
+
+export const setRealmDescription = (db: Db, description: string) =>
+  stmt(db, 'UPDATE realm SET description = ? WHERE id = 1').run(description);

@@ -11,6 +11,7 @@ import { messageRoutes } from './messages.js';
 import { playgroundRoutes } from './playgrounds.js';
 import { presenceRoutes } from './presence.js';
 import { pushRoutes } from './push.js';
+import { realmRoutes } from './realm.js';
 import { realmDomainRoutes } from './realm-domains.js';
 import { reminderRoutes } from './reminders.js';
 import { scheduledMessageRoutes } from './scheduled-messages.js';
@@ -42,4 +43,5 @@ export const allRoutes: Route[] = [
   ...topicRoutes,
   ...playgroundRoutes,
   ...realmDomainRoutes,
+  ...realmRoutes,
 ];
