@@ -6,6 +6,7 @@ import { flagStateProviders } from '../flags/index.js';
 import { userGroupsState } from '../groups/index.js';
 import { recentPrivateConversationsState } from '../messages/index.js';
 import { presenceState } from '../presence/index.js';
+import { customProfileFieldsState } from '../profile-fields/index.js';
 import {
   defaultStreamGroupsState,
   defaultStreamsState,
@@ -24,7 +25,6 @@ import { topicStateProviders } from '../topics/index.js';
 import { userStatusState } from '../user-status/index.js';
 import {
   alertWordsState,
-  customProfileFieldsState,
   legacyDisplaySettingsState,
   legacyNotificationSettingsState,
   miscPersonalState,

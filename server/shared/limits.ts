@@ -31,3 +31,12 @@ export const MAX_DRAFTS_IN_REGISTER_RESPONSE = 1000;
 export const MAX_DRAFT_TIMESTAMP = 253_402_300_799;
 /** User status text, in Unicode code points, after surrounding whitespace is stripped. */
 export const MAX_STATUS_TEXT_LENGTH = 60;
+/** Custom profile fields (Zulip's CustomProfileField): label and hint lengths. */
+export const MAX_PROFILE_FIELD_NAME_LENGTH = 40;
+export const MAX_PROFILE_FIELD_HINT_LENGTH = 80;
+/** At most this many custom profile fields may have display_in_profile_summary. */
+export const MAX_PROFILE_SUMMARY_FIELDS = 2;
+/** A user's value for a short text, external account or pronouns field. */
+export const MAX_PROFILE_SHORT_VALUE_LENGTH = 50;
+/** A user's value for a long text field. */
+export const MAX_PROFILE_LONG_VALUE_LENGTH = 500;

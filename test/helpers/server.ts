@@ -51,6 +51,8 @@ export function specNewerThanReference(key: string, value: unknown): boolean {
   if (key === 'bot_owner_id') return value === null || typeof value === 'number';
   // The spec's local echo: message events to the sending queue carry local_message_id.
   if (key === 'local_message_id') return typeof value === 'string';
+  // Custom profile fields' use_for_user_matching (level 455), reported only when true.
+  if (key === 'use_for_user_matching') return value === true;
   return false;
 }
 

@@ -8,6 +8,7 @@ import { messageEditRoutes } from './message-edits.js';
 import { messageFetchRoutes } from './message-fetch.js';
 import { messageRoutes } from './messages.js';
 import { presenceRoutes } from './presence.js';
+import { profileFieldRoutes } from './profile-fields.js';
 import { reminderRoutes } from './reminders.js';
 import { scheduledMessageRoutes } from './scheduled-messages.js';
 import { serverRoutes } from './server.js';
@@ -32,4 +33,5 @@ export const allRoutes: Route[] = [
   ...draftRoutes,
   ...userStatusRoutes,
   ...reminderRoutes,
+  ...profileFieldRoutes,
 ];
