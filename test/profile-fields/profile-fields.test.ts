@@ -190,13 +190,11 @@ describe('creating fields', () => {
     const a = await create({ name: 'S1', field_type: 1, display_in_profile_summary: true });
     const b = await create({ name: 'S2', field_type: 1, display_in_profile_summary: true });
     const limit = err('Only 2 custom profile fields can be displayed in the profile summary.');
-    const third = await t
-      .as('admin')
-      .post('/realm/profile_fields', {
-        name: 'S3',
-        field_type: 1,
-        display_in_profile_summary: true,
-      });
+    const third = await t.as('admin').post('/realm/profile_fields', {
+      name: 'S3',
+      field_type: 1,
+      display_in_profile_summary: true,
+    });
     expect(third.body).toEqual(limit);
     const c = await create({ name: 'S3', field_type: 1 });
     const upd = await t
