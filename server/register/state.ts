@@ -7,6 +7,7 @@ import { userGroupsState } from '../groups/index.js';
 import { recentPrivateConversationsState } from '../messages/index.js';
 import { realmPlaygroundsState } from '../playgrounds/index.js';
 import { presenceState } from '../presence/index.js';
+import { customProfileFieldsState } from '../profile-fields/index.js';
 import { devicesState } from '../push/index.js';
 import {
   defaultStreamGroupsState,
@@ -25,7 +26,6 @@ import { topicStateProviders } from '../topics/index.js';
 import { userStatusState } from '../user-status/index.js';
 import {
   alertWordsState,
-  customProfileFieldsState,
   legacyDisplaySettingsState,
   legacyNotificationSettingsState,
   miscPersonalState,

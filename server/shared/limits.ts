@@ -44,3 +44,12 @@ export const MAX_PYGMENTS_LANGUAGE_LENGTH = 40;
 /** Organization name and description (Zulip's Realm.MAX_REALM_NAME_LENGTH, MAX_REALM_DESCRIPTION_LENGTH). */
 export const MAX_REALM_NAME_LENGTH = 40;
 export const MAX_REALM_DESCRIPTION_LENGTH = 1000;
+/** Custom profile fields (Zulip's CustomProfileField): label and hint lengths. */
+export const MAX_PROFILE_FIELD_NAME_LENGTH = 40;
+export const MAX_PROFILE_FIELD_HINT_LENGTH = 80;
+/** At most this many custom profile fields may have display_in_profile_summary. */
+export const MAX_PROFILE_SUMMARY_FIELDS = 2;
+/** A user's value for a short text, external account or pronouns field. */
+export const MAX_PROFILE_SHORT_VALUE_LENGTH = 50;
+/** A user's value for a long text field. */
+export const MAX_PROFILE_LONG_VALUE_LENGTH = 500;

@@ -8,7 +8,6 @@ export {
   mutedUsersState,
   onboardingStepsState,
 } from './personal-state.js';
-export { customProfileFieldsState } from './profile-fields-state.js';
 export {
   legacyDisplaySettingsState,
   legacyNotificationSettingsState,

@@ -19,6 +19,11 @@ import {
   userByEmailKey,
   userById,
 } from '../db/queries/users.js';
+import {
+  checkProfileData,
+  type ProfileDataItem,
+  writeProfileData,
+} from '../profile-fields/index.js';
 import { checkEmailAllowedInRealm } from '../realm-domains/index.js';
 import { generateApiKey, hashPassword } from '../shared/credentials.js';
 import { MAX_USER_NAME_LENGTH, MIN_USER_NAME_LENGTH } from '../shared/limits.js';
@@ -244,7 +249,7 @@ export function updateUser(
   ctx: AppContext,
   actor: UserRow,
   targetId: number,
-  changes: { fullName?: string; role?: number },
+  changes: { fullName?: string; role?: number; profileData?: ProfileDataItem[] },
 ): Record<string, never> {
   requireRole(actor, 'admin');
   const target = accessUserById(ctx, targetId, { allowBots: true, allowDeactivated: true });
@@ -264,6 +269,8 @@ export function updateUser(
       throw badRequest('The owner permission cannot be removed from the only organization owner.');
     }
   }
+  const profileData =
+    changes.profileData !== undefined ? checkProfileData(ctx, actor, changes.profileData) : [];
   ctx.transaction((tx) => {
     if (fullName !== undefined && fullName !== target.full_name) {
       setUserFullName(ctx.db, target.id, fullName);
@@ -276,6 +283,7 @@ export function updateUser(
       emitPersonUpdate(ctx, tx, { user_id: target.id, role });
       emitRoleVisibilityChange(ctx, tx, { ...target, role }, visibleBefore);
     }
+    writeProfileData(ctx, tx, target.id, profileData);
   });
   return {};
 }

@@ -54,6 +54,8 @@ export function specNewerThanReference(key: string, value: unknown): boolean {
     return typeof value === 'object' && value !== null && !Array.isArray(value);
   // The spec's local echo: message events to the sending queue carry local_message_id.
   if (key === 'local_message_id') return typeof value === 'string';
+  // Custom profile fields' use_for_user_matching (level 455), reported only when true.
+  if (key === 'use_for_user_matching') return value === true;
   return false;
 }
 

@@ -10,6 +10,7 @@ import { messageFetchRoutes } from './message-fetch.js';
 import { messageRoutes } from './messages.js';
 import { playgroundRoutes } from './playgrounds.js';
 import { presenceRoutes } from './presence.js';
+import { profileFieldRoutes } from './profile-fields.js';
 import { pushRoutes } from './push.js';
 import { realmRoutes } from './realm.js';
 import { realmDomainRoutes } from './realm-domains.js';
@@ -44,4 +45,5 @@ export const allRoutes: Route[] = [
   ...playgroundRoutes,
   ...realmDomainRoutes,
   ...realmRoutes,
+  ...profileFieldRoutes,
 ];

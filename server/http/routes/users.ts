@@ -11,6 +11,7 @@ import {
 } from '../../users/index.js';
 import { p } from '../params.js';
 import { route } from '../route.js';
+import { profileDataSchema } from './profile-fields.js';
 
 const userId = p.int();
 const lookupParams = {
@@ -78,9 +79,14 @@ export const userRoutes = [
       user_id: userId,
       full_name: p.str().optional(),
       role: p.int().optional(),
+      profile_data: p.json(profileDataSchema).optional(),
     },
     handler: (ctx, user, params) =>
-      updateUser(ctx, user, params.user_id, { fullName: params.full_name, role: params.role }),
+      updateUser(ctx, user, params.user_id, {
+        fullName: params.full_name,
+        role: params.role,
+        profileData: params.profile_data,
+      }),
   }),
   route({
     method: 'DELETE',
