@@ -12,6 +12,7 @@ import { reminderRoutes } from './reminders.js';
 import { scheduledMessageRoutes } from './scheduled-messages.js';
 import { serverRoutes } from './server.js';
 import { subscriptionRoutes } from './subscriptions.js';
+import { userGroupRoutes } from './user-groups.js';
 import { userStatusRoutes } from './user-status.js';
 import { userRoutes } from './users.js';
 
@@ -32,4 +33,5 @@ export const allRoutes: Route[] = [
   ...draftRoutes,
   ...userStatusRoutes,
   ...reminderRoutes,
+  ...userGroupRoutes,
 ];
