@@ -15,6 +15,7 @@ export const MAX_CHANNEL_FOLDER_DESCRIPTION_LENGTH = 1024;
 export const MAX_REMINDER_NOTE_LENGTH = 1000;
 export const MIN_USER_NAME_LENGTH = 2;
 export const MAX_USER_NAME_LENGTH = 100;
+export const MAX_USER_GROUP_NAME_LENGTH = 100;
 /** Channel-wide mentions in channels with more subscribers need permission. */
 export const WILDCARD_MENTION_THRESHOLD = 15;
 /** Typing notifications are not sent in channels with more subscribers. */

@@ -101,3 +101,67 @@ export const isRecursiveMember = (db: Db, groupId: number, userId: number) =>
      )
      SELECT 1 AS x FROM user_group_members m JOIN g ON m.group_id = g.id WHERE m.user_id = ? LIMIT 1`,
   ).get(groupId, userId) !== undefined;
+
+export const setGroupPermissions = (db: Db, id: number, permissions: string) =>
+  stmt(db, 'UPDATE user_groups SET permissions = ? WHERE id = ?').run(permissions, id);
+
+export const setGroupName = (db: Db, id: number, name: string) =>
+  stmt(db, 'UPDATE user_groups SET name = ? WHERE id = ?').run(name, id);
+
+export const setGroupDescription = (db: Db, id: number, description: string) =>
+  stmt(db, 'UPDATE user_groups SET description = ? WHERE id = ?').run(description, id);
+
+export const setGroupDeactivated = (db: Db, id: number, deactivated: boolean) =>
+  stmt(db, 'UPDATE user_groups SET deactivated = ? WHERE id = ?').run(deactivated ? 1 : 0, id);
+
+export const removeSubgroup = (db: Db, groupId: number, subgroupId: number) =>
+  stmt(db, 'DELETE FROM user_group_subgroups WHERE group_id = ? AND subgroup_id = ?').run(
+    groupId,
+    subgroupId,
+  );
+
+/** Direct members whose accounts are active (deactivated users' memberships are hidden). */
+export const activeDirectMembers = (db: Db, groupId: number) =>
+  stmt<[number], { user_id: number }>(
+    db,
+    `SELECT m.user_id FROM user_group_members m JOIN users u ON u.id = m.user_id
+     WHERE m.group_id = ? AND u.is_active = 1 ORDER BY m.user_id`,
+  )
+    .all(groupId)
+    .map((r) => r.user_id);
+
+/** Active users in the group, through nested subgroups. */
+export const activeRecursiveMembers = (db: Db, groupId: number) =>
+  stmt<[number], { user_id: number }>(
+    db,
+    `WITH RECURSIVE g(id) AS (
+       SELECT ? UNION SELECT subgroup_id FROM user_group_subgroups JOIN g ON group_id = g.id
+     )
+     SELECT DISTINCT m.user_id FROM user_group_members m JOIN g ON m.group_id = g.id
+     JOIN users u ON u.id = m.user_id WHERE u.is_active = 1
+     ORDER BY m.user_id`,
+  )
+    .all(groupId)
+    .map((r) => r.user_id);
+
+/** Every group nested below the given one (not the group itself). */
+export const recursiveSubgroups = (db: Db, groupId: number) =>
+  stmt<[number], { id: number }>(
+    db,
+    `WITH RECURSIVE g(id) AS (
+       SELECT subgroup_id FROM user_group_subgroups WHERE group_id = ?
+       UNION SELECT subgroup_id FROM user_group_subgroups JOIN g ON group_id = g.id
+     )
+     SELECT id FROM g ORDER BY id`,
+  )
+    .all(groupId)
+    .map((r) => r.id);
+
+/** Groups that directly contain the given one. */
+export const directSupergroups = (db: Db, subgroupId: number) =>
+  stmt<[number], { group_id: number }>(
+    db,
+    'SELECT group_id FROM user_group_subgroups WHERE subgroup_id = ? ORDER BY group_id',
+  )
+    .all(subgroupId)
+    .map((r) => r.group_id);

@@ -19,6 +19,7 @@ import { scheduledMessageRoutes } from './scheduled-messages.js';
 import { serverRoutes } from './server.js';
 import { subscriptionRoutes } from './subscriptions.js';
 import { topicRoutes } from './topics.js';
+import { userGroupRoutes } from './user-groups.js';
 import { userStatusRoutes } from './user-status.js';
 import { userRoutes } from './users.js';
 
@@ -46,4 +47,5 @@ export const allRoutes: Route[] = [
   ...realmDomainRoutes,
   ...realmRoutes,
   ...profileFieldRoutes,
+  ...userGroupRoutes,
 ];

@@ -1,0 +1,72 @@
+import type { AppContext, Tx } from '../core/context.js';
+import {
+  activeDirectMembers,
+  directSubgroups,
+  type UserGroupRow,
+} from '../db/queries/user-groups.js';
+import { activeUserIds } from '../db/queries/users.js';
+import { apiGroupSetting, groupPermissionNames, storedPermissions } from './settings.js';
+
+/** A group as GET /user_groups, register and `user_group` add events show it. */
+export function formatGroup(ctx: AppContext, group: UserGroupRow): Record<string, unknown> {
+  const permissions = storedPermissions(group);
+  const settings: Record<string, unknown> = {};
+  for (const name of groupPermissionNames) settings[name] = apiGroupSetting(ctx, permissions[name]);
+  return {
+    id: group.id,
+    name: group.name,
+    description: group.description,
+    members: activeDirectMembers(ctx.db, group.id),
+    direct_subgroup_ids: directSubgroups(ctx.db, group.id),
+    is_system_group: group.is_system_group === 1,
+    date_created: group.date_created,
+    creator_id: group.creator_id,
+    deactivated: group.deactivated === 1,
+    ...settings,
+  };
+}
+
+/**
+ * Every group is visible to the whole organization, so `user_group` events go
+ * to every active user. Clients that did not declare include_deactivated_groups
+ * never learn of deactivated groups: they get `remove` on deactivation, `add`
+ * on reactivation and nothing about a group while it is deactivated.
+ */
+export function emitGroupEvent(
+  ctx: AppContext,
+  tx: Tx,
+  group: UserGroupRow,
+  event: Record<string, unknown>,
+): void {
+  const deactivated = group.deactivated === 1;
+  tx.emit({
+    type: 'user_group',
+    users: activeUserIds(ctx.db),
+    payload: (queue) =>
+      deactivated && !queue.options.capabilities.include_deactivated_groups
+        ? null
+        : { type: 'user_group', ...event },
+  });
+}
+
+/** Deactivation and reactivation: `update` for clients that see deactivated groups. */
+export function emitActivationChange(
+  ctx: AppContext,
+  tx: Tx,
+  group: UserGroupRow,
+  deactivated: boolean,
+): void {
+  const asAdded = deactivated ? null : formatGroup(ctx, group);
+  tx.emit({
+    type: 'user_group',
+    users: activeUserIds(ctx.db),
+    payload: (queue) => {
+      if (queue.options.capabilities.include_deactivated_groups) {
+        return { type: 'user_group', op: 'update', group_id: group.id, data: { deactivated } };
+      }
+      return deactivated
+        ? { type: 'user_group', op: 'remove', group_id: group.id }
+        : { type: 'user_group', op: 'add', group: asAdded };
+    },
+  });
+}
