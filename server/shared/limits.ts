@@ -23,3 +23,5 @@ export const MAX_MESSAGES_PER_FETCH = 5000;
 export const MAX_MESSAGES_PER_UPDATE = 5000;
 /** unread_msgs in POST /register lists at most this many messages. */
 export const MAX_UNREAD_MESSAGES = 50_000;
+/** An embedded bot's configuration: keys and values together, in characters (Zulip's BOT_CONFIG_SIZE_LIMIT). */
+export const MAX_BOT_CONFIG_SIZE = 10_000;
