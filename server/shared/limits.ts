@@ -23,5 +23,8 @@ export const MAX_MESSAGES_PER_FETCH = 5000;
 export const MAX_MESSAGES_PER_UPDATE = 5000;
 /** unread_msgs in POST /register lists at most this many messages. */
 export const MAX_UNREAD_MESSAGES = 50_000;
+/** The organization's JWT key (HS256): at least the hash's 256 bits (RFC 7518 §3.2). */
+export const MIN_JWT_KEY_BYTES = 32;
+export const MAX_JWT_KEY_BYTES = 1024;
 /** An embedded bot's configuration: keys and values together, in characters (Zulip's BOT_CONFIG_SIZE_LIMIT). */
 export const MAX_BOT_CONFIG_SIZE = 10_000;
