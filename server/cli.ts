@@ -2,7 +2,9 @@ import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { checkJwtKey, setJwtKey } from './auth/index.js';
 import { ensureOrganization } from './bootstrap.js';
+import { ApiError } from './core/errors.js';
 import { DatabaseTooNewError } from './db/migrate.js';
 import { consoleLogger, createServer, type RunningServer } from './index.js';
 import { deactivateOrganization } from './realm/index.js';
@@ -17,6 +19,11 @@ export interface CliOptions {
   rateLimit: boolean;
   /** Deactivate the organization and exit instead of serving. */
   deactivateOrganization: boolean;
+  /**
+   * The organization's JWT key to store at start (POST /jwt/fetch_api_key);
+   * null removes it; undefined leaves the stored one as it is.
+   */
+  jwtKey?: string | null;
 }
 
 /** The OS's per-user application-data folder for Hearth. */
@@ -44,6 +51,8 @@ export function parseCliOptions(argv: string[], env: NodeJS.ProcessEnv): CliOpti
       demo: { type: 'boolean' },
       'no-rate-limit': { type: 'boolean' },
       'deactivate-organization': { type: 'boolean' },
+      'set-jwt-key': { type: 'string' },
+      'clear-jwt-key': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
     strict: true,
@@ -57,13 +66,17 @@ export function parseCliOptions(argv: string[], env: NodeJS.ProcessEnv): CliOpti
   --demo             seed a demo organization and enable the dev login endpoints (HEARTH_DEMO=1)
   --no-rate-limit    turn rate limiting off, e.g. for benchmarks (HEARTH_RATE_LIMIT=0)
   --deactivate-organization
-                     deactivate the organization (every API request then fails) and exit`);
+                     deactivate the organization (every API request then fails) and exit
+  --set-jwt-key KEY  store the organization's JWT key (HS256, at least 32 bytes), enabling
+                     POST /api/v1/jwt/fetch_api_key (HEARTH_JWT_KEY)
+  --clear-jwt-key    remove the stored JWT key, disabling JWT login (HEARTH_CLEAR_JWT_KEY=1)`);
     process.exit(0);
   }
   const portText = values.port ?? env.HEARTH_PORT ?? '9991';
   const port = Number(portText);
   if (!/^\d+$/.test(portText) || port > 65535) throw new Error(`invalid port: ${portText}`);
   return {
+    jwtKey: jwtKeyOption(values['set-jwt-key'], values['clear-jwt-key'], env),
     dataDir: path.resolve(values['data-dir'] ?? env.HEARTH_DATA_DIR ?? defaultDataDir()),
     port,
     host: values.host ?? env.HEARTH_HOST ?? '127.0.0.1',
@@ -73,6 +86,26 @@ export function parseCliOptions(argv: string[], env: NodeJS.ProcessEnv): CliOpti
       : env.HEARTH_RATE_LIMIT === undefined || truthy(env.HEARTH_RATE_LIMIT),
     deactivateOrganization: values['deactivate-organization'] ?? false,
   };
+}
+
+/** --set-jwt-key / --clear-jwt-key, or their variables; a bad key stops the start. */
+function jwtKeyOption(
+  flagKey: string | undefined,
+  flagClear: boolean | undefined,
+  env: NodeJS.ProcessEnv,
+): string | null | undefined {
+  const key = flagKey ?? (flagClear ? undefined : env.HEARTH_JWT_KEY);
+  const clear = flagClear ?? (flagKey === undefined && truthy(env.HEARTH_CLEAR_JWT_KEY));
+  if (key !== undefined && clear) {
+    throw new Error('give either a JWT key to set or --clear-jwt-key, not both');
+  }
+  if (clear) return null;
+  if (key === undefined) return undefined;
+  try {
+    return checkJwtKey(key);
+  } catch (err) {
+    throw new Error(err instanceof ApiError ? `invalid JWT key: ${err.message}` : String(err));
+  }
 }
 
 const isLoopback = (host: string) =>
@@ -115,6 +148,14 @@ export async function main(
     console.log(`  zuliprc:  ${boot.zuliprcPath}`);
   } else if (boot.zuliprcPath) {
     console.log(`Using the existing organization; owner credentials are in ${boot.zuliprcPath}`);
+  }
+  if (options.jwtKey !== undefined) {
+    const { jwt_enabled } = setJwtKey(server.ctx, null, options.jwtKey);
+    console.log(
+      jwt_enabled
+        ? 'JWT login enabled: POST /api/v1/jwt/fetch_api_key accepts tokens signed with the key given.'
+        : 'JWT login disabled: the JWT key was removed.',
+    );
   }
   if (!isLoopback(options.host)) {
     console.warn(

@@ -16,7 +16,8 @@ function keyResponse(ctx: AppContext, user: UserRow) {
   return { api_key: user.api_key, email: apiEmail(user, realm.row.email_domain), user_id: user.id };
 }
 
-function checkAccountUsable(ctx: AppContext, user: UserRow): void {
+/** Zulip's order: a deactivated organization first, then a deactivated account. */
+export function checkAccountUsable(ctx: AppContext, user: UserRow): void {
   if (loadRealm(ctx).row.deactivated) throw realmDeactivated();
   if (!user.is_active) throw userDeactivated();
 }

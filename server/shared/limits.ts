@@ -54,3 +54,8 @@ export const MAX_PROFILE_SUMMARY_FIELDS = 2;
 export const MAX_PROFILE_SHORT_VALUE_LENGTH = 50;
 /** A user's value for a long text field. */
 export const MAX_PROFILE_LONG_VALUE_LENGTH = 500;
+/** The organization's JWT key (HS256): at least the hash's 256 bits (RFC 7518 §3.2). */
+export const MIN_JWT_KEY_BYTES = 32;
+export const MAX_JWT_KEY_BYTES = 1024;
+/** An embedded bot's configuration: keys and values together, in characters (Zulip's BOT_CONFIG_SIZE_LIMIT). */
+export const MAX_BOT_CONFIG_SIZE = 10_000;

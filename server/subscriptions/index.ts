@@ -1,4 +1,5 @@
 /** Subscribing and unsubscribing (also others), subscription properties, POST /channels/create. */
+export { leavePrivateChannelsHiddenFromOwner } from './bot-owner.js';
 export { createChannel } from './create-channel.js';
 export { listSubscriptions, subscriptionStatus } from './list.js';
 export { updateSubscriptionProperties } from './properties.js';

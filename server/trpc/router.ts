@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { setJwtKey } from '../auth/index.js';
 import { organizationInfo, serverSettings } from '../realm/index.js';
 import {
   createBot,
@@ -25,6 +26,10 @@ const serverRouter = router({
 
 const organizationRouter = router({
   info: procedure.query(({ ctx }) => organizationInfo(ctx.app, ctx.actor, ctx.zuliprcPath)),
+  /** The key POST /jwt/fetch_api_key checks tokens with (owners only); null turns JWT login off. */
+  setJwtKey: procedure
+    .input(z.object({ key: z.string().nullable() }))
+    .mutation(({ ctx, input }) => setJwtKey(ctx.app, ctx.actor, input.key)),
 });
 
 const userRouter = router({

@@ -1,17 +1,11 @@
-import type { AppContext, Tx } from '../core/context.js';
+import type { AppContext } from '../core/context.js';
 import { badRequest } from '../core/errors.js';
-import {
-  activeAdminIds,
-  allBots,
-  botConfig,
-  botServices,
-  insertBotConfig,
-  insertBotService,
-} from '../db/queries/bots.js';
+import { allBots, insertBotConfig, insertBotService } from '../db/queries/bots.js';
 import { insertUser, type UserRow, userByEmailKey, userById } from '../db/queries/users.js';
 import { generateApiKey } from '../shared/credentials.js';
 import { loadRealm } from '../shared/realm.js';
 import { BotType, isAdmin, Role, requireRole, syncSystemGroups } from '../shared/roles.js';
+import { botAudience, emitBotAdd, formatBot } from './bot-records.js';
 import { avatarUrl } from './format.js';
 import { checkFullName, emitPersonAdd } from './users.js';
 
@@ -29,49 +23,6 @@ export interface NewBotInput {
 }
 
 const SHORT_NAME = /^[a-zA-Z0-9_.+-]+$/;
-
-/** The realm_bots entry for a bot (owner and administrators receive these). */
-export function formatBot(ctx: AppContext, bot: UserRow) {
-  const services = botServices(ctx.db, bot.id);
-  const config = botConfig(ctx.db, bot.id);
-  return {
-    user_id: bot.id,
-    full_name: bot.full_name,
-    api_key: bot.api_key,
-    default_sending_stream: null,
-    default_events_register_stream: null,
-    default_all_public_streams: bot.default_all_public_streams === 1,
-    avatar_url: avatarUrl(bot, false),
-    owner_id: bot.bot_owner_id,
-    services:
-      bot.bot_type === BotType.outgoingWebhook
-        ? services.map((s) => ({ base_url: s.base_url, interface: s.interface, token: s.token }))
-        : bot.bot_type === BotType.embedded
-          ? services.map((s) => ({
-              service_name: s.name,
-              config_data: Object.fromEntries(config.map((c) => [c.key, c.value])),
-            }))
-          : [],
-    email: bot.delivery_email,
-    bot_type: bot.bot_type,
-    is_active: bot.is_active === 1,
-  };
-}
-
-/** Bots are visible to their owner and to administrators. */
-export function botAudience(ctx: AppContext, bot: UserRow): number[] {
-  const admins = activeAdminIds(ctx.db);
-  return bot.bot_owner_id !== null ? [...admins, bot.bot_owner_id] : admins;
-}
-
-function emitBotAdd(ctx: AppContext, tx: Tx, botId: number): void {
-  const bot = userById(ctx.db, botId)!;
-  tx.emit({
-    type: 'realm_bot',
-    users: botAudience(ctx, bot),
-    payload: { type: 'realm_bot', op: 'add', bot: formatBot(ctx, bot) },
-  });
-}
 
 export function createBot(ctx: AppContext, owner: UserRow, input: NewBotInput) {
   // Zulip's require_member_or_admin: neither guests nor bots create bots.
@@ -118,8 +69,8 @@ export function createBot(ctx: AppContext, owner: UserRow, input: NewBotInput) {
       }
     }
     emitPersonAdd(ctx, tx, id);
-    emitBotAdd(ctx, tx, id);
     const bot = userById(ctx.db, id)!;
+    emitBotAdd(ctx, tx, id, botAudience(ctx, bot));
     return {
       user_id: id,
       api_key: apiKey,

@@ -1,4 +1,12 @@
 /** Users and bots: lookup, formatting, settings, create, update, (de)activate, the Notification Bot. */
+export {
+  accessBotById,
+  botServiceRecords,
+  changeBotOwner,
+  emitBotUpdate,
+  formatBot,
+  noSuchBot,
+} from './bot-records.js';
 export { createBot } from './bots.js';
 export { apiEmail, avatarUrl } from './format.js';
 export { notificationBot } from './notification-bot.js';
@@ -18,13 +26,21 @@ export { realmBotState, realmUserState } from './state.js';
 export {
   accessUserByEmail,
   accessUserById,
+  changeFullName,
+  changeRole,
+  checkFullName,
+  checkRoleChange,
   createUser,
+  deactivateAccount,
   deactivateUser,
+  dropEventQueues,
   getOwnUser,
   getUser,
   getUserByEmail,
   getUserById,
   listUsers,
   reactivateUser,
+  regenerateOwnApiKey,
+  replaceApiKey,
   updateUser,
 } from './users.js';

@@ -4,15 +4,24 @@ import {
   emitSubscriberActivation,
 } from '../channels/index.js';
 import type { AppContext, Tx } from '../core/context.js';
-import { badRequest, noSuchUser, ownerRequired, targetUserDeactivated } from '../core/errors.js';
+import {
+  badRequest,
+  insufficientPermission,
+  noSuchUser,
+  ownerRequired,
+  targetUserDeactivated,
+} from '../core/errors.js';
+import { activeAccountNamed, setBotOwner } from '../db/queries/bots.js';
 import { maxMessageId } from '../db/queries/messages.js';
 import { allProfileValues, profileValuesOf } from '../db/queries/profile-values.js';
 import {
   activeUserIds,
   allUsers,
+  botsOwnedBy,
   countActiveOwners,
   insertUser,
   setUserActive,
+  setUserApiKey,
   setUserFullName,
   setUserRole,
   type UserRow,
@@ -28,7 +37,15 @@ import { checkEmailAllowedInRealm } from '../realm-domains/index.js';
 import { generateApiKey, hashPassword } from '../shared/credentials.js';
 import { MAX_USER_NAME_LENGTH, MIN_USER_NAME_LENGTH } from '../shared/limits.js';
 import { loadRealm } from '../shared/realm.js';
-import { isOwner, Role, requireRole, roleValues, syncSystemGroups } from '../shared/roles.js';
+import {
+  isAdmin,
+  isOwner,
+  Role,
+  requireRole,
+  roleValues,
+  syncSystemGroups,
+} from '../shared/roles.js';
+import { canAdminBot, emitBotOwnerChange, emitBotUpdate } from './bot-records.js';
 import { apiEmail, formatUser, groupProfileValues, type Viewer } from './format.js';
 
 /** Characters that would break mention syntax (`@**name**`) or quoting. */
@@ -245,6 +262,51 @@ export async function createUser(
 
 export { emitPersonAdd };
 
+/** Zulip's check_last_owner: the only active human owner (bots never count). */
+function isLastOwner(ctx: AppContext, target: UserRow): boolean {
+  return target.role === Role.owner && !target.is_bot && countActiveOwners(ctx.db) <= 1;
+}
+
+/**
+ * Whether `actor` may give `target` (a person or a bot) the role `role`:
+ * only owners make or unmake owners, only administrators change roles, and
+ * the last owner stays one.
+ */
+export function checkRoleChange(
+  ctx: AppContext,
+  actor: UserRow,
+  target: UserRow,
+  role: number,
+): void {
+  if (!roleValues.includes(role)) throw badRequest('Invalid role');
+  if (role === target.role) return;
+  if ((role === Role.owner || target.role === Role.owner) && !isOwner(actor)) {
+    throw ownerRequired();
+  }
+  requireRole(actor, 'admin');
+  if (isLastOwner(ctx, target)) {
+    throw badRequest('The owner permission cannot be removed from the only organization owner.');
+  }
+}
+
+/** Writes a checked role: everyone hears of it, the user sees the channels it opens or hides. */
+export function changeRole(ctx: AppContext, tx: Tx, target: UserRow, role: number): void {
+  if (role === target.role) return;
+  const visibleBefore = channelsVisibleTo(ctx, target);
+  setUserRole(ctx.db, target.id, role);
+  syncSystemGroups(ctx.db, target.id, role);
+  emitPersonUpdate(ctx, tx, { user_id: target.id, role });
+  emitRoleVisibilityChange(ctx, tx, { ...target, role }, visibleBefore);
+}
+
+/** Writes a checked name; a bot's administrators also get realm_bot `update`. */
+export function changeFullName(ctx: AppContext, tx: Tx, target: UserRow, fullName: string): void {
+  if (fullName === target.full_name) return;
+  setUserFullName(ctx.db, target.id, fullName);
+  emitPersonUpdate(ctx, tx, { user_id: target.id, full_name: fullName });
+  if (target.is_bot) emitBotUpdate(ctx, tx, target, { full_name: fullName });
+}
+
 export function updateUser(
   ctx: AppContext,
   actor: UserRow,
@@ -255,37 +317,53 @@ export function updateUser(
   const target = accessUserById(ctx, targetId, { allowBots: true, allowDeactivated: true });
   const fullName = changes.fullName !== undefined ? checkFullName(changes.fullName) : undefined;
   const role = changes.role;
-  if (role !== undefined) {
-    if (!roleValues.includes(role)) throw badRequest('Invalid role');
-    // Only owners may make or unmake owners.
-    if (
-      (role === Role.owner || target.role === Role.owner) &&
-      role !== target.role &&
-      !isOwner(actor)
-    ) {
-      throw ownerRequired();
-    }
-    if (target.role === Role.owner && role !== Role.owner && countActiveOwners(ctx.db) <= 1) {
-      throw badRequest('The owner permission cannot be removed from the only organization owner.');
-    }
-  }
+  if (role !== undefined) checkRoleChange(ctx, actor, target, role);
   const profileData =
     changes.profileData !== undefined ? checkProfileData(ctx, actor, changes.profileData) : [];
   ctx.transaction((tx) => {
-    if (fullName !== undefined && fullName !== target.full_name) {
-      setUserFullName(ctx.db, target.id, fullName);
-      emitPersonUpdate(ctx, tx, { user_id: target.id, full_name: fullName });
-    }
-    if (role !== undefined && role !== target.role) {
-      const visibleBefore = channelsVisibleTo(ctx, target);
-      setUserRole(ctx.db, target.id, role);
-      syncSystemGroups(ctx.db, target.id, role);
-      emitPersonUpdate(ctx, tx, { user_id: target.id, role });
-      emitRoleVisibilityChange(ctx, tx, { ...target, role }, visibleBefore);
-    }
+    if (fullName !== undefined) changeFullName(ctx, tx, target, fullName);
+    if (role !== undefined) changeRole(ctx, tx, target, role);
     writeProfileData(ctx, tx, target.id, profileData);
   });
   return {};
+}
+
+/**
+ * One account's (de)activation and its events (Zulip's do_deactivate_user
+ * and do_reactivate_user): everyone hears is_active, the channels' peers
+ * peer_remove / peer_add, a bot's administrators realm_bot `update`.
+ */
+function setActivation(ctx: AppContext, tx: Tx, target: UserRow, active: boolean): void {
+  setUserActive(ctx.db, target.id, active);
+  emitPersonUpdate(ctx, tx, { user_id: target.id, is_active: active });
+  emitSubscriberActivation(ctx, tx, target.id, active ? 'peer_add' : 'peer_remove');
+  if (target.is_bot) emitBotUpdate(ctx, tx, target, { is_active: active });
+}
+
+/**
+ * Deactivates an active account inside `tx`; a person's active bots go
+ * first, as in Zulip. Returns every account deactivated, whose event queues
+ * the caller drops after the commit (dropEventQueues).
+ */
+export function deactivateAccount(ctx: AppContext, tx: Tx, target: UserRow): number[] {
+  const gone: number[] = [];
+  if (!target.is_bot) {
+    for (const bot of botsOwnedBy(ctx.db, target.id)) {
+      if (!bot.is_active) continue;
+      setActivation(ctx, tx, bot, false);
+      gone.push(bot.id);
+    }
+  }
+  setActivation(ctx, tx, target, false);
+  gone.push(target.id);
+  return gone;
+}
+
+/** A deactivated account's clients lose their queues at once, as in Zulip. */
+export function dropEventQueues(ctx: AppContext, userIds: readonly number[]): void {
+  for (const userId of userIds) {
+    for (const queue of [...ctx.events.queuesOf(userId)]) ctx.events.delete(queue);
+  }
 }
 
 export function deactivateUser(
@@ -296,31 +374,70 @@ export function deactivateUser(
   requireRole(actor, 'admin');
   const target = accessUserById(ctx, targetId);
   if (target.role === Role.owner && !isOwner(actor)) throw ownerRequired();
-  if (target.role === Role.owner && countActiveOwners(ctx.db) <= 1) {
-    throw badRequest('Cannot deactivate the only organization owner');
-  }
-  ctx.transaction((tx) => {
-    setUserActive(ctx.db, target.id, false);
-    emitPersonUpdate(ctx, tx, { user_id: target.id, is_active: false });
-    emitSubscriberActivation(ctx, tx, target.id, 'peer_remove');
-  });
-  // A deactivated account's clients lose their queues at once, as in Zulip.
-  for (const queue of [...ctx.events.queuesOf(target.id)]) ctx.events.delete(queue);
+  if (isLastOwner(ctx, target)) throw badRequest('Cannot deactivate the only organization owner');
+  const gone = ctx.transaction((tx) => deactivateAccount(ctx, tx, target));
+  dropEventQueues(ctx, gone);
   return {};
 }
 
+/**
+ * POST /users/{id}/reactivate: people by administrators; bots also by their
+ * owner, who must be allowed to create bots (Zulip's
+ * check_bot_creation_policy), and not while an active account has the
+ * bot's name. A bot whose owner is deactivated passes to the person
+ * reactivating it.
+ */
 export function reactivateUser(
   ctx: AppContext,
   actor: UserRow,
   targetId: number,
 ): Record<string, never> {
-  requireRole(actor, 'admin');
   const target = accessUserById(ctx, targetId, { allowBots: true, allowDeactivated: true });
+  if (!target.is_bot) {
+    requireRole(actor, 'admin');
+  } else {
+    if (!canAdminBot(actor, target)) throw insufficientPermission();
+    if (!isAdmin(actor)) {
+      requireRole(actor, 'member');
+      requireRole(actor, 'human');
+    }
+  }
   if (target.is_active) throw badRequest('User is already active');
+  if (target.is_bot && activeAccountNamed(ctx.db, target.full_name)) {
+    throw badRequest(
+      `There is already an active bot named "${target.full_name}" in this organization. To reactivate this bot, you must rename or deactivate the other one first.`,
+    );
+  }
+  const previousOwner =
+    target.is_bot && target.bot_owner_id !== null
+      ? (userById(ctx.db, target.bot_owner_id) ?? null)
+      : null;
+  const newOwner = previousOwner && !previousOwner.is_active && !actor.is_bot ? actor : null;
   ctx.transaction((tx) => {
-    setUserActive(ctx.db, target.id, true);
-    emitPersonUpdate(ctx, tx, { user_id: target.id, is_active: true });
-    emitSubscriberActivation(ctx, tx, target.id, 'peer_add');
+    let row = target;
+    if (newOwner) {
+      setBotOwner(ctx.db, target.id, newOwner.id);
+      row = { ...target, bot_owner_id: newOwner.id };
+    }
+    setActivation(ctx, tx, row, true);
+    if (newOwner) emitBotOwnerChange(ctx, tx, row, newOwner, previousOwner);
   });
   return {};
+}
+
+/**
+ * Replaces an account's API key: the old one stops working at once. A
+ * bot's administrators get realm_bot `update` with the new key.
+ */
+export function replaceApiKey(ctx: AppContext, tx: Tx, target: UserRow): string {
+  const apiKey = generateApiKey();
+  setUserApiKey(ctx.db, target.id, apiKey);
+  if (target.is_bot) emitBotUpdate(ctx, tx, target, { api_key: apiKey });
+  return apiKey;
+}
+
+/** POST /users/me/api_key/regenerate: anyone, bots included, for their own key. */
+export function regenerateOwnApiKey(ctx: AppContext, user: UserRow) {
+  const apiKey = ctx.transaction((tx) => replaceApiKey(ctx, tx, user));
+  return { api_key: apiKey };
 }

@@ -1,9 +1,18 @@
 import { z } from 'zod';
+import { deactivateBot, listOwnBots, regenerateBotApiKey, updateBot } from '../../bots/index.js';
 import { createBot } from '../../users/index.js';
 import { p } from '../params.js';
 import { route } from '../route.js';
 
+const botId = p.int();
+
 export const botRoutes = [
+  route({
+    method: 'GET',
+    path: '/bots',
+    params: {},
+    handler: (ctx, user) => listOwnBots(ctx, user),
+  }),
   route({
     method: 'POST',
     path: '/bots',
@@ -29,5 +38,45 @@ export const botRoutes = [
         serviceName: params.service_name,
         configData: params.config_data,
       }),
+  }),
+  route({
+    method: 'PATCH',
+    path: '/bots/:bot_id(^\\d+)',
+    params: {
+      bot_id: botId,
+      full_name: p.str().optional(),
+      role: p.int().optional(),
+      bot_owner_id: p.int().optional(),
+      config_data: p.json(z.record(z.string(), z.string())).optional(),
+      service_payload_url: p.json(z.string()).optional(),
+      service_interface: p.int().default(1),
+      default_sending_stream: p.str().optional(),
+      default_events_register_stream: p.str().optional(),
+      default_all_public_streams: p.bool().optional(),
+    },
+    handler: (ctx, user, params) =>
+      updateBot(ctx, user, params.bot_id, {
+        fullName: params.full_name,
+        role: params.role,
+        botOwnerId: params.bot_owner_id,
+        configData: params.config_data,
+        servicePayloadUrl: params.service_payload_url,
+        serviceInterface: params.service_interface,
+        defaultSendingStream: params.default_sending_stream,
+        defaultEventsRegisterStream: params.default_events_register_stream,
+        defaultAllPublicStreams: params.default_all_public_streams,
+      }),
+  }),
+  route({
+    method: 'DELETE',
+    path: '/bots/:bot_id(^\\d+)',
+    params: { bot_id: botId },
+    handler: (ctx, user, params) => deactivateBot(ctx, user, params.bot_id),
+  }),
+  route({
+    method: 'POST',
+    path: '/bots/:bot_id(^\\d+)/api_key/regenerate',
+    params: { bot_id: botId },
+    handler: (ctx, user, params) => regenerateBotApiKey(ctx, user, params.bot_id),
   }),
 ];

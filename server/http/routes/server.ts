@@ -1,4 +1,4 @@
-import { devFetchApiKey, devListUsers, fetchApiKey } from '../../auth/index.js';
+import { devFetchApiKey, devListUsers, fetchApiKey, jwtFetchApiKey } from '../../auth/index.js';
 import { serverSettings } from '../../realm/index.js';
 import { p } from '../params.js';
 import { publicRoute } from '../route.js';
@@ -18,6 +18,14 @@ export const serverRoutes = [
     params: { username: p.str(), password: p.str() },
     handler: (ctx, _user, { username, password }, info) =>
       fetchApiKey(ctx, ctx.rateLimiter, username, password, info.ip),
+  }),
+  publicRoute({
+    method: 'POST',
+    path: '/jwt/fetch_api_key',
+    auth: 'none',
+    params: { token: p.str(), include_profile: p.bool().default(false) },
+    handler: (ctx, _user, { token, include_profile }, info) =>
+      jwtFetchApiKey(ctx, token, include_profile, info.ip),
   }),
   publicRoute({
     method: 'POST',

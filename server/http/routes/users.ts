@@ -7,6 +7,7 @@ import {
   getUserById,
   listUsers,
   reactivateUser,
+  regenerateOwnApiKey,
   updateUser,
 } from '../../users/index.js';
 import { p } from '../params.js';
@@ -36,6 +37,12 @@ export const userRoutes = [
     path: '/users/me',
     params: {},
     handler: (ctx, user) => getOwnUser(ctx, user),
+  }),
+  route({
+    method: 'POST',
+    path: '/users/me/api_key/regenerate',
+    params: {},
+    handler: (ctx, user) => regenerateOwnApiKey(ctx, user),
   }),
   route({
     method: 'GET',
