@@ -40,7 +40,8 @@ async function stop(child: ReturnType<typeof cli.start>) {
   expect((await child.exited).code).toBe(0);
 }
 
-describe('--set-jwt-key and --clear-jwt-key', () => {
+// Each case starts the real CLI (tsx) several times one after another.
+describe('--set-jwt-key and --clear-jwt-key', { timeout: 90_000 }, () => {
   it('sets the key, keeps it across restarts, and clears it', async () => {
     const dir = cli.dataDir();
     const first = await run(dir, ['--set-jwt-key', KEY]);
