@@ -17,6 +17,7 @@ import { isAdmin, requireRole } from '../shared/roles.js';
 import { mergeUserSettings, type UserSettings } from '../shared/user-settings.js';
 import {
   apiEmail,
+  avatarUrl,
   canSeeDeliveryEmail,
   changeFullName,
   checkFullName,
@@ -191,7 +192,8 @@ function emitSettingChange(
  * Who may see the user's real address changed (Zulip's
  * send_delivery_email_update_events): those who gained access hear it,
  * those who lost it hear null; a move to or from "everyone" changes the
- * API e-mail itself, which every user hears as `new_email`.
+ * API e-mail itself, which every user hears as `new_email`, followed by
+ * the avatar fields, as in Zulip.
  */
 function emitEmailVisibilityChange(
   ctx: AppContext,
@@ -229,6 +231,23 @@ function emitEmailVisibilityChange(
         type: 'realm_user',
         op: 'update',
         person: { user_id: after.id, new_email: newEmail },
+      },
+    });
+    // The avatar event Zulip sends with it (notify_avatar_url_change): always a URL.
+    const url = avatarUrl(after, false);
+    tx.emit({
+      type: 'realm_user',
+      users: activeUserIds(ctx.db),
+      payload: {
+        type: 'realm_user',
+        op: 'update',
+        person: {
+          user_id: after.id,
+          avatar_source: after.avatar_source,
+          avatar_url: url,
+          avatar_url_medium: url,
+          avatar_version: after.avatar_version,
+        },
       },
     });
   }

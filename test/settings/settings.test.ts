@@ -446,14 +446,34 @@ describe('email_address_visibility', () => {
     await qa.take();
     await qm.take();
     expect((await patch(user, { email_address_visibility: 3 })).status).toBe(200);
-    const memberEvents = await qm.take('realm_user');
-    expect(memberEvents).toMatchObject([
+    const avatar = {
+      user_id: user.id,
+      avatar_source: 'G',
+      avatar_url: expect.stringContaining('gravatar'),
+      avatar_version: 1,
+    };
+    expect(await qm.take('realm_user')).toMatchObject([
       { person: { user_id: user.id, delivery_email: null } },
       { person: { user_id: user.id, new_email: `user${user.id}@${domain}` } },
+      { person: avatar },
     ]);
     expect(await qa.take('realm_user')).toMatchObject([
       { person: { user_id: user.id, new_email: `user${user.id}@${domain}` } },
+      { person: avatar },
     ]);
+
+    // Back to everyone: the avatar event carries the URL even for client_gravatar queues.
+    const gravatarClient = await Watcher.register(t.as(member), { client_gravatar: true });
+    expect((await patch(user, { email_address_visibility: 1 })).status).toBe(200);
+    expect((await gravatarClient.take('realm_user')).at(-1)).toMatchObject({ person: avatar });
+    expect((await qm.take('realm_user')).map((e: Event) => Object.keys(e.person)[1])).toEqual([
+      'delivery_email',
+      'new_email',
+      'avatar_source',
+    ]);
+    expect((await patch(user, { email_address_visibility: 3 })).status).toBe(200);
+    await qm.take();
+    await qa.take();
 
     // 3 -> 2 (members): the member gains it; the API e-mail stays a placeholder.
     expect((await patch(user, { email_address_visibility: 2 })).status).toBe(200);
