@@ -1,5 +1,9 @@
 import { badRequest } from '../core/errors.js';
-import { availableNotificationSounds, type UserSettings } from '../shared/user-settings.js';
+import {
+  availableNotificationSounds,
+  emojisetChoices,
+  type UserSettings,
+} from '../shared/user-settings.js';
 
 /**
  * How PATCH /settings reads each personal setting (Zulip's
@@ -38,7 +42,7 @@ export const settingSpecs: Record<keyof UserSettings, SettingSpec> = {
   web_home_view: strIn(...webHomeViews),
   web_escape_navigates_to_home_view: bool,
   left_side_userlist: bool,
-  emojiset: strIn('google', 'twitter', 'text'),
+  emojiset: strIn(...emojisetChoices.map((choice) => choice.key)),
   demote_inactive_streams: intIn(1, 3),
   user_list_style: intIn(1, 3),
   web_animate_image_previews: strIn('always', 'on_hover', 'never'),

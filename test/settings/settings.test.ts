@@ -152,6 +152,16 @@ describe('PATCH /settings validation (Zulip json_change_settings)', () => {
     });
   });
 
+  it.each(['owner', 'admin', 'moderator', 'member', 'guest'] as const)(
+    'lets a %s change their own settings',
+    async (role) => {
+      const who = t.accounts[role];
+      expect((await patch(who, { web_font_size_px: 18 })).status).toBe(200);
+      expect((await userSettingsOf(who)).web_font_size_px).toBe(18);
+      expect((await patch(who, { web_font_size_px: 16 })).status).toBe(200);
+    },
+  );
+
   it('refuses bots', async () => {
     const res = await patch('bot', { enter_sends: true });
     expect(res.status).toBe(400);
