@@ -59,3 +59,6 @@ export const MIN_JWT_KEY_BYTES = 32;
 export const MAX_JWT_KEY_BYTES = 1024;
 /** An embedded bot's configuration: keys and values together, in characters (Zulip's BOT_CONFIG_SIZE_LIMIT). */
 export const MAX_BOT_CONFIG_SIZE = 10_000;
+
+/** Shortest new password PATCH /settings accepts (Zulip's PASSWORD_MIN_LENGTH). */
+export const MIN_PASSWORD_LENGTH = 6;

@@ -8,7 +8,7 @@ export {
   noSuchBot,
 } from './bot-records.js';
 export { createBot } from './bots.js';
-export { apiEmail, avatarUrl } from './format.js';
+export { apiEmail, avatarUrl, canSeeDeliveryEmail } from './format.js';
 export { notificationBot } from './notification-bot.js';
 export {
   alertWordsState,
@@ -17,8 +17,10 @@ export {
   onboardingStepsState,
 } from './personal-state.js';
 export {
+  displaySettingNames,
   legacyDisplaySettingsState,
   legacyNotificationSettingsState,
+  notificationSettingNames,
   realmUserSettingsDefaultsState,
   userSettingsState,
 } from './settings-state.js';

@@ -6,7 +6,8 @@ import {
   userSettingDefaults,
 } from '../shared/user-settings.js';
 
-const displaySettingNames = [
+/** Settings whose changes clients without `user_settings_object` hear as update_display_settings. */
+export const displaySettingNames = [
   'color_scheme',
   'default_language',
   'demote_inactive_streams',
@@ -23,7 +24,8 @@ const displaySettingNames = [
   'enter_sends',
 ] as const;
 
-const notificationSettingNames = [
+/** Settings whose changes those clients hear as update_global_notifications. */
+export const notificationSettingNames = [
   'enable_desktop_notifications',
   'enable_digest_emails',
   'enable_login_emails',

@@ -124,3 +124,6 @@ export const botsOwnedBy = (db: Db, ownerId: number) =>
   stmt<[number], UserRow>(db, 'SELECT * FROM users WHERE bot_owner_id = ? ORDER BY id').all(
     ownerId,
   );
+
+export const setUserTimezone = (db: Db, id: number, timezone: string) =>
+  stmt(db, 'UPDATE users SET timezone = ? WHERE id = ?').run(timezone, id);

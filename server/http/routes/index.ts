@@ -17,6 +17,7 @@ import { realmDomainRoutes } from './realm-domains.js';
 import { reminderRoutes } from './reminders.js';
 import { scheduledMessageRoutes } from './scheduled-messages.js';
 import { serverRoutes } from './server.js';
+import { settingsRoutes } from './settings.js';
 import { subscriptionRoutes } from './subscriptions.js';
 import { topicRoutes } from './topics.js';
 import { userGroupRoutes } from './user-groups.js';
@@ -48,4 +49,5 @@ export const allRoutes: Route[] = [
   ...realmRoutes,
   ...profileFieldRoutes,
   ...userGroupRoutes,
+  ...settingsRoutes,
 ];

@@ -1,0 +1,254 @@
+import type { AppContext, Tx } from '../core/context.js';
+import { badRequest } from '../core/errors.js';
+import {
+  activeUserIds,
+  setUserPasswordHash,
+  setUserSettings,
+  setUserTimezone,
+  type UserRow,
+  userById,
+} from '../db/queries/users.js';
+import { draftsSynchronizationChanged } from '../drafts/index.js';
+import { setPresenceEnabled } from '../presence/index.js';
+import { hashPassword, verifyPassword } from '../shared/credentials.js';
+import { MIN_PASSWORD_LENGTH } from '../shared/limits.js';
+import { loadRealm } from '../shared/realm.js';
+import { isAdmin, requireRole } from '../shared/roles.js';
+import { mergeUserSettings, type UserSettings } from '../shared/user-settings.js';
+import {
+  apiEmail,
+  avatarUrl,
+  canSeeDeliveryEmail,
+  changeFullName,
+  checkFullName,
+  displaySettingNames,
+  notificationSettingNames,
+} from '../users/index.js';
+import { checkSettingValues, isTimezone, languageNames } from './rules.js';
+
+export interface SettingsChange {
+  settings: Partial<UserSettings>;
+  timezone?: string;
+  fullName?: string;
+  email?: string;
+  oldPassword?: string;
+  newPassword?: string;
+}
+
+const displayNames = new Set<string>(displaySettingNames);
+const notificationNames = new Set<string>(notificationSettingNames);
+
+/**
+ * PATCH /settings (Zulip's json_change_settings): the caller's own name,
+ * password and personal settings. Each changed setting is announced to the
+ * user's queues as a `user_settings` event, and in the legacy form to queues
+ * without the `user_settings_object` capability.
+ */
+export async function changeSettings(
+  ctx: AppContext,
+  user: UserRow,
+  change: SettingsChange,
+): Promise<Record<string, never>> {
+  requireRole(user, 'human');
+  if (change.timezone !== undefined && !isTimezone(change.timezone)) {
+    throw badRequest('timezone is not a recognized time zone');
+  }
+  checkSettingValues(change.settings);
+
+  let passwordHash: string | undefined;
+  if (change.newPassword !== undefined) {
+    const ok =
+      change.oldPassword !== undefined &&
+      (await verifyPassword(change.oldPassword, user.password_hash));
+    if (!ok) throw badRequest('Wrong password!');
+    if ([...change.newPassword].length < MIN_PASSWORD_LENGTH) {
+      throw badRequest('New password is too weak!');
+    }
+    passwordHash = await hashPassword(change.newPassword);
+  }
+
+  const realm = loadRealm(ctx);
+  if (change.email !== undefined && change.email.trim() !== user.delivery_email) {
+    if (realm.settings.email_changes_disabled && !isAdmin(user)) {
+      throw badRequest('Email address changes are disabled in this organization.');
+    }
+    // Zulip confirms a new address by e-mail; Hearth sends no e-mail.
+    throw badRequest('Email address changes are not available on this server.');
+  }
+
+  let fullName: string | undefined;
+  if (change.fullName !== undefined && change.fullName !== user.full_name) {
+    // Like Zulip, a refused name change fails silently (the UI does not offer it).
+    if (!realm.settings.name_changes_disabled || isAdmin(user)) {
+      fullName = checkFullName(change.fullName);
+    }
+  }
+
+  ctx.transaction((tx) => {
+    // Re-read inside the transaction so concurrent changes are not lost.
+    let current = userById(ctx.db, user.id) ?? user;
+    if (passwordHash !== undefined) setUserPasswordHash(ctx.db, user.id, passwordHash);
+    if (fullName !== undefined) changeFullName(ctx, tx, current, fullName);
+
+    const before = mergeUserSettings(current.settings);
+    const changed = (Object.entries(change.settings) as [keyof UserSettings, unknown][]).filter(
+      ([name, value]) => value !== undefined && before[name] !== value,
+    );
+    const presence = changed.find(([name]) => name === 'presence_enabled');
+    const others = changed.filter(([name]) => name !== 'presence_enabled');
+    if (others.length > 0) {
+      setUserSettings(ctx.db, user.id, withOverrides(current.settings, others));
+      const email = apiEmail(current, realm.row.email_domain);
+      for (const [name, value] of others) emitSettingChange(tx, user.id, email, name, value);
+    }
+    const updated = userById(ctx.db, user.id) ?? current;
+
+    if (presence) setPresenceEnabled(ctx, tx, updated, presence[1] as boolean);
+    if (others.some(([name, value]) => name === 'enable_drafts_synchronization' && !value)) {
+      draftsSynchronizationChanged(ctx, user.id, false);
+    }
+    if (others.some(([name]) => name === 'email_address_visibility')) {
+      emitEmailVisibilityChange(ctx, tx, current, updated, realm.row.email_domain);
+    }
+
+    if (change.timezone !== undefined && change.timezone !== current.timezone) {
+      setUserTimezone(ctx.db, user.id, change.timezone);
+      current = userById(ctx.db, user.id) ?? current;
+      const email = apiEmail(current, realm.row.email_domain);
+      emitSettingChange(tx, user.id, email, 'timezone', change.timezone);
+      tx.emit({
+        type: 'realm_user',
+        users: activeUserIds(ctx.db),
+        payload: {
+          type: 'realm_user',
+          op: 'update',
+          person: { email, user_id: user.id, timezone: change.timezone },
+        },
+      });
+    }
+  });
+  return {};
+}
+
+function withOverrides(json: string, entries: [string, unknown][]): string {
+  let overrides: Record<string, unknown> = {};
+  try {
+    overrides = JSON.parse(json) as Record<string, unknown>;
+  } catch {
+    // Unreadable overrides read as defaults (mergeUserSettings); start afresh.
+  }
+  for (const [name, value] of entries) overrides[name] = value;
+  return JSON.stringify(overrides);
+}
+
+function emitSettingChange(
+  tx: Tx,
+  userId: number,
+  email: string,
+  name: string,
+  value: unknown,
+): void {
+  const language =
+    name === 'default_language' ? { language_name: languageNames[value as string] } : {};
+  tx.emit({
+    type: 'user_settings',
+    users: [userId],
+    payload: { type: 'user_settings', op: 'update', property: name, value, ...language },
+  });
+  if (notificationNames.has(name)) {
+    tx.emit({
+      type: 'update_global_notifications',
+      users: [userId],
+      payload: (queue) =>
+        queue.options.capabilities.user_settings_object
+          ? null
+          : {
+              type: 'update_global_notifications',
+              user: email,
+              notification_name: name,
+              setting: value,
+            },
+    });
+  }
+  if (displayNames.has(name) || name === 'timezone') {
+    tx.emit({
+      type: 'update_display_settings',
+      users: [userId],
+      payload: (queue) =>
+        queue.options.capabilities.user_settings_object
+          ? null
+          : {
+              type: 'update_display_settings',
+              user: email,
+              setting_name: name,
+              setting: value,
+              ...language,
+            },
+    });
+  }
+}
+
+/**
+ * Who may see the user's real address changed (Zulip's
+ * send_delivery_email_update_events): those who gained access hear it,
+ * those who lost it hear null; a move to or from "everyone" changes the
+ * API e-mail itself, which every user hears as `new_email`, followed by
+ * the avatar fields, as in Zulip.
+ */
+function emitEmailVisibilityChange(
+  ctx: AppContext,
+  tx: Tx,
+  before: UserRow,
+  after: UserRow,
+  emailDomain: string,
+): void {
+  const gained: number[] = [];
+  const lost: number[] = [];
+  for (const id of activeUserIds(ctx.db)) {
+    if (id === after.id) continue;
+    const viewer = userById(ctx.db, id);
+    if (!viewer) continue;
+    const could = canSeeDeliveryEmail(viewer, before);
+    const can = canSeeDeliveryEmail(viewer, after);
+    if (can && !could) gained.push(id);
+    if (could && !can) lost.push(id);
+  }
+  const person = (delivery_email: string | null) => ({
+    type: 'realm_user',
+    op: 'update',
+    person: { user_id: after.id, delivery_email },
+  });
+  if (gained.length > 0)
+    tx.emit({ type: 'realm_user', users: gained, payload: person(after.delivery_email) });
+  if (lost.length > 0) tx.emit({ type: 'realm_user', users: lost, payload: person(null) });
+  const oldEmail = apiEmail(before, emailDomain);
+  const newEmail = apiEmail(after, emailDomain);
+  if (oldEmail !== newEmail) {
+    tx.emit({
+      type: 'realm_user',
+      users: activeUserIds(ctx.db),
+      payload: {
+        type: 'realm_user',
+        op: 'update',
+        person: { user_id: after.id, new_email: newEmail },
+      },
+    });
+    // The avatar event Zulip sends with it (notify_avatar_url_change): always a URL.
+    const url = avatarUrl(after, false);
+    tx.emit({
+      type: 'realm_user',
+      users: activeUserIds(ctx.db),
+      payload: {
+        type: 'realm_user',
+        op: 'update',
+        person: {
+          user_id: after.id,
+          avatar_source: after.avatar_source,
+          avatar_url: url,
+          avatar_url_medium: url,
+          avatar_version: after.avatar_version,
+        },
+      },
+    });
+  }
+}
