@@ -1,5 +1,5 @@
-import { chmodSync, existsSync, writeFileSync } from 'node:fs';
-import { seedDemo } from './demo/seed.js';
+import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { DEMO_PASSWORD, refreshDemo, seedDemo } from './demo/seed.js';
 import type { RunningServer } from './index.js';
 import { createOrganization, organizationExists, primaryOwner } from './realm/index.js';
 import { generatePassword } from './shared/credentials.js';
@@ -15,6 +15,10 @@ export interface BootstrapResult {
   apiKey: string;
   /** The owner's zuliprc, or null when it has been removed since the first start. */
   zuliprcPath: string | null;
+  /** True when this start rewrote an existing zuliprc for a new URL. */
+  zuliprcUpdated: boolean;
+  /** In demo mode, when the demo people exist: the password they all log in with. */
+  demoPassword?: string;
 }
 
 /** The INI file Zulip clients read (`zulip.Client(config_file=...)`, zulip-js, zulip-terminal). */
@@ -23,9 +27,36 @@ export function zuliprcText(email: string, apiKey: string, site: string): string
 }
 
 /**
- * First start, shared by the CLI and the desktop shell: creates the
- * organization and its owner (plus the demo content when asked) and writes the
- * owner's zuliprc into the data directory. Later starts only report what exists.
+ * A zuliprc's text with its `site=` set to `site` (every other line, the
+ * owner's credentials included, kept as it is), or null when it already says so.
+ */
+export function zuliprcWithSite(text: string, site: string): string | null {
+  const lines = text.split('\n');
+  const siteLine = /^\s*site\s*=/;
+  const at = lines.findIndex((line) => siteLine.test(line));
+  if (at >= 0) {
+    if (lines[at]!.slice(lines[at]!.indexOf('=') + 1).trim() === site) return null;
+    lines[at] = `site=${site}`;
+    return lines.join('\n');
+  }
+  const api = lines.findIndex((line) => line.trim() === '[api]');
+  lines.splice(api + 1, 0, `site=${site}`);
+  return lines.join('\n');
+}
+
+/** Owner-only before and after: a file made by hand may have been world-readable. */
+function writeZuliprc(file: string, text: string): void {
+  if (existsSync(file)) chmodSync(file, 0o600);
+  writeFileSync(file, text, { mode: 0o600 });
+}
+
+/**
+ * Every start, shared by the CLI and the desktop shell. First start creates
+ * the organization and its owner (plus the demo content when asked) and
+ * writes the owner's zuliprc into the data directory. Later starts point the
+ * zuliprc at the server's current URL when it moved (another port, host or
+ * --external-url), keeping its credentials. In demo mode every start gives
+ * the demo people their password and recent presence.
  */
 export async function ensureOrganization(
   server: RunningServer,
@@ -34,14 +65,26 @@ export async function ensureOrganization(
   const { ctx, zuliprcPath } = server;
   if (organizationExists(ctx)) {
     const owner = primaryOwner(ctx);
+    let zuliprcUpdated = false;
+    if (existsSync(zuliprcPath)) {
+      const updated = zuliprcWithSite(readFileSync(zuliprcPath, 'utf8'), server.url);
+      if (updated !== null) {
+        writeZuliprc(zuliprcPath, updated);
+        zuliprcUpdated = true;
+      }
+    }
+    const demoPeople = options.demo ? await refreshDemo(ctx) : 0;
     return {
       created: false,
       ownerEmail: owner.delivery_email,
       apiKey: owner.api_key,
       zuliprcPath: existsSync(zuliprcPath) ? zuliprcPath : null,
+      zuliprcUpdated,
+      ...(demoPeople > 0 ? { demoPassword: DEMO_PASSWORD } : {}),
     };
   }
-  const password = generatePassword();
+  // The demo is a sandbox: its owner shares the demo people's printed password.
+  const password = options.demo ? DEMO_PASSWORD : generatePassword();
   const owner = await createOrganization(ctx, {
     name: options.demo ? 'Hearth Demo' : 'Hearth',
     emailDomain: 'hearth.local',
@@ -49,9 +92,19 @@ export async function ensureOrganization(
     ownerName: 'Owner',
     ownerPassword: password,
   });
-  if (options.demo) await seedDemo(ctx, owner.user_id);
+  if (options.demo) {
+    await seedDemo(ctx, owner.user_id);
+    await refreshDemo(ctx);
+  }
   // A zuliprc left by an earlier organization would keep its mode when rewritten.
-  if (existsSync(zuliprcPath)) chmodSync(zuliprcPath, 0o600);
-  writeFileSync(zuliprcPath, zuliprcText(OWNER_EMAIL, owner.api_key, server.url), { mode: 0o600 });
-  return { created: true, ownerEmail: OWNER_EMAIL, password, apiKey: owner.api_key, zuliprcPath };
+  writeZuliprc(zuliprcPath, zuliprcText(OWNER_EMAIL, owner.api_key, server.url));
+  return {
+    created: true,
+    ownerEmail: OWNER_EMAIL,
+    password,
+    apiKey: owner.api_key,
+    zuliprcPath,
+    zuliprcUpdated: false,
+    ...(options.demo ? { demoPassword: DEMO_PASSWORD } : {}),
+  };
 }

@@ -8,6 +8,7 @@ import { ApiError } from './core/errors.js';
 import { DatabaseTooNewError } from './db/migrate.js';
 import { consoleLogger, createServer, type RunningServer } from './index.js';
 import { deactivateOrganization } from './realm/index.js';
+import { isLoopbackHost, isWildcardHost, normalizeExternalUrl } from './shared/network.js';
 
 export { zuliprcText } from './bootstrap.js';
 
@@ -15,6 +16,8 @@ export interface CliOptions {
   dataDir: string;
   port: number;
   host: string;
+  /** The URL clients use when it is not http://HOST:PORT (a proxy, a name). */
+  externalUrl?: string;
   demo: boolean;
   rateLimit: boolean;
   /** Deactivate the organization and exit instead of serving. */
@@ -48,6 +51,7 @@ export function parseCliOptions(argv: string[], env: NodeJS.ProcessEnv): CliOpti
       'data-dir': { type: 'string' },
       port: { type: 'string' },
       host: { type: 'string' },
+      'external-url': { type: 'string' },
       demo: { type: 'boolean' },
       'no-rate-limit': { type: 'boolean' },
       'deactivate-organization': { type: 'boolean' },
@@ -62,7 +66,10 @@ export function parseCliOptions(argv: string[], env: NodeJS.ProcessEnv): CliOpti
 
   --data-dir DIR     where the database and zuliprc live (HEARTH_DATA_DIR; default ${defaultDataDir()})
   --port N           TCP port, 0 picks a free one (HEARTH_PORT; default 9991)
-  --host H           address to listen on (HEARTH_HOST; default 127.0.0.1)
+  --host H           address to listen on (HEARTH_HOST; default 127.0.0.1); 0.0.0.0 or ::
+                     serves the LAN, whose clients are told this machine's LAN address
+  --external-url URL the URL clients use, when not http://HOST:PORT, e.g. behind a proxy:
+                     realm_url, the zuliprc's site and the banner (HEARTH_EXTERNAL_URL)
   --demo             seed a demo organization and enable the dev login endpoints (HEARTH_DEMO=1)
   --no-rate-limit    turn rate limiting off, e.g. for benchmarks (HEARTH_RATE_LIMIT=0)
   --deactivate-organization
@@ -75,7 +82,9 @@ export function parseCliOptions(argv: string[], env: NodeJS.ProcessEnv): CliOpti
   const portText = values.port ?? env.HEARTH_PORT ?? '9991';
   const port = Number(portText);
   if (!/^\d+$/.test(portText) || port > 65535) throw new Error(`invalid port: ${portText}`);
+  const externalUrl = values['external-url'] ?? env.HEARTH_EXTERNAL_URL;
   return {
+    ...(externalUrl ? { externalUrl: normalizeExternalUrl(externalUrl) } : {}),
     jwtKey: jwtKeyOption(values['set-jwt-key'], values['clear-jwt-key'], env),
     dataDir: path.resolve(values['data-dir'] ?? env.HEARTH_DATA_DIR ?? defaultDataDir()),
     port,
@@ -108,9 +117,6 @@ function jwtKeyOption(
   }
 }
 
-const isLoopback = (host: string) =>
-  host === 'localhost' || host === '::1' || host.startsWith('127.');
-
 export async function main(
   argv = process.argv.slice(2),
   env = process.env,
@@ -122,6 +128,7 @@ export async function main(
     dataDir: options.dataDir,
     host: options.host,
     port: options.port,
+    externalUrl: options.externalUrl,
     demo: options.demo,
     rateLimit: options.rateLimit,
     log: consoleLogger,
@@ -148,6 +155,7 @@ export async function main(
     console.log(`  zuliprc:  ${boot.zuliprcPath}`);
   } else if (boot.zuliprcPath) {
     console.log(`Using the existing organization; owner credentials are in ${boot.zuliprcPath}`);
+    if (boot.zuliprcUpdated) console.log(`  (its site is now ${server.url})`);
   }
   if (options.jwtKey !== undefined) {
     const { jwt_enabled } = setJwtKey(server.ctx, null, options.jwtKey);
@@ -157,16 +165,29 @@ export async function main(
         : 'JWT login disabled: the JWT key was removed.',
     );
   }
-  if (!isLoopback(options.host)) {
+  if (!isLoopbackHost(options.host)) {
     console.warn(
       `WARNING: listening on ${options.host} (LAN mode). Hearth speaks plain HTTP: API keys and passwords cross the network in clear text.`,
     );
   }
-  if (options.demo)
+  if (options.demo) {
     console.log(
       'Demo mode: GET /api/v1/dev_list_users and POST /api/v1/dev_fetch_api_key are enabled.',
     );
-  console.log(`Admin UI: ${server.url}/admin/#token=${adminToken}`);
+    if (boot.demoPassword) {
+      console.log(
+        `Demo password (every demo account, e.g. iago@hearth.local): ${boot.demoPassword}`,
+      );
+    }
+  }
+  // The admin UI is for this machine: its token must not cross the LAN.
+  console.log(`Admin UI: ${server.localUrl}/admin/#token=${adminToken}`);
+  if (server.localUrl !== server.url) console.log(`On this machine: ${server.localUrl}`);
+  if (isWildcardHost(options.host) && !options.externalUrl) {
+    console.log(
+      `Clients on the LAN use ${server.url} (the first LAN address; --external-url picks another).`,
+    );
+  }
   console.log(`Hearth listening on ${server.url}`);
 
   let stopping = false;

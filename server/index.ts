@@ -14,10 +14,18 @@ import { registerTrpc } from './http/trpc-plugin.js';
 import { DEFAULT_DELIVERY_SCHEDULE, startScheduledDelivery } from './jobs/scheduled-delivery.js';
 import { narrowQueueFilter } from './narrow/index.js';
 import { TOPIC_DELETION_BATCH_SIZE, TOPIC_DELETION_TIME_BUDGET_MS } from './shared/limits.js';
+import { externalUrlFor, localUrlFor } from './shared/network.js';
 
 export interface ServerOptions {
   dataDir: string;
   host?: string;
+  /**
+   * The base URL clients use (realm_url, the zuliprc's `site`), when it is
+   * not the address listened on (a reverse proxy, a name); checked by the
+   * caller (normalizeExternalUrl). Default: the LAN address when listening
+   * on every interface, else http://HOST:PORT.
+   */
+  externalUrl?: string;
   /** 0 picks a free port. */
   port?: number;
   demo?: boolean;
@@ -51,7 +59,10 @@ export interface ServerOptions {
 }
 
 export interface RunningServer {
+  /** The URL clients use (realm_url, the zuliprc's `site`). */
   url: string;
+  /** How this machine reaches the server (loopback unless bound to one address). */
+  localUrl: string;
   port: number;
   ctx: AppContext;
   dataDir: string;
@@ -140,8 +151,8 @@ export async function createServer(options: ServerOptions): Promise<RunningServe
   }
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : (options.port ?? 9991);
-  const urlHost = host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? '127.0.0.1' : host;
-  ctx.config.externalUrl = `http://${urlHost}:${port}`;
+  ctx.config.externalUrl = externalUrlFor(host, port, options.externalUrl);
+  const localUrl = localUrlFor(host, port);
 
   // Responses not yet sent when close() starts (long-polls, mostly) end their
   // keep-alive connection; otherwise an idle client socket would hold the
@@ -160,6 +171,7 @@ export async function createServer(options: ServerOptions): Promise<RunningServe
   let closed = false;
   return {
     url: ctx.config.externalUrl,
+    localUrl,
     port,
     ctx,
     dataDir: options.dataDir,

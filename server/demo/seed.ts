@@ -2,22 +2,67 @@ import type { AppContext } from '../core/context.js';
 import { dmGroupFor } from '../db/queries/dm-groups.js';
 import { insertMessage } from '../db/queries/messages.js';
 import { insertStream, insertSubscription } from '../db/queries/streams.js';
-import { userById } from '../db/queries/users.js';
+import { setUserPasswordHash, userByEmailKey, userById } from '../db/queries/users.js';
 import { renderContent } from '../markdown/index.js';
+import { type RecentPresence, recordRecentPresence } from '../presence/index.js';
+import { hashPassword } from '../shared/credentials.js';
 import { Role } from '../shared/roles.js';
 import { createBot, createUser } from '../users/index.js';
 
-/** Every demo account's password, so `fetch_api_key` can be tried by hand. */
+/**
+ * Every demo account's password (the owner's too), printed by the banner:
+ * the mobile app has no dev login, so `fetch_api_key` is how it signs in.
+ */
 export const DEMO_PASSWORD = 'hearth-demo';
 
+/**
+ * `active`/`connected`: seconds before each start of their last presence
+ * reports, so clients show some people online, some idle, some away.
+ */
 const people = [
-  { email: 'iago@hearth.local', name: 'Iago', role: Role.administrator },
-  { email: 'desdemona@hearth.local', name: 'Desdemona', role: Role.moderator },
-  { email: 'hamlet@hearth.local', name: 'King Hamlet', role: Role.member },
-  { email: 'cordelia@hearth.local', name: "Cordelia, Lear's daughter", role: Role.member },
-  { email: 'othello@hearth.local', name: 'Othello, the Moor of Venice', role: Role.member },
-  { email: 'prospero@hearth.local', name: 'Prospero from The Tempest', role: Role.member },
-  { email: 'polonius@hearth.local', name: 'Polonius', role: Role.guest },
+  { email: 'iago@hearth.local', name: 'Iago', role: Role.administrator, active: 0, connected: 0 },
+  {
+    email: 'desdemona@hearth.local',
+    name: 'Desdemona',
+    role: Role.moderator,
+    active: 40,
+    connected: 40,
+  },
+  {
+    email: 'hamlet@hearth.local',
+    name: 'King Hamlet',
+    role: Role.member,
+    active: 20,
+    connected: 20,
+  },
+  {
+    email: 'cordelia@hearth.local',
+    name: "Cordelia, Lear's daughter",
+    role: Role.member,
+    active: 900,
+    connected: 30,
+  },
+  {
+    email: 'othello@hearth.local',
+    name: 'Othello, the Moor of Venice',
+    role: Role.member,
+    active: 3 * 3600,
+    connected: 3 * 3600,
+  },
+  {
+    email: 'prospero@hearth.local',
+    name: 'Prospero from The Tempest',
+    role: Role.member,
+    active: 10,
+    connected: 10,
+  },
+  {
+    email: 'polonius@hearth.local',
+    name: 'Polonius',
+    role: Role.guest,
+    active: 26 * 3600,
+    connected: 26 * 3600,
+  },
 ];
 
 const channels = [
@@ -52,9 +97,10 @@ const colors = ['#76ce90', '#fae589', '#a6c7e5', '#e79ab5', '#bfd56f', '#f4ae55'
 export async function seedDemo(ctx: AppContext, ownerId: number): Promise<void> {
   const ids: number[] = [ownerId];
   for (const person of people) {
+    // Passwords are set afterwards, all hashed at once (refreshDemo).
     const { user_id } = await createUser(ctx, null, {
       email: person.email,
-      password: DEMO_PASSWORD,
+      password: null,
       fullName: person.name,
       role: person.role,
     });
@@ -129,4 +175,37 @@ export async function seedDemo(ctx: AppContext, ownerId: number): Promise<void> 
       }
     }
   });
+}
+
+/**
+ * At each start of a demo organization: every demo person has the demo
+ * password (hashed concurrently: scrypt is slow and runs on libuv's thread
+ * pool) and recent presence. Returns how many demo people exist (0: the
+ * organization was not seeded as a demo).
+ */
+export async function refreshDemo(ctx: AppContext): Promise<number> {
+  const found = people.flatMap((person) => {
+    const user = userByEmailKey(ctx.db, person.email);
+    return user?.is_active && !user.is_bot ? [{ person, user }] : [];
+  });
+  const missing = found.filter(({ user }) => !user.password_hash);
+  const hashes = await Promise.all(missing.map(() => hashPassword(DEMO_PASSWORD)));
+  if (missing.length > 0) {
+    ctx.transaction(() => {
+      for (const [i, { user }] of missing.entries()) {
+        setUserPasswordHash(ctx.db, user.id, hashes[i]!);
+      }
+    });
+  }
+  recordRecentPresence(
+    ctx,
+    found.map(
+      ({ person, user }): RecentPresence => ({
+        userId: user.id,
+        activeSecondsAgo: person.active,
+        connectedSecondsAgo: person.connected,
+      }),
+    ),
+  );
+  return found.length;
 }

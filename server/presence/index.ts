@@ -2,6 +2,8 @@
 export {
   getRealmPresence,
   getUserPresence,
+  type RecentPresence,
+  recordRecentPresence,
   setPresenceEnabled,
   updatePresence,
 } from './presence.js';

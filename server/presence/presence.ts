@@ -225,3 +225,45 @@ function targetUser(ctx: AppContext, viewer: UserRow, userIdOrEmail: string): Us
   if (!user?.is_active) throw noSuchUser();
   return user;
 }
+
+export interface RecentPresence {
+  userId: number;
+  /** Seconds before now of the last "active" report; null: never active. */
+  activeSecondsAgo: number | null;
+  /** Seconds before now of the last report of either kind. */
+  connectedSecondsAgo: number;
+}
+
+/**
+ * Records presence reports on behalf of users (the demo's people at each
+ * start, so clients show who is around). Times never move back past a newer
+ * real report. Sends no events: it runs at start, before any client has an
+ * event queue; clients read it from register and their presence polls.
+ */
+export function recordRecentPresence(ctx: AppContext, reports: RecentPresence[]): void {
+  ctx.transaction(() => {
+    const now = Math.floor(ctx.now() / 1000);
+    for (const report of reports) {
+      const user = userById(ctx.db, report.userId);
+      if (!user?.is_active || user.is_bot) continue;
+      const before = presenceOf(ctx.db, user.id);
+      const active = report.activeSecondsAgo === null ? null : now - report.activeSecondsAgo;
+      const lastActive =
+        active === null
+          ? (before?.last_active_time ?? null)
+          : Math.max(active, before?.last_active_time ?? active);
+      const connected = now - report.connectedSecondsAgo;
+      const lastConnected = Math.max(
+        connected,
+        before?.last_connected_time ?? connected,
+        lastActive ?? connected,
+      );
+      writePresence(ctx.db, {
+        user_id: user.id,
+        last_active_time: lastActive,
+        last_connected_time: lastConnected,
+        last_update_id: nextPresenceUpdateId(ctx.db),
+      });
+    }
+  });
+}

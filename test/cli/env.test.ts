@@ -42,8 +42,10 @@ describe('environment variables', () => {
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(child.stderr).toMatch(/WARNING.*clear text/);
     expect(existsSync(path.join(dir, 'hearth.sqlite'))).toBe(true);
+    // Clients (the zuliprc's) are told the LAN address, not loopback.
     const rc = parseZuliprc(readFileSync(path.join(dir, 'zuliprc'), 'utf8'));
-    expect(rc.site).toBe(url);
+    expect(rc.site).toBe(await child.printedUrl());
+    expect(rc.site).not.toMatch(/127\.0\.0\.1/);
     // Demo mode: the dev login endpoints answer.
     const users = await new ApiClient(url, null).get('/dev_list_users', {}, { skipSchema: true });
     expect(users.status).toBe(200);

@@ -13,6 +13,10 @@ if (!existsSync(path.join(REPO, 'node_modules', 'tsx'))) {
 }
 
 export const LISTENING = /^Hearth listening on (http:\/\/127\.0\.0\.1:(\d+))$/;
+/** The listening line whatever the URL (a LAN address, an --external-url). */
+export const LISTENING_ANY = /^Hearth listening on (\S+)$/;
+/** Printed before the listening line when clients use another URL than this machine. */
+export const ON_THIS_MACHINE = /^On this machine: (http:\/\/\S+)$/;
 
 /** A `node --import tsx server/cli.ts` child and everything it printed. */
 export class CliProcess {
@@ -49,16 +53,27 @@ export class CliProcess {
     return this.stdout.split('\n').filter((line) => line.length > 0);
   }
 
-  /** Resolves with the URL once the process says it listens; rejects if it exits first. */
+  /**
+   * Resolves once the process says it listens, with the URL this machine
+   * reaches it at (loopback when it listens on every interface: tests never
+   * send traffic to a LAN address); rejects if it exits first.
+   */
   async listening(timeoutMs = 20_000): Promise<string> {
+    await this.printedUrl(timeoutMs);
+    const local = this.stdoutLines.find((l) => ON_THIS_MACHINE.test(l));
+    return local ? ON_THIS_MACHINE.exec(local)![1]! : this.printedUrl();
+  }
+
+  /** The URL of the listening line: the one clients are told to use. */
+  async printedUrl(timeoutMs = 20_000): Promise<string> {
     const deadline = Date.now() + timeoutMs;
     let exited = false;
     void this.exited.then(() => {
       exited = true;
     });
     while (Date.now() < deadline) {
-      const line = this.stdoutLines.find((l) => LISTENING.test(l));
-      if (line) return LISTENING.exec(line)![1]!;
+      const line = this.stdoutLines.find((l) => LISTENING_ANY.test(l));
+      if (line) return LISTENING_ANY.exec(line)![1]!;
       if (exited) break;
       await new Promise((resolve) => setTimeout(resolve, 25));
     }
