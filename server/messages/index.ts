@@ -11,6 +11,8 @@ export { getMessage, getMessages, matchesNarrow } from './fetch.js';
 export { getMessageHistory } from './history.js';
 export { userForEmail } from './recipients.js';
 export { renderPreview } from './render-preview.js';
+export type { ReportType } from './report.js';
+export { REPORT_REASONS, reportMessage } from './report.js';
 export type { SendInput } from './send.js';
 export { deliverMessage, prepareMessage, sendMessage } from './send.js';
 export { recentPrivateConversationsState } from './state.js';
