@@ -8,6 +8,7 @@ export {
   storeNewMessageFlags,
   storeUserFlags,
 } from './overrides.js';
+export { readReceipts } from './read-receipts.js';
 export { markConversationRead } from './read-state.js';
 export { FlagReader } from './reader.js';
 export { flagStateProviders } from './state.js';

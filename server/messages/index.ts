@@ -1,6 +1,6 @@
 /**
  * Messages: sending (recipients, mentions, delivery), editing and moving,
- * deleting (also whole topics), fetching with narrows, edit history, message dicts and events.
+ * deleting (also whole topics), fetching with narrows, edit history, message dicts and events, widget submessages.
  */
 export { parseRecipientList } from './addressee.js';
 export { normalizeContent } from './content.js';
@@ -11,6 +11,10 @@ export { getMessage, getMessages, matchesNarrow } from './fetch.js';
 export { getMessageHistory } from './history.js';
 export { userForEmail } from './recipients.js';
 export { renderPreview } from './render-preview.js';
+export type { ReportType } from './report.js';
+export { REPORT_REASONS, reportMessage } from './report.js';
 export type { SendInput } from './send.js';
 export { deliverMessage, prepareMessage, sendMessage } from './send.js';
 export { recentPrivateConversationsState } from './state.js';
+export type { SubmessageInput } from './submessage.js';
+export { addSubmessage } from './submessage.js';

@@ -9,6 +9,7 @@ import {
   subscriberIds,
   subscriptionOf,
 } from '../db/queries/streams.js';
+import { insertSubmessage } from '../db/queries/submessages.js';
 import {
   topicHasOtherMessages,
   userTopicPolicy,
@@ -25,6 +26,7 @@ import { emitMessageEvent } from './events.js';
 import { checkMentionPermissions, mentionedUsers, mentionFlags } from './mentions.js';
 /** Clients that render their own sent messages, so the sender has read them (Zulip's list). */
 import { type Addressee, resolveChannel, resolveDirect } from './recipients.js';
+import { widgetOf } from './widgets.js';
 
 export const selfRenderingClients = new Set([
   'zulipandroid',
@@ -135,6 +137,16 @@ export function deliverMessage(ctx: AppContext, tx: Tx, draft: MessageDraft): Se
     has_attachment: rendered.hasAttachment,
     search_body: searchableText(rendered.html),
   });
+  // A /poll or /todo message declares its widget in a first submessage.
+  const widget = widgetOf(draft.content);
+  if (widget) {
+    insertSubmessage(ctx.db, {
+      message_id: id,
+      sender_id: sender.id,
+      msg_type: 'widget',
+      content: JSON.stringify(widget),
+    });
+  }
 
   const recipients = new Set(addressee.recipients);
   const mentioned = mentionedUsers(ctx, rendered);

@@ -260,3 +260,53 @@ export const conversationsWithUnreadRows = (db: Db, userId: number) =>
        JOIN messages m ON m.id = f.message_id
       WHERE f.user_id = ? AND (f.flags & 1) = 0`,
   ).all(userId);
+
+/**
+ * Who has read a message, by the same default-plus-override rule as the
+ * FlagReader but for all users at once: an override row with `read`, or
+ * (without a row) having received the message at or below one's watermark.
+ * Only active users who share read receipts, are not `excludeUserId`, and
+ * neither muted nor were muted by `viewerId` (Zulip's read_receipts view).
+ */
+export function messageReaders(
+  db: Db,
+  message: { id: number; stream_id: number | null; dm_group_id: number | null },
+  excludeUserId: number,
+  viewerId: number,
+): number[] {
+  const received =
+    message.dm_group_id !== null
+      ? `SELECT d.user_id FROM dm_group_members d
+          WHERE d.dm_group_id = :conversation AND d.read_through >= :message`
+      : `SELECT DISTINCT s.user_id FROM subscriptions s
+           JOIN subscription_periods p ON p.user_id = s.user_id AND p.stream_id = s.stream_id
+          WHERE s.stream_id = :conversation AND p.first_message_id <= :message
+            AND (p.last_message_id IS NULL OR p.last_message_id >= :message)
+            AND s.read_through >= :message`;
+  const rows = stmt<
+    [{ message: number; conversation: number; exclude: number; viewer: number }],
+    { id: number }
+  >(
+    db,
+    `SELECT u.id FROM users u
+      WHERE u.id IN (
+              SELECT f.user_id FROM user_message_flags f
+               WHERE f.message_id = :message AND (f.flags & 1) = 1
+              UNION
+              SELECT r.user_id FROM (${received}) r
+               WHERE NOT EXISTS (SELECT 1 FROM user_message_flags f
+                                  WHERE f.user_id = r.user_id AND f.message_id = :message))
+        AND u.is_active = 1 AND u.id != :exclude
+        AND coalesce(json_extract(u.settings, '$.send_read_receipts'), 1) != 0
+        AND NOT EXISTS (SELECT 1 FROM muted_users m
+                         WHERE (m.user_id = u.id AND m.muted_user_id = :viewer)
+                            OR (m.user_id = :viewer AND m.muted_user_id = u.id))
+      ORDER BY u.id`,
+  ).all({
+    message: message.id,
+    conversation: (message.dm_group_id ?? message.stream_id)!,
+    exclude: excludeUserId,
+    viewer: viewerId,
+  });
+  return rows.map((r) => r.id);
+}

@@ -3,6 +3,7 @@ import {
   markAllAsRead,
   markStreamAsRead,
   markTopicAsRead,
+  readReceipts,
   updateMessageFlags,
   updateMessageFlagsForNarrow,
 } from '../../flags/index.js';
@@ -13,10 +14,16 @@ import { p } from '../params.js';
 import { route } from '../route.js';
 
 /**
- * /messages/flags, /messages/flags/narrow, /mark_*_as_read, /user_topics and
+ * /messages/flags, /messages/flags/narrow, /messages/{id}/read_receipts, /mark_*_as_read, /user_topics and
  * the deprecated /users/me/subscriptions/muted_topics.
  */
 export const flagRoutes = [
+  route({
+    method: 'GET',
+    path: '/messages/:message_id(^\\d+)/read_receipts',
+    params: { message_id: p.int({ min: 0 }) },
+    handler: (ctx, user, params) => readReceipts(ctx, user, params.message_id),
+  }),
   route({
     method: 'POST',
     path: '/messages/flags',

@@ -1,12 +1,20 @@
-import { deleteMessage, getMessageHistory, updateMessage } from '../../messages/index.js';
+import {
+  deleteMessage,
+  getMessageHistory,
+  REPORT_REASONS,
+  type ReportType,
+  reportMessage,
+  updateMessage,
+} from '../../messages/index.js';
 import { addReaction, removeReaction } from '../../reactions/index.js';
+import { MAX_REPORT_MESSAGE_EXPLANATION_LENGTH } from '../../shared/limits.js';
 import { sendTyping } from '../../typing/index.js';
 import { p } from '../params.js';
 import { route } from '../route.js';
 
 const messageId = p.int({ min: 0 });
 
-/** PATCH/DELETE /messages/{id}, GET /messages/{id}/history, reactions, typing */
+/** PATCH/DELETE /messages/{id}, GET /messages/{id}/history, POST /messages/{id}/report, reactions, typing */
 export const messageEditRoutes = [
   route({
     method: 'PATCH',
@@ -40,6 +48,21 @@ export const messageEditRoutes = [
     path: '/messages/:message_id(^\\d+)',
     params: { message_id: messageId },
     handler: (ctx, user, params) => deleteMessage(ctx, user, params.message_id),
+  }),
+  route({
+    method: 'POST',
+    path: '/messages/:message_id(^\\d+)/report',
+    params: {
+      message_id: messageId,
+      report_type: p.oneOf(Object.keys(REPORT_REASONS) as ReportType[]),
+      description: p.str({ maxLength: MAX_REPORT_MESSAGE_EXPLANATION_LENGTH }).default(''),
+    },
+    handler: (ctx, user, params) =>
+      reportMessage(ctx, user, {
+        messageId: params.message_id,
+        reportType: params.report_type,
+        description: params.description,
+      }),
   }),
   route({
     method: 'GET',

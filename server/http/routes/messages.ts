@@ -1,4 +1,4 @@
-import { renderPreview, sendMessage } from '../../messages/index.js';
+import { addSubmessage, renderPreview, sendMessage } from '../../messages/index.js';
 import { p } from '../params.js';
 import { route } from '../route.js';
 
@@ -33,5 +33,16 @@ export const messageRoutes = [
     path: '/messages/render',
     params: { content: p.str() },
     handler: (ctx, user, params) => renderPreview(ctx, user, params.content),
+  }),
+  route({
+    method: 'POST',
+    path: '/submessage',
+    params: { message_id: p.int(), msg_type: p.str(), content: p.str() },
+    handler: (ctx, user, params) =>
+      addSubmessage(ctx, user, {
+        messageId: params.message_id,
+        msgType: params.msg_type,
+        content: params.content,
+      }),
   }),
 ];

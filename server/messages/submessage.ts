@@ -1,0 +1,112 @@
+import type { AppContext, Tx } from '../core/context.js';
+import { badRequest } from '../core/errors.js';
+import { dmGroupMemberIds, type MessageRow } from '../db/queries/messages.js';
+import { type StreamRow, subscriptionOf } from '../db/queries/streams.js';
+import {
+  firstWidgetContent,
+  hasSubmessageFrom,
+  insertSubmessage,
+} from '../db/queries/submessages.js';
+import { userTopicPolicy, VisibilityPolicy } from '../db/queries/user-topics.js';
+import type { UserRow } from '../db/queries/users.js';
+import { accessMessage, channelMessageHolders } from '../narrow/index.js';
+import { mergeUserSettings } from '../shared/user-settings.js';
+import { setVisibilityPolicy } from '../topics/index.js';
+import { AutoPolicy } from './send.js';
+import { widgetDataError, widgetTypeOf } from './widgets.js';
+
+export interface SubmessageInput {
+  messageId: number;
+  msgType: string;
+  content: string;
+}
+
+/**
+ * POST /submessage (Zulip's process_submessage): anyone who can see the
+ * message may add one once its sender has (the sender starts); content is
+ * JSON, checked against the message's poll or to-do widget. Everyone who
+ * received the message gets a `submessage` event.
+ */
+export function addSubmessage(
+  ctx: AppContext,
+  user: UserRow,
+  input: SubmessageInput,
+): Record<string, never> {
+  return ctx.transaction((tx) => {
+    const { message, stream } = accessMessage(ctx, user, input.messageId);
+    if (
+      message.sender_id !== user.id &&
+      !hasSubmessageFrom(ctx.db, message.id, message.sender_id)
+    ) {
+      throw badRequest('You cannot attach a submessage to this message.');
+    }
+    let data: unknown;
+    try {
+      data = JSON.parse(input.content);
+    } catch {
+      throw badRequest('Invalid json for submessage');
+    }
+    const widgetType = widgetTypeOf(firstWidgetContent(ctx.db, message.id));
+    const error = widgetDataError(widgetType, data, message.sender_id === user.id);
+    if (error !== null) throw badRequest(error);
+
+    const id = insertSubmessage(ctx.db, {
+      message_id: message.id,
+      sender_id: user.id,
+      msg_type: input.msgType,
+      content: input.content,
+    });
+    if (stream) participate(ctx, tx, user, message, stream);
+    tx.emit({
+      type: 'submessage',
+      users: receivedBy(ctx, message),
+      payload: {
+        type: 'submessage',
+        msg_type: input.msgType,
+        message_id: message.id,
+        submessage_id: id,
+        sender_id: user.id,
+        content: input.content,
+      },
+    });
+    return {};
+  });
+}
+
+/** Who holds the message (Zulip's UserMessage rows): DM members, channel receivers. */
+function receivedBy(ctx: AppContext, message: MessageRow): number[] {
+  if (message.dm_group_id !== null) return dmGroupMemberIds(ctx.db, message.dm_group_id);
+  return [...channelMessageHolders(ctx, message)].sort((a, b) => a - b);
+}
+
+/**
+ * Taking part in a widget is participation in its topic: a subscriber who
+ * follows (or, in a muted channel, unmutes) topics on participation gets that
+ * policy, as Zulip's do_add_submessage.
+ */
+function participate(
+  ctx: AppContext,
+  tx: Tx,
+  user: UserRow,
+  message: MessageRow,
+  stream: StreamRow,
+): void {
+  if (user.is_bot) return;
+  const settings = mergeUserSettings(user.settings);
+  const follow = settings.automatically_follow_topics_policy === AutoPolicy.onParticipation;
+  const unmute =
+    settings.automatically_unmute_topics_in_muted_streams_policy === AutoPolicy.onParticipation;
+  if (!follow && !unmute) return;
+  const sub = subscriptionOf(ctx.db, stream.id, user.id);
+  if (sub?.active !== 1) return;
+  const policy = follow
+    ? VisibilityPolicy.followed
+    : sub!.is_muted === 1
+      ? VisibilityPolicy.unmuted
+      : null;
+  if (policy === null) return;
+  const current = userTopicPolicy(ctx.db, user.id, stream.id, message.topic);
+  if (current === policy) return;
+  if (policy === VisibilityPolicy.unmuted && current === VisibilityPolicy.followed) return;
+  setVisibilityPolicy(ctx, tx, user.id, stream.id, message.topic, policy);
+}
