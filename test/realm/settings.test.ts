@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deactivateOrganization } from '../../server/realm/index.js';
 import { Watchers } from '../helpers/event-queues.js';
-import { createChannel, quickMember } from '../helpers/fixtures.js';
+import { createChannel } from '../helpers/fixtures.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
 let t: TestServer;
