@@ -20,6 +20,7 @@ import {
   realmState,
 } from '../realm/index.js';
 import { realmDomainsState } from '../realm-domains/index.js';
+import { savedSnippetsState } from '../saved-snippets/index.js';
 import { remindersState, scheduledMessagesState } from '../scheduled/index.js';
 import { channelStateProviders } from '../subscriptions/index.js';
 import { topicStateProviders } from '../topics/index.js';
@@ -62,6 +63,7 @@ export const stateProviders: StateProvider[] = [
   mutedUsersState,
   userStatusState,
   draftsState,
+  savedSnippetsState,
   onboardingStepsState,
   ...miscPersonalState,
   ...channelStateProviders,

@@ -11,6 +11,8 @@ export const MAX_TOPIC_LENGTH = 60;
 export const MAX_CHANNEL_NAME_LENGTH = 60;
 export const MAX_CHANNEL_DESCRIPTION_LENGTH = 1024;
 export const MAX_CHANNEL_FOLDER_DESCRIPTION_LENGTH = 1024;
+/** A saved snippet's title, in characters after stripping (Zulip's SavedSnippet.MAX_TITLE_LENGTH); its content is limited to MAX_MESSAGE_LENGTH. */
+export const MAX_SAVED_SNIPPET_TITLE_LENGTH = 60;
 /** Longer reminder notes (POST /reminders) are refused. */
 export const MAX_REMINDER_NOTE_LENGTH = 1000;
 export const MIN_USER_NAME_LENGTH = 2;

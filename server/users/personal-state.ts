@@ -32,7 +32,6 @@ export const miscPersonalState: StateProvider[] = [
   { fetchTypes: ['video_calls'], fetch: () => ({ has_zoom_token: false }) },
   { fetchTypes: ['giphy'], fetch: () => ({ giphy_api_key: '' }) },
   { fetchTypes: ['stop_words'], fetch: () => ({ stop_words: [] }) },
-  { fetchTypes: ['saved_snippets'], fetch: () => ({ saved_snippets: [] }) },
   { fetchTypes: ['navigation_views'], fetch: () => ({ navigation_views: [] }) },
   { fetchTypes: ['channel_folders'], fetch: () => ({ channel_folders: [] }) },
   {

@@ -15,6 +15,7 @@ import { pushRoutes } from './push.js';
 import { realmRoutes } from './realm.js';
 import { realmDomainRoutes } from './realm-domains.js';
 import { reminderRoutes } from './reminders.js';
+import { savedSnippetRoutes } from './saved-snippets.js';
 import { scheduledMessageRoutes } from './scheduled-messages.js';
 import { serverRoutes } from './server.js';
 import { subscriptionRoutes } from './subscriptions.js';
@@ -38,6 +39,7 @@ export const allRoutes: Route[] = [
   ...presenceRoutes,
   ...scheduledMessageRoutes,
   ...draftRoutes,
+  ...savedSnippetRoutes,
   ...userStatusRoutes,
   ...reminderRoutes,
   ...botStorageRoutes,
