@@ -1,3 +1,4 @@
+import { alertWordsState } from '../alert-words/index.js';
 import type { AppContext } from '../core/context.js';
 import type { UserRow } from '../db/queries/users.js';
 import { draftsState } from '../drafts/index.js';
@@ -26,7 +27,6 @@ import { channelStateProviders } from '../subscriptions/index.js';
 import { topicStateProviders } from '../topics/index.js';
 import { userStatusState } from '../user-status/index.js';
 import {
-  alertWordsState,
   legacyDisplaySettingsState,
   legacyNotificationSettingsState,
   miscPersonalState,

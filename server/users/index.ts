@@ -11,7 +11,6 @@ export { createBot } from './bots.js';
 export { apiEmail, avatarUrl } from './format.js';
 export { notificationBot } from './notification-bot.js';
 export {
-  alertWordsState,
   miscPersonalState,
   mutedUsersState,
   onboardingStepsState,

@@ -1,18 +1,6 @@
 import { stmt } from '../db/prepared.js';
 import type { StateProvider } from '../events/state-provider.js';
 
-export const alertWordsState: StateProvider = {
-  fetchTypes: ['alert_words'],
-  fetch: (ctx, user) => ({
-    alert_words: stmt<[number], { word: string }>(
-      ctx.db,
-      'SELECT word FROM alert_words WHERE user_id = ? ORDER BY word',
-    )
-      .all(user.id)
-      .map((r) => r.word),
-  }),
-};
-
 export const mutedUsersState: StateProvider = {
   fetchTypes: ['muted_users'],
   fetch: (ctx, user) => ({

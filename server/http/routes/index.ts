@@ -1,4 +1,5 @@
 import type { Route } from '../route.js';
+import { alertWordRoutes } from './alert-words.js';
 import { botStorageRoutes } from './bot-storage.js';
 import { botRoutes } from './bots.js';
 import { channelRoutes } from './channels.js';
@@ -28,6 +29,7 @@ import { userRoutes } from './users.js';
 export const allRoutes: Route[] = [
   ...serverRoutes,
   ...userRoutes,
+  ...alertWordRoutes,
   ...botRoutes,
   ...eventRoutes,
   ...messageRoutes,
