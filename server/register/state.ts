@@ -6,6 +6,7 @@ import type { StateOptions, StateProvider } from '../events/state-provider.js';
 import { flagStateProviders } from '../flags/index.js';
 import { userGroupsState } from '../groups/index.js';
 import { recentPrivateConversationsState } from '../messages/index.js';
+import { mutedUsersState } from '../muted-users/index.js';
 import { realmPlaygroundsState } from '../playgrounds/index.js';
 import { presenceState } from '../presence/index.js';
 import { customProfileFieldsState } from '../profile-fields/index.js';
@@ -30,7 +31,6 @@ import {
   legacyDisplaySettingsState,
   legacyNotificationSettingsState,
   miscPersonalState,
-  mutedUsersState,
   onboardingStepsState,
   realmBotState,
   realmUserSettingsDefaultsState,

@@ -12,7 +12,6 @@ export { apiEmail, avatarUrl } from './format.js';
 export { notificationBot } from './notification-bot.js';
 export {
   miscPersonalState,
-  mutedUsersState,
   onboardingStepsState,
 } from './personal-state.js';
 export {

@@ -1,15 +1,4 @@
-import { stmt } from '../db/prepared.js';
 import type { StateProvider } from '../events/state-provider.js';
-
-export const mutedUsersState: StateProvider = {
-  fetchTypes: ['muted_users'],
-  fetch: (ctx, user) => ({
-    muted_users: stmt<[number], { id: number; timestamp: number }>(
-      ctx.db,
-      'SELECT muted_user_id AS id, date_muted AS timestamp FROM muted_users WHERE user_id = ? ORDER BY muted_user_id',
-    ).all(user.id),
-  }),
-};
 
 export const onboardingStepsState: StateProvider = {
   fetchTypes: ['onboarding_steps'],

@@ -9,6 +9,7 @@ import { flagRoutes } from './flags.js';
 import { messageEditRoutes } from './message-edits.js';
 import { messageFetchRoutes } from './message-fetch.js';
 import { messageRoutes } from './messages.js';
+import { mutedUserRoutes } from './muted-users.js';
 import { playgroundRoutes } from './playgrounds.js';
 import { presenceRoutes } from './presence.js';
 import { profileFieldRoutes } from './profile-fields.js';
@@ -30,6 +31,7 @@ export const allRoutes: Route[] = [
   ...serverRoutes,
   ...userRoutes,
   ...alertWordRoutes,
+  ...mutedUserRoutes,
   ...botRoutes,
   ...eventRoutes,
   ...messageRoutes,
