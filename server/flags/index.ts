@@ -1,5 +1,10 @@
 /** Per-user message flags: bits to sparse rows (the only writer), read watermarks, unread counts, POST /messages/flags, /flags/narrow and mark-as-read. */
-export { markAllAsRead, markStreamAsRead, markTopicAsRead } from './mark-read.js';
+export {
+  markAllAsRead,
+  markMessagesFromSenderRead,
+  markStreamAsRead,
+  markTopicAsRead,
+} from './mark-read.js';
 export {
   currentFlags,
   forgetUserFlags,

@@ -1,5 +1,5 @@
 import { accessChannelById } from '../channels/index.js';
-import type { AppContext } from '../core/context.js';
+import type { AppContext, Tx } from '../core/context.js';
 import { badRequest } from '../core/errors.js';
 import {
   type Conversation,
@@ -8,12 +8,14 @@ import {
   dmWatermarks,
   userHasMessageInTopic,
 } from '../db/queries/flags.js';
-import { topicKey } from '../db/queries/messages.js';
+import { messagesByIds, topicKey } from '../db/queries/messages.js';
 import { subscriptionsOfUser } from '../db/queries/streams.js';
+import { unreadMessageIdsFrom } from '../db/queries/unread.js';
 import type { UserRow } from '../db/queries/users.js';
+import { Flag } from '../shared/flags.js';
 import { loadRealm } from '../shared/realm.js';
 import { canonicalTopic } from '../shared/topics.js';
-import { markConversationRead } from './read-state.js';
+import { applyFlagChanges, markConversationRead, planFlagChange } from './read-state.js';
 import { emitFlagsEvent } from './update.js';
 
 const markRead = { op: 'add', flag: 'read' };
@@ -83,4 +85,23 @@ export function markTopicAsRead(
     if (ids.length > 0) emitFlagsEvent(ctx, tx, user.id, markRead, ids);
   });
   return {};
+}
+
+/**
+ * Marks every unread message from `senderId` read for the user, inside the
+ * caller's transaction (Zulip's do_mark_muted_user_messages_as_read, when
+ * a user mutes someone), with one update_message_flags event if any changed.
+ */
+export function markMessagesFromSenderRead(
+  ctx: AppContext,
+  tx: Tx,
+  userId: number,
+  senderId: number,
+): void {
+  const ids = unreadMessageIdsFrom(ctx.db, userId, senderId);
+  if (ids.length === 0) return;
+  const changes = planFlagChange(ctx.db, userId, messagesByIds(ctx.db, ids), Flag.read, true);
+  applyFlagChanges(ctx.db, userId, changes);
+  const changed = changes.map((c) => c.message.id).sort((a, b) => a - b);
+  if (changed.length > 0) emitFlagsEvent(ctx, tx, userId, markRead, changed);
 }

@@ -1,4 +1,5 @@
 /** PATCH /messages/{message_id}: content edits, and moves (edit-move.ts), in one transaction. */
+import { recipientsAlertedBy } from '../alert-words/index.js';
 import type { AppContext, Tx } from '../core/context.js';
 import { insertMessageEdit } from '../db/queries/message-edits.js';
 import {
@@ -15,7 +16,7 @@ import { type UserRow, userById } from '../db/queries/users.js';
 import { currentFlags, FlagReader, MENTION_BITS, storeUserFlags } from '../flags/index.js';
 import { topicLinks } from '../markdown/index.js';
 import { canAccessMessage, usersWithMessageAccess } from '../narrow/index.js';
-import { flagNames } from '../shared/flags.js';
+import { Flag, flagNames } from '../shared/flags.js';
 import { loadRealm } from '../shared/realm.js';
 import { isGuest } from '../shared/roles.js';
 import { topicForQueue } from '../shared/topics.js';
@@ -44,9 +45,14 @@ function updateMentionFlags(ctx: AppContext, plan: EditPlan, message: MessageRow
   }
   const mentioned = mentionedUsers(ctx, rendered);
   const wildcard = new Set(plan.topicWildcardUsers);
+  // Zulip recomputes has_alert_word with the mentions (update_user_message_flags).
+  const alerted = recipientsAlertedBy(ctx.db, plan.newContent, users);
   for (const userId of users) {
     const before = currentFlags(ctx.db, userId, message);
-    const after = (before & ~MENTION_BITS) | mentionFlags(userId, rendered, mentioned, wildcard);
+    const after =
+      (before & ~(MENTION_BITS | Flag.has_alert_word)) |
+      (alerted.has(userId) ? Flag.has_alert_word : 0) |
+      mentionFlags(userId, rendered, mentioned, wildcard);
     if (after !== before) storeUserFlags(ctx.db, userId, message, after);
   }
 }

@@ -1,3 +1,4 @@
+import { recipientsAlertedBy } from '../alert-words/index.js';
 import type { AppContext, Tx } from '../core/context.js';
 import { missingArgument } from '../core/errors.js';
 import { dmGroupFor } from '../db/queries/dm-groups.js';
@@ -153,6 +154,7 @@ export function deliverMessage(ctx: AppContext, tx: Tx, draft: MessageDraft): Se
   const topicWildcardUsers = new Set(draft.topicWildcardUsers);
   const mutedSender = new Set(usersWhoMuted(ctx.db, sender.id));
   const readFor = new Set(draft.readFor ?? []);
+  const alerted = recipientsAlertedBy(ctx.db, draft.content, recipients);
   const flagsByUser = new Map<number, number>();
   for (const userId of recipients) {
     const isSender = userId === sender.id;
@@ -164,7 +166,9 @@ export function deliverMessage(ctx: AppContext, tx: Tx, draft: MessageDraft): Se
         readFor.has(userId) ||
         (draft.unreadOnlyFor !== undefined && !draft.unreadOnlyFor.has(userId));
     const flags =
-      (read ? Flag.read : 0) | mentionFlags(userId, rendered, mentioned, topicWildcardUsers);
+      (read ? Flag.read : 0) |
+      (alerted.has(userId) ? Flag.has_alert_word : 0) |
+      mentionFlags(userId, rendered, mentioned, topicWildcardUsers);
     flagsByUser.set(userId, flags);
   }
   storeNewMessageFlags(ctx.db, id, sender.id, flagsByUser);

@@ -1,3 +1,4 @@
+import { alertWordsState } from '../alert-words/index.js';
 import type { AppContext } from '../core/context.js';
 import type { UserRow } from '../db/queries/users.js';
 import { draftsState } from '../drafts/index.js';
@@ -5,6 +6,7 @@ import type { StateOptions, StateProvider } from '../events/state-provider.js';
 import { flagStateProviders } from '../flags/index.js';
 import { userGroupsState } from '../groups/index.js';
 import { recentPrivateConversationsState } from '../messages/index.js';
+import { mutedUsersState } from '../muted-users/index.js';
 import { realmPlaygroundsState } from '../playgrounds/index.js';
 import { presenceState } from '../presence/index.js';
 import { customProfileFieldsState } from '../profile-fields/index.js';
@@ -20,16 +22,15 @@ import {
   realmState,
 } from '../realm/index.js';
 import { realmDomainsState } from '../realm-domains/index.js';
+import { savedSnippetsState } from '../saved-snippets/index.js';
 import { remindersState, scheduledMessagesState } from '../scheduled/index.js';
 import { channelStateProviders } from '../subscriptions/index.js';
 import { topicStateProviders } from '../topics/index.js';
 import { userStatusState } from '../user-status/index.js';
 import {
-  alertWordsState,
   legacyDisplaySettingsState,
   legacyNotificationSettingsState,
   miscPersonalState,
-  mutedUsersState,
   onboardingStepsState,
   realmBotState,
   realmUserSettingsDefaultsState,
@@ -62,6 +63,7 @@ export const stateProviders: StateProvider[] = [
   mutedUsersState,
   userStatusState,
   draftsState,
+  savedSnippetsState,
   onboardingStepsState,
   ...miscPersonalState,
   ...channelStateProviders,

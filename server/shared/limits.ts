@@ -13,6 +13,10 @@ export const MAX_CHANNEL_DESCRIPTION_LENGTH = 1024;
 export const MAX_CHANNEL_FOLDER_DESCRIPTION_LENGTH = 1024;
 /** Longer message-report descriptions (POST /messages/{id}/report) are refused. */
 export const MAX_REPORT_MESSAGE_EXPLANATION_LENGTH = 1000;
+/** A saved snippet's title, in characters after stripping (Zulip's SavedSnippet.MAX_TITLE_LENGTH); its content is limited to MAX_MESSAGE_LENGTH. */
+export const MAX_SAVED_SNIPPET_TITLE_LENGTH = 60;
+/** An alert word or phrase as given, in characters (Zulip's MAX_ALERT_WORD_LENGTH). */
+export const MAX_ALERT_WORD_LENGTH = 100;
 /** Longer reminder notes (POST /reminders) are refused. */
 export const MAX_REMINDER_NOTE_LENGTH = 1000;
 export const MIN_USER_NAME_LENGTH = 2;

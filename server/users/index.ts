@@ -11,9 +11,7 @@ export { createBot } from './bots.js';
 export { apiEmail, avatarUrl, canSeeDeliveryEmail } from './format.js';
 export { notificationBot } from './notification-bot.js';
 export {
-  alertWordsState,
   miscPersonalState,
-  mutedUsersState,
   onboardingStepsState,
 } from './personal-state.js';
 export {

@@ -1,27 +1,4 @@
-import { stmt } from '../db/prepared.js';
 import type { StateProvider } from '../events/state-provider.js';
-
-export const alertWordsState: StateProvider = {
-  fetchTypes: ['alert_words'],
-  fetch: (ctx, user) => ({
-    alert_words: stmt<[number], { word: string }>(
-      ctx.db,
-      'SELECT word FROM alert_words WHERE user_id = ? ORDER BY word',
-    )
-      .all(user.id)
-      .map((r) => r.word),
-  }),
-};
-
-export const mutedUsersState: StateProvider = {
-  fetchTypes: ['muted_users'],
-  fetch: (ctx, user) => ({
-    muted_users: stmt<[number], { id: number; timestamp: number }>(
-      ctx.db,
-      'SELECT muted_user_id AS id, date_muted AS timestamp FROM muted_users WHERE user_id = ? ORDER BY muted_user_id',
-    ).all(user.id),
-  }),
-};
 
 export const onboardingStepsState: StateProvider = {
   fetchTypes: ['onboarding_steps'],
@@ -32,7 +9,6 @@ export const miscPersonalState: StateProvider[] = [
   { fetchTypes: ['video_calls'], fetch: () => ({ has_zoom_token: false }) },
   { fetchTypes: ['giphy'], fetch: () => ({ giphy_api_key: '' }) },
   { fetchTypes: ['stop_words'], fetch: () => ({ stop_words: [] }) },
-  { fetchTypes: ['saved_snippets'], fetch: () => ({ saved_snippets: [] }) },
   { fetchTypes: ['navigation_views'], fetch: () => ({ navigation_views: [] }) },
   { fetchTypes: ['channel_folders'], fetch: () => ({ channel_folders: [] }) },
   {

@@ -3,6 +3,7 @@ import { initialSchema } from './0001-initial-schema.js';
 import { presenceUpdateId } from './0002-presence-update-id.js';
 import { reminderNote } from './0003-reminder-note.js';
 import { clientDevices } from './0004-client-devices.js';
+import { savedSnippets } from './0005-saved-snippets.js';
 
 export interface Migration {
   version: number;
@@ -16,4 +17,5 @@ export const migrations: Migration[] = [
   presenceUpdateId,
   reminderNote,
   clientDevices,
+  savedSnippets,
 ];

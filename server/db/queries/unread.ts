@@ -96,3 +96,35 @@ export const unreadMessageRows = (db: Db, userId: number, limit: number) =>
                       WHERE g.dm_group_id = m.dm_group_id AND g.user_id = @user))
      ORDER BY 1 DESC LIMIT @limit`,
   ).all({ user: userId, limit });
+
+/**
+ * The ids of the user's unread messages sent by `senderId`, ascending: the
+ * same three sources as unreadMessageRows, for one sender.
+ */
+export const unreadMessageIdsFrom = (db: Db, userId: number, senderId: number) =>
+  stmt<[{ user: number; sender: number }], { id: number }>(
+    db,
+    `SELECT m.id
+       FROM subscriptions s
+       JOIN messages m ON m.stream_id = s.stream_id AND m.id > s.read_through AND m.sender_id <> s.user_id
+      WHERE s.user_id = @user AND s.active = 1 AND m.sender_id = @sender
+        AND NOT EXISTS (SELECT 1 FROM user_message_flags f WHERE f.user_id = @user AND f.message_id = m.id)
+     UNION ALL
+     SELECT m.id
+       FROM dm_group_members g
+       JOIN messages m ON m.dm_group_id = g.dm_group_id AND m.id > g.read_through AND m.sender_id <> g.user_id
+      WHERE g.user_id = @user AND m.sender_id = @sender
+        AND NOT EXISTS (SELECT 1 FROM user_message_flags f WHERE f.user_id = @user AND f.message_id = m.id)
+     UNION ALL
+     SELECT m.id
+       FROM user_message_flags f INDEXED BY user_message_flags_unread
+       JOIN messages m ON m.id = f.message_id
+      WHERE f.user_id = @user AND (f.flags & 1) = 0 AND m.sender_id = @sender
+        AND (EXISTS (SELECT 1 FROM subscriptions s
+                      WHERE s.stream_id = m.stream_id AND s.user_id = @user AND s.active = 1)
+          OR EXISTS (SELECT 1 FROM dm_group_members g
+                      WHERE g.dm_group_id = m.dm_group_id AND g.user_id = @user))
+     ORDER BY 1`,
+  )
+    .all({ user: userId, sender: senderId })
+    .map((r) => r.id);

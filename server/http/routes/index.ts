@@ -1,4 +1,5 @@
 import type { Route } from '../route.js';
+import { alertWordRoutes } from './alert-words.js';
 import { botStorageRoutes } from './bot-storage.js';
 import { botRoutes } from './bots.js';
 import { channelRoutes } from './channels.js';
@@ -8,6 +9,7 @@ import { flagRoutes } from './flags.js';
 import { messageEditRoutes } from './message-edits.js';
 import { messageFetchRoutes } from './message-fetch.js';
 import { messageRoutes } from './messages.js';
+import { mutedUserRoutes } from './muted-users.js';
 import { playgroundRoutes } from './playgrounds.js';
 import { presenceRoutes } from './presence.js';
 import { profileFieldRoutes } from './profile-fields.js';
@@ -15,6 +17,7 @@ import { pushRoutes } from './push.js';
 import { realmRoutes } from './realm.js';
 import { realmDomainRoutes } from './realm-domains.js';
 import { reminderRoutes } from './reminders.js';
+import { savedSnippetRoutes } from './saved-snippets.js';
 import { scheduledMessageRoutes } from './scheduled-messages.js';
 import { serverRoutes } from './server.js';
 import { settingsRoutes } from './settings.js';
@@ -28,6 +31,8 @@ import { userRoutes } from './users.js';
 export const allRoutes: Route[] = [
   ...serverRoutes,
   ...userRoutes,
+  ...alertWordRoutes,
+  ...mutedUserRoutes,
   ...botRoutes,
   ...eventRoutes,
   ...messageRoutes,
@@ -39,6 +44,7 @@ export const allRoutes: Route[] = [
   ...presenceRoutes,
   ...scheduledMessageRoutes,
   ...draftRoutes,
+  ...savedSnippetRoutes,
   ...userStatusRoutes,
   ...reminderRoutes,
   ...botStorageRoutes,
