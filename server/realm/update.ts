@@ -1,6 +1,7 @@
 import type { AppContext } from '../core/context.js';
 import { badRequest, ownerRequired } from '../core/errors.js';
 import { setRealmDescription, setRealmName, setRealmSettings } from '../db/queries/realm.js';
+import { streamById } from '../db/queries/streams.js';
 import { activeUserIds, type UserRow } from '../db/queries/users.js';
 import {
   checkGroupSettingValue,
@@ -88,6 +89,7 @@ export interface RealmUpdateInput {
   emails_restricted_to_domains?: boolean;
   enable_read_receipts?: boolean;
   waiting_period_threshold?: number;
+  moderation_request_channel_id?: number;
   limits: Partial<Record<TimeLimitSetting, number | string>>;
   groups: Partial<Record<RealmGroupSetting, GroupSettingChange>>;
 }
@@ -99,6 +101,17 @@ function parseTimeLimit(setting: string, raw: number | string): number | null {
     throw badRequest(`Bad value for '${setting}': ${raw}`);
   }
   return raw;
+}
+
+/**
+ * Message reports go to a private channel (Zulip's check in update_realm);
+ * -1 turns reporting off.
+ */
+function checkModerationRequestChannel(ctx: AppContext, streamId: number): void {
+  if (streamId === -1) return;
+  const stream = streamById(ctx.db, streamId);
+  if (!stream || stream.is_archived) throw badRequest('Invalid channel ID');
+  if (!stream.invite_only) throw badRequest('Moderation request channel must be private.');
 }
 
 type Event =
@@ -165,6 +178,9 @@ export function updateRealm(
     if (input.name.trim() === '') throw badRequest("Organization name can't be empty.");
     name = input.name;
   }
+  if (input.moderation_request_channel_id !== undefined) {
+    checkModerationRequestChannel(ctx, input.moderation_request_channel_id);
+  }
   const description =
     input.description !== undefined && input.description !== realm.row.description
       ? input.description
@@ -177,6 +193,7 @@ export function updateRealm(
     'emails_restricted_to_domains',
     'enable_read_receipts',
     'waiting_period_threshold',
+    'moderation_request_channel_id',
   ] as const) {
     if (input[setting] !== undefined) setPlain(setting, input[setting]);
   }

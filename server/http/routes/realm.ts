@@ -35,6 +35,7 @@ export const realmRoutes = [
       emails_restricted_to_domains: p.bool().optional(),
       enable_read_receipts: p.bool().optional(),
       waiting_period_threshold: p.int({ min: 0 }).optional(),
+      moderation_request_channel_id: p.int({ min: -1 }).optional(),
       ...limitParams,
       ...groupParams,
     },
