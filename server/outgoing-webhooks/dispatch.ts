@@ -143,7 +143,7 @@ async function deliver(
   if (stopping.aborted) return;
   if (response.status < 200 || response.status >= 300) {
     failWithMessage(ctx, bot, message, `Third party responded with ${response.status}`);
-    notifyBotOwner(ctx, bot, message, { status: response.status, content: text });
+    notifyBotOwner(ctx, bot, message, { status: response.status, content: text, bytes: true });
     return;
   }
   let content: string | null;
@@ -240,21 +240,28 @@ function failWithMessage(
   }
 }
 
-/** Python's repr of the response bytes, as Zulip quotes them. */
-function bytesRepr(text: string): string {
+/**
+ * Python's repr of the response, as Zulip quotes it: of its bytes after an
+ * error status (`b'...'`), of its text after a bad body (`'...'`).
+ */
+function pythonRepr(text: string, bytes: boolean): string {
   const quote = text.includes("'") && !text.includes('"') ? '"' : "'";
+  const units = bytes
+    ? [...Buffer.from(text, 'utf8')].map((byte) => String.fromCharCode(byte))
+    : [...text];
   let out = '';
-  for (const byte of Buffer.from(text, 'utf8')) {
-    const ch = String.fromCharCode(byte);
+  for (const ch of units) {
+    const code = ch.codePointAt(0)!;
     if (ch === '\\') out += '\\\\';
     else if (ch === quote) out += `\\${ch}`;
     else if (ch === '\n') out += '\\n';
     else if (ch === '\r') out += '\\r';
     else if (ch === '\t') out += '\\t';
-    else if (byte < 0x20 || byte >= 0x7f) out += `\\x${byte.toString(16).padStart(2, '0')}`;
-    else out += ch;
+    else if (code < 0x20 || code === 0x7f || (bytes && code > 0x7f)) {
+      out += `\\x${code.toString(16).padStart(2, '0')}`;
+    } else out += ch;
   }
-  return `b${quote}${out}${quote}`;
+  return `${bytes ? 'b' : ''}${quote}${out}${quote}`;
 }
 
 /**
@@ -265,7 +272,7 @@ function notifyBotOwner(
   ctx: AppContext,
   bot: UserRow,
   message: Record<string, unknown>,
-  what: { status?: number; content?: string; failure?: string },
+  what: { status?: number; content?: string; bytes?: boolean; failure?: string },
 ): void {
   if (bot.bot_owner_id === null) return;
   const owner = userById(ctx.db, bot.bot_owner_id);
@@ -288,7 +295,7 @@ function notifyBotOwner(
   if (what.failure) text += `\n${what.failure}`;
   else if (what.status) text += `\nThe webhook got a response with status code *${what.status}*.`;
   if (what.content) {
-    text += `\nThe response contains the following payload:\n\`\`\`\n${bytesRepr(what.content)}\n\`\`\``;
+    text += `\nThe response contains the following payload:\n\`\`\`\n${pythonRepr(what.content, what.bytes ?? false)}\n\`\`\``;
   }
   try {
     sendDirect(ctx, bot, [owner.id], text);

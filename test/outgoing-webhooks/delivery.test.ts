@@ -273,7 +273,7 @@ describe('outgoing webhooks', () => {
   it('an answer that is not JSON is reported', async () => {
     hook.answer = { status: 200, body: 'not json' };
     const got = hook.next();
-    await sendToChannel(t, 'admin', channel, 'garbled', '@**Echo Bot** hm');
+    const id = await sendToChannel(t, 'admin', channel, 'garbled', '@**Echo Bot** hm');
     await got;
     const inTopic = await eventually(async () => {
       const msgs = await messagesIn(t, 'admin', [
@@ -284,5 +284,16 @@ describe('outgoing webhooks', () => {
       return msgs.at(-1)!;
     });
     expect(inTopic.content).toBe('Failure! Invalid JSON in response');
+    const notice = await eventually(async () => {
+      const msgs = await messagesIn(t, 'member', [{ operator: 'dm', operand: [bot.id] }]);
+      const last = msgs.at(-1)!;
+      expect(last.content).toContain('/topic/garbled/');
+      return last;
+    });
+    expect(notice.content).toBe(
+      `[A message](${t.server.url}/#narrow/channel/${channel}-hooks/topic/garbled/near/${id}) to your bot @_**Echo Bot** triggered an outgoing webhook.\n` +
+        'The outgoing webhook server attempted to send a message in Zulip, but that request resulted in the following error:\n> Invalid JSON in response\n' +
+        "The response contains the following payload:\n```\n'not json'\n```",
+    );
   });
 });
