@@ -89,11 +89,20 @@ function deliveriesFor(ctx: AppContext, facts: NewMessageFacts): Delivery[] {
   return deliveries;
 }
 
-/** The message dict as Zulip's GenericOutgoingWebhookService sends it. */
-function messageDict(ctx: AppContext, bot: UserRow, messageId: number) {
-  const raw = getMessage(ctx, bot, messageId, { applyMarkdown: false, allowEmptyTopicName: true });
-  const html = getMessage(ctx, bot, messageId, { applyMarkdown: true, allowEmptyTopicName: true });
-  return { ...raw.message, rendered_content: html.message.content } as Record<string, unknown>;
+/**
+ * The message dict as Zulip's GenericOutgoingWebhookService sends it (raw
+ * `content` and `rendered_content`, no per-user flags). Formatted for the
+ * sender, who can always see it: a bot mentioned in a channel it is not
+ * subscribed to is told all the same, as in Zulip.
+ */
+function messageDict(ctx: AppContext, senderId: number, messageId: number) {
+  const sender = userById(ctx.db, senderId);
+  if (!sender) throw new Error('sender gone');
+  const options = { allowEmptyTopicName: true };
+  const raw = getMessage(ctx, sender, messageId, { ...options, applyMarkdown: false });
+  const html = getMessage(ctx, sender, messageId, { ...options, applyMarkdown: true });
+  const { flags: _flags, ...dict } = raw.message as Record<string, unknown>;
+  return { ...dict, rendered_content: html.message.content } as Record<string, unknown>;
 }
 
 async function deliver(
@@ -107,7 +116,7 @@ async function deliver(
   if (!bot?.is_active) return;
   let message: Record<string, unknown>;
   try {
-    message = messageDict(ctx, bot, d.facts.messageId);
+    message = messageDict(ctx, d.facts.senderId, d.facts.messageId);
   } catch {
     return;
   }

@@ -150,6 +150,7 @@ describe('outgoing webhooks', () => {
     expect(message.rendered_content).toContain('user-mention');
     expect(message.sender_id).toBe(t.accounts.admin.id);
     expect(message.display_recipient).toBe('hooks');
+    expect(message).not.toHaveProperty('flags');
 
     const reply = await eventually(async () => {
       const msgs = await messagesIn(t, 'member', [
@@ -216,6 +217,20 @@ describe('outgoing webhooks', () => {
     await settle();
     expect(hook.received).toHaveLength(0);
     expect(other.received).toHaveLength(1);
+  });
+
+  it('a bot mentioned in a private channel it is not in is told too', async () => {
+    const secret = createChannel(t, {
+      name: 'secret',
+      private: true,
+      subscribers: [t.accounts.admin.id],
+    });
+    const got = other.next();
+    const id = await sendToChannel(t, 'admin', secret, 'hush', '@**Other Bot** psst');
+    const body = await got;
+    expect(body.trigger).toBe('mention');
+    expect((body.message as Record<string, unknown>).id).toBe(id);
+    expect((body.message as Record<string, unknown>).display_recipient).toBe('secret');
   });
 
   it('a 500 answer reports the failure in the conversation and to the bot owner', async () => {
