@@ -13,6 +13,7 @@ import { allRoutes } from './http/routes/index.js';
 import { registerTrpc } from './http/trpc-plugin.js';
 import { DEFAULT_DELIVERY_SCHEDULE, startScheduledDelivery } from './jobs/scheduled-delivery.js';
 import { narrowQueueFilter } from './narrow/index.js';
+import { startOutgoingWebhooks } from './outgoing-webhooks/index.js';
 import { TOPIC_DELETION_BATCH_SIZE, TOPIC_DELETION_TIME_BUDGET_MS } from './shared/limits.js';
 import { externalUrlFor, localUrlFor } from './shared/network.js';
 
@@ -56,6 +57,8 @@ export interface ServerOptions {
    * (Zulip's 100 and 50 s by default).
    */
   topicDeletion?: { batchSize?: number; timeBudgetMs?: number };
+  /** How long an outgoing-webhook bot's server may take to answer (default 10 s). */
+  outgoingWebhookTimeoutMs?: number;
 }
 
 export interface RunningServer {
@@ -168,6 +171,10 @@ export async function createServer(options: ServerOptions): Promise<RunningServe
       ? null
       : startScheduledDelivery(ctx, options.scheduledDelivery ?? DEFAULT_DELIVERY_SCHEDULE);
 
+  const outgoingWebhooks = startOutgoingWebhooks(ctx, {
+    timeoutMs: options.outgoingWebhookTimeoutMs,
+  });
+
   let closed = false;
   return {
     url: ctx.config.externalUrl,
@@ -180,6 +187,7 @@ export async function createServer(options: ServerOptions): Promise<RunningServe
       if (closed) return;
       closed = true;
       await deliveryTask?.destroy();
+      await outgoingWebhooks.stop();
       // Long-polls answer at once so the server can drain, then the DB closes last.
       for (const response of inFlight) {
         if (!response.headersSent) response.setHeader('Connection', 'close');

@@ -17,7 +17,27 @@ export interface PendingEvent {
   payload: EventPayload;
   /** Only the queue with this id gets the event (e.g. local echo data). */
   onlyQueueId?: string;
+  /**
+   * What in-process observers (EventHub.observe) learn of a committed new
+   * message; never sent to clients.
+   */
+  newMessage?: NewMessageFacts;
 }
+
+/** A stored message as observers see it after the commit. */
+export interface NewMessageFacts {
+  messageId: number;
+  senderId: number;
+  /** True for a channel message, false for a direct message. */
+  isChannel: boolean;
+  /** Every recipient (the sender included). */
+  recipients: readonly number[];
+  /** Users mentioned by name (not wildcards), recipients or not. */
+  mentioned: readonly number[];
+}
+
+/** Called after the commit, once per event, before the queues get it. */
+export type EventObserver = (event: PendingEvent) => void;
 
 export interface EventHubTimings {
   /** A blocking GET /events with nothing to deliver answers a heartbeat after this. */
@@ -60,6 +80,7 @@ export class EventHub {
   private readonly byUser = new Map<number, Set<EventQueue>>();
   private readonly gcTimer: NodeJS.Timeout;
   private closed = false;
+  private readonly observers = new Set<EventObserver>();
   /** Extra filter applied per queue, e.g. the register narrow for message events. */
   queueFilter: (queue: EventQueue, type: string, payload: Record<string, unknown>) => boolean =
     () => true;
@@ -116,7 +137,17 @@ export class EventHub {
     return this.queues.size;
   }
 
+  /**
+   * Lets an in-process reaction (outgoing webhooks) see committed events
+   * without the emitting area knowing of it. Returns the unsubscribe.
+   */
+  observe(observer: EventObserver): () => void {
+    this.observers.add(observer);
+    return () => this.observers.delete(observer);
+  }
+
   dispatch(event: PendingEvent): void {
+    for (const observer of this.observers) observer(event);
     const seen = new Set<number>();
     for (const userId of event.users) {
       if (seen.has(userId)) continue;

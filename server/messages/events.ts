@@ -1,5 +1,6 @@
 import type { AppContext, Tx } from '../core/context.js';
 import { messageById } from '../db/queries/messages.js';
+import type { NewMessageFacts } from '../events/hub.js';
 import type { EventQueue } from '../events/queue.js';
 import { flagNames } from '../shared/flags.js';
 import { MessageFormatter } from './format.js';
@@ -15,6 +16,7 @@ export function emitMessageEvent(
   messageId: number,
   flagsByUser: Map<number, number>,
   local?: { queueId: string; localId: string },
+  facts?: NewMessageFacts,
 ): void {
   const variants = new Map<string, Record<string, unknown>>();
   // null: the message is gone (deleted before delivery), so there is nothing to send.
@@ -37,6 +39,7 @@ export function emitMessageEvent(
   tx.emit({
     type: 'message',
     users: flagsByUser.keys(),
+    ...(facts ? { newMessage: facts } : {}),
     payload: (queue) => {
       const message = dictFor(queue);
       if (!message) return null;

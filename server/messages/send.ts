@@ -188,7 +188,13 @@ export function deliverMessage(ctx: AppContext, tx: Tx, draft: MessageDraft): Se
     [...ctx.events.queuesOf(sender.id)].some((queue) => queue.id === draft.local!.queueId)
       ? draft.local
       : undefined;
-  emitMessageEvent(ctx, tx, id, flagsByUser, local);
+  emitMessageEvent(ctx, tx, id, flagsByUser, local, {
+    messageId: id,
+    senderId: sender.id,
+    isChannel: stream !== null && stream !== undefined,
+    recipients: [...recipients],
+    mentioned: [...rendered.mentionedUserIds],
+  });
 
   if (stream && draft.automaticTopicPolicy) {
     if (automatic !== null)

@@ -157,6 +157,8 @@ export interface TestServerOptions {
   requestTimeoutMs?: number;
   /** See ServerOptions.topicDeletion. */
   topicDeletion?: { batchSize?: number; timeBudgetMs?: number };
+  /** See ServerOptions.outgoingWebhookTimeoutMs. */
+  outgoingWebhookTimeoutMs?: number;
 }
 
 export const FIXTURE_PASSWORD = 'correct horse battery staple';
@@ -178,6 +180,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     scheduledDelivery: options.scheduledDelivery,
     requestTimeoutMs: options.requestTimeoutMs,
     topicDeletion: options.topicDeletion,
+    outgoingWebhookTimeoutMs: options.outgoingWebhookTimeoutMs,
   });
   const { ctx } = server;
   const owner = await createOrganization(ctx, {
