@@ -4,7 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import type { OpenApiFixture } from '../fixtures/update.js';
+import type { OpenApiFixture } from '../fixtures/types.js';
 import {
   expectValidResponse,
   findOperation,

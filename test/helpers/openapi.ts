@@ -28,7 +28,7 @@
 import { readFileSync } from 'node:fs';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
-import type { OpenApiFixture, OpenApiOperation } from '../fixtures/update.js';
+import type { OpenApiFixture, OpenApiOperation } from '../fixtures/types.js';
 
 // ---------------------------------------------------------------------------
 // Public types

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { renderMarkdown } from '../../server/markdown/markdown.js';
-import type { MarkdownCase, MarkdownFixture } from '../fixtures/update.js';
+import type { MarkdownCase, MarkdownFixture } from '../fixtures/types.js';
 import { makeLookups } from './lookups.js';
 
 /**
