@@ -22,6 +22,11 @@ import {
   type UserGroupRow,
 } from '../db/queries/user-groups.js';
 import { type UserRow, userById } from '../db/queries/users.js';
+import {
+  normalizeGroupSetting,
+  sameGroupSetting,
+  settingMismatch,
+} from '../shared/group-setting-change.js';
 import type { StoredGroupSetting } from '../shared/group-settings.js';
 import { userHasGroupSetting } from '../shared/group-settings.js';
 import { MAX_USER_GROUP_NAME_LENGTH } from '../shared/limits.js';
@@ -38,9 +43,6 @@ import {
   groupPermissionNames,
   hasGroupPermission,
   newGroupDefaults,
-  normalizeSetting,
-  sameSetting,
-  settingMismatch,
   settingUsesGroup,
   storedPermissions,
 } from './settings.js';
@@ -483,11 +485,14 @@ export function updateUserGroup(
       if (change === undefined) continue;
       const stored = storedPermissions(group);
       const current = apiGroupSetting(ctx, stored[setting]);
-      const requested = normalizeSetting(ctx, change.new);
-      if (change.old !== undefined && !sameSetting(normalizeSetting(ctx, change.old), current)) {
+      const requested = normalizeGroupSetting(ctx, change.new);
+      if (
+        change.old !== undefined &&
+        !sameGroupSetting(normalizeGroupSetting(ctx, change.old), current)
+      ) {
         throw settingMismatch();
       }
-      if (sameSetting(current, requested)) continue;
+      if (sameGroupSetting(current, requested)) continue;
       const value: StoredGroupSetting = checkGroupSetting(ctx, setting, change.new);
       setGroupPermissions(ctx.db, group.id, JSON.stringify({ ...stored, [setting]: value }));
       reload();

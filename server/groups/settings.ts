@@ -1,7 +1,8 @@
 import type { AppContext } from '../core/context.js';
-import { ApiError, badRequest } from '../core/errors.js';
-import { groupById, groupByName, type UserGroupRow } from '../db/queries/user-groups.js';
-import { type UserRow, userById } from '../db/queries/users.js';
+import { badRequest } from '../core/errors.js';
+import type { UserGroupRow } from '../db/queries/user-groups.js';
+import type { UserRow } from '../db/queries/users.js';
+import { checkGroupSettingValue, type GroupSettingInput } from '../shared/group-setting-change.js';
 import { type StoredGroupSetting, userHasGroupSetting } from '../shared/group-settings.js';
 import { type GroupSettingValue, resolveGroupSetting } from '../shared/realm.js';
 import { isGuest } from '../shared/roles.js';
@@ -68,75 +69,25 @@ export function hasGroupPermission(
   return userHasGroupSetting(ctx, user, storedPermissions(group)[setting]);
 }
 
-export type GroupSettingInput = number | { direct_members: number[]; direct_subgroups: number[] };
+export type { GroupSettingInput } from '../shared/group-setting-change.js';
 
 const deactivatedGroup = () => badRequest('User group is deactivated.');
 
-/** Zulip's parse_group_setting_value: one subgroup alone is that group; empty is Nobody. */
-export function normalizeSetting(ctx: AppContext, input: GroupSettingInput): GroupSettingValue {
-  if (typeof input === 'number') return input;
-  if (input.direct_members.length === 0 && input.direct_subgroups.length === 1) {
-    return input.direct_subgroups[0]!;
-  }
-  if (input.direct_members.length === 0 && input.direct_subgroups.length === 0) {
-    return groupByName(ctx.db, 'role:nobody')!.id;
-  }
-  return input;
-}
-
 /**
- * Zulip's access_user_group_for_setting for a user group's settings: groups
- * and users must exist and be active; role:internet is never allowed, and
- * role:everyone only where guests may hold the permission.
+ * Zulip's access_user_group_for_setting for a user group's settings: the
+ * shared check, with role:everyone only where guests may hold the permission
+ * and Zulip's own message for a deactivated group.
  */
 export function checkGroupSetting(
   ctx: AppContext,
   setting: GroupPermission,
   input: GroupSettingInput,
 ): StoredGroupSetting {
-  const value = normalizeSetting(ctx, input);
-  if (typeof value === 'number') {
-    const group = groupById(ctx.db, value);
-    if (!group) throw badRequest('Invalid user group');
-    if (group.deactivated) throw deactivatedGroup();
-    if (group.name === 'role:internet') {
-      throw badRequest(`'${setting}' setting cannot be set to 'role:internet' group.`);
-    }
-    if (group.name === 'role:everyone' && !groupPermissionSettings[setting].allowEveryone) {
-      throw badRequest(`'${setting}' setting cannot be set to 'role:everyone' group.`);
-    }
-    return group.is_system_group ? group.name : value;
-  }
-  const members = [...new Set(value.direct_members)].sort((a, b) => a - b);
-  for (const id of members) {
-    const user = userById(ctx.db, id);
-    if (!user?.is_active) throw badRequest(`Invalid user ID: ${id}`);
-  }
-  const subgroups = [...new Set(value.direct_subgroups)].sort((a, b) => a - b);
-  for (const id of subgroups) {
-    const group = groupById(ctx.db, id);
-    if (!group) throw badRequest(`Invalid user group ID: ${id}`);
-    if (group.deactivated) throw deactivatedGroup();
-  }
-  return { direct_members: members, direct_subgroups: subgroups };
+  return checkGroupSettingValue(ctx, setting, input, {
+    allowEverybody: groupPermissionSettings[setting].allowEveryone,
+    deactivatedGroup,
+  });
 }
-
-/** Zulip's are_both_group_setting_values_equal (anonymous groups compare as sets). */
-export function sameSetting(a: GroupSettingValue, b: GroupSettingValue): boolean {
-  if (typeof a === 'number' || typeof b === 'number') return a === b;
-  const sameSet = (x: number[], y: number[]) => {
-    const sx = new Set(x);
-    const sy = new Set(y);
-    return sx.size === sy.size && [...sx].every((v) => sy.has(v));
-  };
-  return (
-    sameSet(a.direct_members, b.direct_members) && sameSet(a.direct_subgroups, b.direct_subgroups)
-  );
-}
-
-/** Zulip's PreviousSettingValueMismatchedError. */
-export const settingMismatch = () =>
-  new ApiError("'old' value does not match the expected value.", { code: 'EXPECTATION_MISMATCH' });
 
 /** Does a stored setting value name this group, directly or as an anonymous group's subgroup? */
 export function settingUsesGroup(value: unknown, group: UserGroupRow): boolean {

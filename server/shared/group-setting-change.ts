@@ -49,12 +49,18 @@ export function checkGroupSettingValue(
   ctx: AppContext,
   setting: string,
   input: GroupSettingInput,
-  options: { allowEverybody: boolean },
+  options: {
+    allowEverybody: boolean;
+    /** User-group settings name a deactivated group as such; others call it invalid. */
+    deactivatedGroup?: () => Error;
+  },
 ): StoredGroupSetting {
+  const deactivated = (fallback: () => Error) => (options.deactivatedGroup ?? fallback)();
   const value = normalizeGroupSetting(ctx, input);
   if (typeof value === 'number') {
     const group = groupById(ctx.db, value);
-    if (!group || group.deactivated) throw badRequest('Invalid user group');
+    if (!group) throw badRequest('Invalid user group');
+    if (group.deactivated) throw deactivated(() => badRequest('Invalid user group'));
     if (group.name === 'role:internet') {
       throw badRequest(`'${setting}' setting cannot be set to 'role:internet' group.`);
     }
@@ -72,7 +78,8 @@ export function checkGroupSettingValue(
   const subgroups = [...new Set(value.direct_subgroups)].sort((a, b) => a - b);
   for (const id of subgroups) {
     const group = groupById(ctx.db, id);
-    if (!group || group.deactivated) throw badRequest(`Invalid user group ID: ${id}`);
+    if (!group) throw badRequest(`Invalid user group ID: ${id}`);
+    if (group.deactivated) throw deactivated(() => badRequest(`Invalid user group ID: ${id}`));
   }
   return { direct_members: members, direct_subgroups: subgroups };
 }
