@@ -1,11 +1,15 @@
+import { createReadStream } from 'node:fs';
 import formbody from '@fastify/formbody';
 import multipart from '@fastify/multipart';
+import { create as contentDisposition } from 'content-disposition';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { authenticate } from '../auth/index.js';
 import type { AppContext } from '../core/context.js';
 import { ApiError, badRequest, notFound, requestTooLarge } from '../core/errors.js';
 import { defaultRules, headersFor, type RateLimiter, type RateStatus } from '../core/rate-limit.js';
 import type { UserRow } from '../db/queries/users.js';
+import { FileAnswer, type UploadedFile } from '../shared/files.js';
+import { MAX_UPLOAD_READ_BYTES } from '../shared/limits.js';
 import { jsonTooDeep, parseParams, tooDeepMessage } from './params.js';
 import type { RequestInfo, Route } from './route.js';
 
@@ -85,6 +89,30 @@ function sendError(reply: FastifyReply, error: ApiError): FastifyReply {
 }
 
 /**
+ * A file answer. Uploads are hostile by assumption: the type is never sniffed
+ * by the browser and nothing from them may run as this origin's page.
+ */
+function sendFile(reply: FastifyReply, answer: FileAnswer): FastifyReply {
+  const { body, contentType, disposition, cacheControl, status, headers } = answer.init;
+  reply
+    .code(status ?? 200)
+    .header('Content-Type', contentType)
+    .header('X-Content-Type-Options', 'nosniff')
+    .header('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'; sandbox")
+    .header('Cache-Control', cacheControl ?? 'private, max-age=3600');
+  if (disposition) {
+    const { type, fileName } = disposition;
+    reply.header(
+      'Content-Disposition',
+      fileName === undefined ? type : contentDisposition(fileName, { type }),
+    );
+  }
+  if (headers) reply.headers(headers);
+  if (Buffer.isBuffer(body)) return reply.send(body);
+  return reply.send(createReadStream(body.path));
+}
+
+/**
  * Fastify's own errors (bad JSON, too large, ...) in Zulip's envelope. Errors
  * raised before the handler ran come from reading the request (e.g. busboy on
  * a broken multipart body, which sets no status): they are the client's.
@@ -142,9 +170,31 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
   });
 
   await app.register(formbody);
+  // File parts are read whole (up to MAX_UPLOAD_READ_BYTES, then marked
+  // truncated so the endpoint can answer with its own size error) and kept
+  // beside the request; the remaining fields become parameters.
+  const uploadedFiles = new WeakMap<FastifyRequest, UploadedFile[]>();
   await app.register(multipart, {
     attachFieldsToBody: 'keyValues',
-    limits: { fileSize: 25 * 1024 * 1024, fields: 1000, fieldSize: BODY_LIMIT_BYTES },
+    throwFileSizeLimit: false,
+    limits: {
+      fileSize: MAX_UPLOAD_READ_BYTES,
+      files: 4,
+      fields: 1000,
+      fieldSize: BODY_LIMIT_BYTES,
+    },
+    async onFile(part) {
+      const data = await part.toBuffer();
+      const files = uploadedFiles.get(this) ?? [];
+      files.push({
+        field: part.fieldname,
+        fileName: part.filename,
+        contentType: part.mimetype,
+        data,
+        truncated: part.file.truncated,
+      });
+      uploadedFiles.set(this, files);
+    },
   });
   // Fastify's own JSON parser, after a nesting check: collectRawParams re-encodes
   // values with the recursive JSON.stringify.
@@ -171,13 +221,14 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
   for (const def of routes) {
     app.route({
       method: def.method,
-      url: API_PREFIX + def.path,
+      url: def.atRoot ? def.path : API_PREFIX + def.path,
       handler: async (request, reply) => {
         handled.add(request);
         let abort: AbortController | undefined;
         const info: RequestInfo = {
           clientName: clientNameFromUserAgent(request.headers['user-agent']),
           ip: request.ip,
+          files: uploadedFiles.get(request) ?? [],
           // Made on first use: only long-polls need it, and aborting costs a DOMException.
           get signal() {
             if (!abort) {
@@ -213,6 +264,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
         const result = def.groupCommit
           ? await ctx.batch(() => handler(ctx, user, params, info))
           : await handler(ctx, user, params, info);
+        if (result instanceof FileAnswer) return sendFile(reply, result);
         const body: Record<string, unknown> = { result: 'success', msg: '', ...(result as object) };
         if (ignored.length > 0) body.ignored_parameters_unsupported = ignored.sort();
         return reply.code(200).send(body);

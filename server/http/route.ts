@@ -1,5 +1,6 @@
 import type { AppContext } from '../core/context.js';
 import type { UserRow } from '../db/queries/users.js';
+import type { FileAnswer, UploadedFile } from '../shared/files.js';
 import type { ParamShape, ParsedParams } from './params.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE' | 'PUT';
@@ -11,12 +12,22 @@ export interface RequestInfo {
   ip: string;
   /** Aborted when the client goes away (long-polls stop waiting). */
   signal: AbortSignal;
+  /** The file parts of a multipart request, in order (empty otherwise). */
+  files: readonly UploadedFile[];
 }
+
+/** What a handler answers: fields of Zulip's JSON envelope, or a file. */
+export type HandlerResult = Record<string, unknown> | FileAnswer;
 
 interface BaseRoute<S extends ParamShape> {
   method: HttpMethod;
   /** Relative to /api/v1, in Fastify syntax (`:id(^\\d+)` for numeric ids). */
   path: string;
+  /**
+   * Served at `path` itself rather than under /api/v1 (files: /user_uploads/...,
+   * /user_avatars/..., /static/...); Zulip serves these at the site root.
+   */
+  atRoot?: boolean;
   params: S;
   /** Exempt from the per-user rate limit (e.g. long-polling GET /events). */
   rateLimitExempt?: boolean;
@@ -34,7 +45,7 @@ export interface AuthedRoute<S extends ParamShape> extends BaseRoute<S> {
     user: UserRow,
     params: ParsedParams<S>,
     request: RequestInfo,
-  ): Record<string, unknown> | Promise<Record<string, unknown>>;
+  ): HandlerResult | Promise<HandlerResult>;
 }
 
 export interface PublicRoute<S extends ParamShape> extends BaseRoute<S> {
@@ -45,7 +56,7 @@ export interface PublicRoute<S extends ParamShape> extends BaseRoute<S> {
     user: null,
     params: ParsedParams<S>,
     request: RequestInfo,
-  ): Record<string, unknown> | Promise<Record<string, unknown>>;
+  ): HandlerResult | Promise<HandlerResult>;
 }
 
 export type Route<S extends ParamShape = ParamShape> = AuthedRoute<S> | PublicRoute<S>;

@@ -68,3 +68,9 @@ export const MAX_BOT_CONFIG_SIZE = 10_000;
 
 /** Shortest new password PATCH /settings accepts (Zulip's PASSWORD_MIN_LENGTH). */
 export const MIN_PASSWORD_LENGTH = 6;
+/** Zulip's max_file_upload_size_mib default (register, server settings). */
+export const MAX_FILE_UPLOAD_SIZE_MIB = 25;
+/** Custom emoji images (Zulip's MAX_EMOJI_FILE_SIZE_MIB). */
+export const MAX_EMOJI_FILE_SIZE_MIB = 5;
+/** The most of one multipart file the server reads; a longer one is marked truncated. */
+export const MAX_UPLOAD_READ_BYTES = MAX_FILE_UPLOAD_SIZE_MIB * 1024 * 1024 + 1;

@@ -96,7 +96,11 @@ export class ApiClient {
       headers['content-type'] = 'application/x-www-form-urlencoded';
     } else {
       const form = new FormData();
-      for (const [k, v] of entries) form.append(k, encodeValue(v));
+      for (const [k, v] of entries) {
+        // A File (or Blob) is sent as a file part, as clients upload.
+        if (v instanceof Blob) form.append(k, v);
+        else form.append(k, encodeValue(v));
+      }
       body = form;
     }
     const response = await fetch(url, { method, headers, body });
@@ -116,6 +120,18 @@ export class ApiClient {
       });
     }
     return { status: response.status, headers: response.headers, body: json };
+  }
+
+  /**
+   * A request to any path of the server (not only /api/v1), with this
+   * client's credentials, answered as is: for files and redirects.
+   */
+  fetch(path: string, init: RequestInit = {}): Promise<Response> {
+    const headers = new Headers(init.headers);
+    if (this.auth && !headers.has('authorization')) {
+      headers.set('authorization', basicAuth(this.auth.email, this.auth.apiKey));
+    }
+    return fetch(new URL(path, this.baseUrl), { redirect: 'manual', ...init, headers });
   }
 
   get = (endpoint: string, params?: Params, options?: RequestOptions) =>
