@@ -76,6 +76,8 @@ export interface RunningServer {
 
 export const DATABASE_FILE = 'hearth.sqlite';
 export const ZULIPRC_FILE = 'zuliprc';
+/** Uploaded files, emoji and avatars, under the data directory (see core/file-store.ts). */
+export const FILES_DIR = 'files';
 
 export const silentLogger: Logger = { info() {}, warn() {}, error() {} };
 
@@ -112,6 +114,7 @@ export async function createServer(options: ServerOptions): Promise<RunningServe
     rateLimiter,
     config: {
       externalUrl: '',
+      filesDir: path.join(options.dataDir, FILES_DIR),
       demo: options.demo ?? false,
       rateLimit: options.rateLimit ?? true,
       startedAtMs: now(),

@@ -13,6 +13,8 @@ export interface ServerConfig {
   externalUrl: string;
   demo: boolean;
   rateLimit: boolean;
+  /** Where stored files live (uploads, emoji, avatars): `<data dir>/files`. */
+  filesDir: string;
   /** Distinguishes server runs (register's server_generation). */
   startedAtMs: number;
   /** POST /streams/{id}/delete_topic: messages per transaction, and the time one request may take. */
