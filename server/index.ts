@@ -2,6 +2,7 @@ import { chmodSync, mkdirSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import path from 'node:path';
+import { applyStagedRestore, attachBackups, BackupService } from './backup/index.js';
 import { type AppContext, createTransactionRunner, type Logger } from './core/context.js';
 import { RateLimiter } from './core/rate-limit.js';
 import { WriteBatcher } from './core/write-batcher.js';
@@ -11,6 +12,7 @@ import { registerAdminUi } from './http/admin-ui.js';
 import { buildHttpApp } from './http/app.js';
 import { allRoutes } from './http/routes/index.js';
 import { registerTrpc } from './http/trpc-plugin.js';
+import { DEFAULT_BACKUP_CHECK_SCHEDULE, startAutomaticBackups } from './jobs/automatic-backup.js';
 import { DEFAULT_DELIVERY_SCHEDULE, startScheduledDelivery } from './jobs/scheduled-delivery.js';
 import { narrowQueueFilter } from './narrow/index.js';
 import { startOutgoingWebhooks } from './outgoing-webhooks/index.js';
@@ -46,6 +48,12 @@ export interface ServerOptions {
    */
   scheduledDelivery?: string | false;
   /**
+   * node-cron expression (seconds field first) for checking whether the
+   * daily automatic backup is due (default every minute); false turns the
+   * check off.
+   */
+  automaticBackups?: string | false;
+  /**
    * How long a request's headers and body may take to arrive before it is
    * answered 408 and its connection closed (default 60 s; long-polls are
    * not affected once their request has arrived).
@@ -72,6 +80,23 @@ export interface RunningServer {
   /** Where first start writes the owner's zuliprc (see bootstrap.ts). */
   zuliprcPath: string;
   close(): Promise<void>;
+  /**
+   * Closes everything (the database last), applies a staged restore, and
+   * serves again on the same port with a fresh context: the fields above
+   * then describe the new run. A restore (backup.restore) asks for this
+   * itself; hosts that keep a RunningServer keep the same object.
+   */
+  restart(): Promise<void>;
+}
+
+/** One run of the server between starts and restarts. */
+interface ServerRun {
+  url: string;
+  localUrl: string;
+  port: number;
+  ctx: AppContext;
+  backups: BackupService;
+  close(): Promise<void>;
 }
 
 export const DATABASE_FILE = 'hearth.sqlite';
@@ -92,6 +117,55 @@ export const consoleLogger: Logger = {
  * Electron shell, tests) decide what to do on first start (see cli.ts).
  */
 export async function createServer(options: ServerOptions): Promise<RunningServer> {
+  let run = await startRun(options);
+  const log = options.log ?? silentLogger;
+  // Restarts and the final close happen one after another, never interleaved.
+  let lifecycle: Promise<void> = Promise.resolve();
+  let closed = false;
+  const server: RunningServer = {
+    get url() {
+      return run.url;
+    },
+    get localUrl() {
+      return run.localUrl;
+    },
+    get port() {
+      return run.port;
+    },
+    get ctx() {
+      return run.ctx;
+    },
+    dataDir: options.dataDir,
+    zuliprcPath: path.join(options.dataDir, ZULIPRC_FILE),
+    close() {
+      lifecycle = lifecycle.then(async () => {
+        if (closed) return;
+        closed = true;
+        await run.close();
+      });
+      return lifecycle;
+    },
+    restart() {
+      lifecycle = lifecycle.then(async () => {
+        if (closed) return;
+        await run.close();
+        // The same port keeps clients' URL (and the desktop's) valid.
+        run = await startRun({ ...options, port: run.port });
+        watchRestarts();
+        log.info(`Hearth restarted on ${run.url}`);
+      });
+      return lifecycle;
+    },
+  };
+  const watchRestarts = () =>
+    run.backups.onRestartRequested(() => {
+      server.restart().catch((err: unknown) => log.error('restarting the server failed', err));
+    });
+  watchRestarts();
+  return server;
+}
+
+async function startRun(options: ServerOptions): Promise<ServerRun> {
   // Owner-only when Hearth creates it (mkdir's mode passes through the umask);
   // a directory the user made keeps the mode they gave it.
   if (mkdirSync(options.dataDir, { recursive: true, mode: 0o700 }) !== undefined) {
@@ -99,6 +173,8 @@ export async function createServer(options: ServerOptions): Promise<RunningServe
   }
   const now = options.now ?? Date.now;
   const log = options.log ?? silentLogger;
+  // Before the database opens: a restore staged by the previous run is swapped in now.
+  applyStagedRestore(options.dataDir, DATABASE_FILE, FILES_DIR, log);
   const db = openDatabase(path.join(options.dataDir, DATABASE_FILE));
   const events = new EventHub(now, { ...defaultTimings, ...options.eventTimings });
   events.queueFilter = narrowQueueFilter;
@@ -127,6 +203,8 @@ export async function createServer(options: ServerOptions): Promise<RunningServe
     batch: (fn) => batcher.run(fn),
   };
   const zuliprcPath = path.join(options.dataDir, ZULIPRC_FILE);
+  const backups = await BackupService.open(ctx, options.dataDir);
+  attachBackups(ctx, backups);
   const app = await buildHttpApp({
     ctx,
     routes: allRoutes,
@@ -178,18 +256,29 @@ export async function createServer(options: ServerOptions): Promise<RunningServe
     timeoutMs: options.outgoingWebhookTimeoutMs,
   });
 
+  const backupTask =
+    options.automaticBackups === false
+      ? null
+      : startAutomaticBackups(
+          backups,
+          options.automaticBackups ?? DEFAULT_BACKUP_CHECK_SCHEDULE,
+          log,
+        );
+
   let closed = false;
   return {
     url: ctx.config.externalUrl,
     localUrl,
     port,
     ctx,
-    dataDir: options.dataDir,
-    zuliprcPath,
+    backups,
     async close() {
       if (closed) return;
       closed = true;
       await deliveryTask?.destroy();
+      await backupTask?.destroy();
+      // A backup in progress stops (its partial file removed) before the database closes.
+      await backups.close();
       await outgoingWebhooks.stop();
       // Long-polls answer at once so the server can drain, then the DB closes last.
       for (const response of inFlight) {

@@ -3,6 +3,11 @@ import { migrations } from './migrations/index.js';
 
 export class DatabaseTooNewError extends Error {}
 
+/** The schema version this build writes (a database above it was written by a newer Hearth). */
+export function latestSchemaVersion(): number {
+  return migrations.length === 0 ? 0 : migrations[migrations.length - 1]!.version;
+}
+
 /**
  * Applies pending migrations in one transaction and records the schema
  * version in PRAGMA user_version. A database written by a newer Hearth is
@@ -10,7 +15,7 @@ export class DatabaseTooNewError extends Error {}
  */
 export function migrate(db: Database.Database): { from: number; to: number } {
   const current = db.pragma('user_version', { simple: true }) as number;
-  const latest = migrations.length === 0 ? 0 : migrations[migrations.length - 1]!.version;
+  const latest = latestSchemaVersion();
   if (current > latest) {
     throw new DatabaseTooNewError(
       `This database has schema version ${current}, but this Hearth only knows versions up to ${latest}. ` +

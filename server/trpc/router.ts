@@ -10,6 +10,7 @@ import {
   reactivateUser,
   updateUser,
 } from '../users/index.js';
+import { backupRouter } from './backup.js';
 import { procedure, router } from './init.js';
 import { userId, userList, userRecord } from './schemas.js';
 
@@ -103,6 +104,7 @@ export function createAppRouter() {
     organization: organizationRouter,
     users: userRouter,
     bots: botRouter,
+    backup: backupRouter,
   });
 }
 

@@ -1,0 +1,13 @@
+/** Backups: now or daily, with the stored files; restore through a staged swap at restart. */
+export type { BackupEntry } from './folder.js';
+export {
+  backupProgress,
+  createBackup,
+  listBackups,
+  removeBackup,
+  restoreBackup,
+  updateBackupSettings,
+} from './operations.js';
+export { applyStagedRestore, restoreIsStaged } from './restore.js';
+export { attachBackups, type BackupProgress, BackupService, backupsOf } from './service.js';
+export type { BackupSettings } from './settings.js';

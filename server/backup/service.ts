@@ -1,0 +1,241 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { mkdir, rm } from 'node:fs/promises';
+import path from 'node:path';
+import type { AppContext } from '../core/context.js';
+import { ApiError } from '../core/errors.js';
+import { BackupAborted, writeBackup } from './archive.js';
+import {
+  type BackupEntry,
+  backupFileName,
+  latestAutomaticBackupAt,
+  listBackupFiles,
+  pruneAutomaticBackups,
+  resolveBackupFile,
+} from './folder.js';
+import { stageRestore } from './restore.js';
+import { latestSlot } from './schedule.js';
+import { type BackupSettings, loadSettings, mergeSettings, saveSettings } from './settings.js';
+
+export interface BackupProgress {
+  state: 'running' | 'done' | 'failed';
+  /** 0..1; 1 once done. */
+  fraction: number;
+  error?: string;
+  /** The backup's file name once done. */
+  file?: string;
+}
+
+interface Job extends BackupProgress {
+  id: string;
+  automatic: boolean;
+  finishedAt: number | null;
+}
+
+/** Finished jobs are remembered this long for a UI that polls late. */
+const FINISHED_JOB_MEMORY_MS = 60 * 60 * 1000;
+/** After a failed automatic backup (a full disk, a missing drive), wait this long before retrying. */
+const AUTOMATIC_RETRY_MS = 60 * 60 * 1000;
+
+export const noSuchBackupJob = () =>
+  new ApiError('No such backup job', { code: 'BAD_REQUEST', extra: { reason: 'not_found' } });
+
+/**
+ * One server's backups: its settings, the backups it runs one after another
+ * (each reporting progress under an id), and restores. Created with the
+ * server; close() stops a running backup before the database closes.
+ */
+export class BackupService {
+  private readonly jobs = new Map<string, Job>();
+  private queue: Promise<void> = Promise.resolve();
+  private closing = false;
+  private restoring = false;
+  private lastAutomaticFailureAt = Number.NEGATIVE_INFINITY;
+  private restartHandler: (() => void) | null = null;
+  private dueCheck: Promise<string | null> | null = null;
+
+  private constructor(
+    private readonly ctx: AppContext,
+    readonly dataDir: string,
+    private settings: BackupSettings,
+  ) {}
+
+  static async open(ctx: AppContext, dataDir: string): Promise<BackupService> {
+    return new BackupService(ctx, dataDir, await loadSettings(dataDir));
+  }
+
+  /** Who restarts the server once a restore is staged (createServer's RunningServer.restart). */
+  onRestartRequested(handler: () => void): void {
+    this.restartHandler = handler;
+  }
+
+  currentSettings(): BackupSettings {
+    return { ...this.settings };
+  }
+
+  async list(): Promise<{ backups: BackupEntry[]; settings: BackupSettings }> {
+    return {
+      backups: await listBackupFiles(this.settings.folder),
+      settings: this.currentSettings(),
+    };
+  }
+
+  async updateSettings(change: Partial<BackupSettings>): Promise<BackupSettings> {
+    const next = await mergeSettings(this.settings, change, this.ctx.config.filesDir);
+    await saveSettings(this.dataDir, next);
+    this.settings = next;
+    return this.currentSettings();
+  }
+
+  /** Queues a backup (one runs at a time) and answers the id its progress is reported under. */
+  start(automatic: boolean): string {
+    if (this.closing) throw new ApiError('The server is restarting; try again in a moment');
+    this.forgetOldJobs();
+    const job: Job = {
+      id: randomBytes(8).toString('hex'),
+      automatic,
+      state: 'running',
+      fraction: 0,
+      finishedAt: null,
+    };
+    this.jobs.set(job.id, job);
+    this.queue = this.queue.then(() => this.run(job));
+    return job.id;
+  }
+
+  progress(id: string): BackupProgress {
+    const job = this.jobs.get(id);
+    if (!job) throw noSuchBackupJob();
+    const { state, fraction, error, file } = job;
+    return {
+      state,
+      fraction,
+      ...(error !== undefined ? { error } : {}),
+      ...(file !== undefined ? { file } : {}),
+    };
+  }
+
+  /** Waits for every queued backup; for callers (the CLI, tests) that need the file. */
+  async idle(): Promise<void> {
+    await this.queue;
+  }
+
+  async remove(file: string): Promise<void> {
+    await rm(await resolveBackupFile(this.settings.folder, file));
+  }
+
+  /**
+   * Checks and stages `file` to replace the live data, then asks for the
+   * restart that swaps it in. The live data is untouched until then.
+   */
+  async restore(file: string): Promise<{ restartRequired: boolean }> {
+    if (this.closing) throw new ApiError('The server is restarting; try again in a moment');
+    if (this.restoring) throw new ApiError('A restore is already in progress');
+    this.restoring = true;
+    try {
+      const full = await resolveBackupFile(this.settings.folder, file);
+      await stageRestore({ dataDir: this.dataDir, now: this.ctx.now() }, full);
+    } finally {
+      this.restoring = false;
+    }
+    const restart = this.restartHandler;
+    // After this answer has left: the restart waits for requests in flight anyway.
+    if (restart) setImmediate(restart);
+    return { restartRequired: true };
+  }
+
+  /**
+   * Starts the day's automatic backup when it is due: backups are on, the
+   * day's hour has come, and the folder holds no automatic backup since.
+   * A machine that slept through the hour catches up at its next check.
+   */
+  async runDue(): Promise<string | null> {
+    // Two checks at once would both find the backup missing and make two.
+    if (this.dueCheck) return this.dueCheck;
+    this.dueCheck = this.startIfDue().finally(() => {
+      this.dueCheck = null;
+    });
+    return this.dueCheck;
+  }
+
+  private async startIfDue(): Promise<string | null> {
+    if (!this.settings.enabled || this.closing) return null;
+    const now = this.ctx.now();
+    if (now - this.lastAutomaticFailureAt < AUTOMATIC_RETRY_MS) return null;
+    for (const job of this.jobs.values()) {
+      if (job.automatic && job.state === 'running') return null;
+    }
+    const slot = latestSlot(now, this.settings.hour);
+    if ((await latestAutomaticBackupAt(this.settings.folder)) >= slot) return null;
+    return this.start(true);
+  }
+
+  /** Stops a running backup (its partial file is removed) and waits for the queue to settle. */
+  async close(): Promise<void> {
+    this.closing = true;
+    await this.queue;
+  }
+
+  private async run(job: Job): Promise<void> {
+    const { folder, keep } = this.settings;
+    try {
+      if (this.closing) throw new BackupAborted();
+      await mkdir(folder, { recursive: true, mode: 0o700 });
+      const createdAt = this.ctx.now();
+      let attempt = 0;
+      while (existsSync(path.join(folder, backupFileName(createdAt, job.automatic, attempt)))) {
+        attempt += 1;
+      }
+      const file = backupFileName(createdAt, job.automatic, attempt);
+      await writeBackup(this.ctx.db, {
+        destination: path.join(folder, file),
+        filesDir: this.ctx.config.filesDir,
+        createdAt,
+        automatic: job.automatic,
+        schemaVersion: this.ctx.db.pragma('user_version', { simple: true }) as number,
+        onProgress: (fraction) => {
+          job.fraction = fraction;
+        },
+        aborted: () => this.closing,
+      });
+      Object.assign(job, { state: 'done', fraction: 1, file });
+      if (job.automatic) {
+        const removed = await pruneAutomaticBackups(folder, keep);
+        if (removed.length > 0) this.ctx.log.info(`Removed old backups: ${removed.join(', ')}`);
+      }
+      this.ctx.log.info(`Backup written: ${path.join(folder, file)}`);
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      Object.assign(job, {
+        state: 'failed',
+        error: err instanceof BackupAborted ? message : `The backup failed: ${message}`,
+      });
+      if (job.automatic) this.lastAutomaticFailureAt = this.ctx.now();
+      if (!(err instanceof BackupAborted)) this.ctx.log.error('backup failed', err);
+    } finally {
+      job.finishedAt = this.ctx.now();
+    }
+  }
+
+  private forgetOldJobs(): void {
+    const now = this.ctx.now();
+    for (const [id, job] of this.jobs) {
+      if (job.finishedAt !== null && now - job.finishedAt > FINISHED_JOB_MEMORY_MS) {
+        this.jobs.delete(id);
+      }
+    }
+  }
+}
+
+const services = new WeakMap<AppContext, BackupService>();
+
+/** Makes `service` the one the server with `ctx` answers backup calls with. */
+export function attachBackups(ctx: AppContext, service: BackupService): void {
+  services.set(ctx, service);
+}
+
+export function backupsOf(ctx: AppContext): BackupService {
+  const service = services.get(ctx);
+  if (!service) throw new ApiError('Backups are not available on this server');
+  return service;
+}
