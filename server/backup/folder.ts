@@ -58,14 +58,15 @@ export async function resolveBackupFile(folder: string, file: string): Promise<s
   throw noSuchBackup();
 }
 
-/** Every backup in the folder, newest first (a missing folder has none). */
+/** Every backup in the folder, newest first (an unreadable folder has none). */
 export async function listBackupFiles(folder: string): Promise<BackupEntry[]> {
   let names: string[];
   try {
     names = await readdir(folder);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
-    throw err;
+  } catch {
+    // Missing, unplugged or not a folder: nothing to list. Settings stay reachable so the
+    // owner can point them elsewhere; a backup into it fails with the reason.
+    return [];
   }
   const entries: BackupEntry[] = [];
   for (const file of names) {

@@ -198,12 +198,10 @@ export class BackupService {
         },
         aborted: () => this.closing,
       });
-      Object.assign(job, { state: 'done', fraction: 1, file });
-      if (job.automatic) {
-        const removed = await pruneAutomaticBackups(folder, keep);
-        if (removed.length > 0) this.ctx.log.info(`Removed old backups: ${removed.join(', ')}`);
-      }
       this.ctx.log.info(`Backup written: ${path.join(folder, file)}`);
+      // Retention is part of the job: when it reports done, the folder is as it will stay.
+      if (job.automatic) await this.prune(folder, keep);
+      Object.assign(job, { state: 'done', fraction: 1, file });
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
       Object.assign(job, {
@@ -214,6 +212,16 @@ export class BackupService {
       if (!(err instanceof BackupAborted)) this.ctx.log.error('backup failed', err);
     } finally {
       job.finishedAt = this.ctx.now();
+    }
+  }
+
+  private async prune(folder: string, keep: number): Promise<void> {
+    try {
+      const removed = await pruneAutomaticBackups(folder, keep);
+      if (removed.length > 0) this.ctx.log.info(`Removed old backups: ${removed.join(', ')}`);
+    } catch (err) {
+      // The new backup is good; an old one left behind is retried next time.
+      this.ctx.log.error('removing old backups failed', err);
     }
   }
 
