@@ -1,5 +1,6 @@
 /** Backups: now or daily, with the stored files; restore through a staged swap at restart. */
 export type { BackupEntry } from './folder.js';
+export { backUpDataDirectory } from './offline.js';
 export {
   backupProgress,
   createBackup,

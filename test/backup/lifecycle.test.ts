@@ -1,8 +1,9 @@
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import Database from 'better-sqlite3';
 import { afterAll, expect, it } from 'vitest';
-import { backupsOf } from '../../server/backup/index.js';
+import { backUpDataDirectory, backupsOf } from '../../server/backup/index.js';
 import { createServer } from '../../server/index.js';
 import { createOrganization } from '../../server/realm/organization.js';
 
@@ -63,4 +64,19 @@ it('restart() serves on the same port with a fresh context and the same data', a
   // Closed stays closed: a restart after close does nothing.
   await server.restart();
   expect(server.ctx.db.open).toBe(false);
+});
+
+it('backUpDataDirectory copies a data directory no server is running on', async () => {
+  const destination = path.join(dataDir, 'out', 'offline.sqlite');
+  await backUpDataDirectory(dataDir, 'hearth.sqlite', 'files', destination, Date.UTC(2025, 4, 1));
+  const copy = new Database(destination, { readonly: true });
+  try {
+    expect(copy.pragma('integrity_check', { simple: true })).toBe('ok');
+    expect(copy.prepare('SELECT name FROM realm').get()).toEqual({ name: 'Restart Org' });
+    expect(
+      copy.prepare("SELECT value FROM hearth_backup_info WHERE key = 'created_at'").get(),
+    ).toEqual({ value: String(Date.UTC(2025, 4, 1)) });
+  } finally {
+    copy.close();
+  }
 });
