@@ -98,6 +98,9 @@ export async function writeBackup(db: Db, options: WriteBackupOptions): Promise<
   await rm(partial, { force: true });
   let copy: Database.Database | null = null;
   try {
+    // The copy holds password hashes and API keys: owner-only from its first byte
+    // (SQLite would create it with the umask's mode).
+    await (await open(partial, 'wx', 0o600)).close();
     await db.backup(partial, {
       progress({ totalPages, remainingPages }) {
         if (options.aborted()) throw new BackupAborted();

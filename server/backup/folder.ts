@@ -87,6 +87,16 @@ export async function listBackupFiles(folder: string): Promise<BackupEntry[]> {
   return entries.sort((a, b) => b.createdAt - a.createdAt || b.file.localeCompare(a.file));
 }
 
+/** Removes half-written backups a stopped process left (only while none is being written). */
+export async function removeAbandonedPartials(folder: string): Promise<void> {
+  const names = await readdir(folder).catch(() => [] as string[]);
+  for (const name of names) {
+    if (name.startsWith('.') && name.endsWith('.partial') && parseName(name.slice(1, -8))) {
+      await rm(path.join(folder, name), { force: true });
+    }
+  }
+}
+
 /** Removes the oldest automatic backups beyond `keep`; manual ones are the owner's to remove. */
 export async function pruneAutomaticBackups(folder: string, keep: number): Promise<string[]> {
   const automatic = (await listBackupFiles(folder)).filter((entry) => entry.automatic);

@@ -9,6 +9,6 @@ export {
   restoreBackup,
   updateBackupSettings,
 } from './operations.js';
-export { applyStagedRestore, restoreIsStaged } from './restore.js';
+export { applyStagedRestore } from './restore.js';
 export { attachBackups, type BackupProgress, BackupService, backupsOf } from './service.js';
 export type { BackupSettings } from './settings.js';

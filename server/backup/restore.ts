@@ -174,11 +174,6 @@ async function syncPath(file: string): Promise<void> {
   }
 }
 
-/** True while a checked restore waits for the server to restart. */
-export function restoreIsStaged(dataDir: string): boolean {
-  return existsSync(path.join(dataDir, STAGING_DIR, READY_FILE));
-}
-
 /**
  * Swaps a staged restore in; call only while the database is closed.
  * Answers where the previous data was kept (null when nothing was staged).

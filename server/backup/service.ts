@@ -11,6 +11,7 @@ import {
   latestAutomaticBackupAt,
   listBackupFiles,
   pruneAutomaticBackups,
+  removeAbandonedPartials,
   resolveBackupFile,
 } from './folder.js';
 import { stageRestore } from './restore.js';
@@ -61,7 +62,9 @@ export class BackupService {
   ) {}
 
   static async open(ctx: AppContext, dataDir: string): Promise<BackupService> {
-    return new BackupService(ctx, dataDir, await loadSettings(dataDir));
+    const settings = await loadSettings(dataDir);
+    await removeAbandonedPartials(settings.folder);
+    return new BackupService(ctx, dataDir, settings);
   }
 
   /** Who restarts the server once a restore is staged (createServer's RunningServer.restart). */

@@ -1,4 +1,11 @@
-import { existsSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newFileKey, storedFilePath, writeStoredFile } from '../../server/core/file-store.js';
@@ -149,6 +156,8 @@ describe('backup.create', () => {
     expect(entry.createdAt).toBeLessThanOrEqual(Date.now());
     const full = path.join(folder, file);
     expect(entry.sizeBytes).toBe(readFileSync(full).length);
+    // Password hashes and API keys inside: owner-only, like the database.
+    if (process.platform !== 'win32') expect(statSync(full).mode & 0o777).toBe(0o600);
     // No temporary file is left beside it, and no -wal: the backup is one file.
     expect(readdirSync(folder)).toEqual([file]);
 

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
@@ -48,11 +48,19 @@ it('restart() serves on the same port with a fresh context and the same data', a
       ownerPassword: 'a long enough password',
     });
     const { port, url, ctx } = server;
+    // What a process stopped mid-backup leaves: removed at the next start, and nothing else.
+    const folder = path.join(dataDir, 'backups');
+    const abandoned = path.join(folder, '.hearth-backup-20250101-000000-000.sqlite.partial');
+    const unrelated = path.join(folder, '.notes.partial');
+    writeFileSync(abandoned, 'half');
+    writeFileSync(unrelated, 'mine');
     ctx.db.exec("CREATE TABLE IF NOT EXISTS marker (v TEXT); INSERT INTO marker VALUES ('kept')");
     await server.restart();
     expect(server.port).toBe(port);
     expect(server.url).toBe(url);
     expect(server.ctx).not.toBe(ctx);
+    expect(existsSync(abandoned)).toBe(false);
+    expect(existsSync(unrelated)).toBe(true);
     expect(ctx.db.open).toBe(false);
     expect(server.ctx.db.prepare('SELECT v FROM marker').get()).toEqual({ v: 'kept' });
     const res = await fetch(`${server.url}/api/v1/server_settings`);
