@@ -1,0 +1,41 @@
+/** Small images made on the fly for upload tests. */
+import sharp from 'sharp';
+
+export const pngImage = (width: number, height: number, color = '#e11d48') =>
+  sharp({ create: { width, height, channels: 4, background: color } })
+    .png()
+    .toBuffer();
+
+/** An animated GIF of `colors.length` frames, each `width` x `height`. */
+export async function animatedGif(
+  width: number,
+  height: number,
+  colors = ['#f00', '#0f0', '#00f'],
+): Promise<Buffer> {
+  const frames = await Promise.all(
+    colors.map((background) =>
+      sharp({ create: { width, height, channels: 4, background } })
+        .raw()
+        .toBuffer(),
+    ),
+  );
+  return sharp(Buffer.concat(frames), {
+    raw: { width, height: height * colors.length, channels: 4, pageHeight: height },
+  })
+    .gif({ delay: colors.map(() => 100) })
+    .toBuffer();
+}
+
+/** The File a client sends as one multipart part. */
+export const imageFile = (bytes: Buffer, name: string, type: string) =>
+  new File([new Uint8Array(bytes)], name, { type });
+
+export async function imageInfo(bytes: ArrayBuffer | Buffer) {
+  const meta = await sharp(Buffer.from(bytes as ArrayBuffer), { animated: true }).metadata();
+  return {
+    format: meta.format,
+    width: meta.width,
+    height: meta.pageHeight ?? meta.height,
+    pages: meta.pages ?? 1,
+  };
+}
