@@ -1,5 +1,6 @@
 import type { Route } from '../route.js';
 import { alertWordRoutes } from './alert-words.js';
+import { avatarRoutes } from './avatars.js';
 import { botStorageRoutes } from './bot-storage.js';
 import { botRoutes } from './bots.js';
 import { channelRoutes } from './channels.js';
@@ -60,4 +61,5 @@ export const allRoutes: Route[] = [
   ...settingsRoutes,
   ...realmEmojiRoutes,
   ...staticFileRoutes,
+  ...avatarRoutes,
 ];
