@@ -47,9 +47,9 @@ describe('server_emoji_data_url', () => {
   });
 
   it('names exactly what reactions accept', async () => {
-    const body = (await (
-      await fetch(`${t.url}/static/generated/emoji/emoji_api.json`)
-    ).json()) as { code_to_names: Record<string, string[]> };
+    const body = (await (await fetch(`${t.url}/static/generated/emoji/emoji_api.json`)).json()) as {
+      code_to_names: Record<string, string[]>;
+    };
     const channel = await t.as('owner').post('/users/me/subscriptions', {
       subscriptions: [{ name: 'emoji data' }],
     });
