@@ -107,3 +107,29 @@ describe('generated images', () => {
     }
   });
 });
+
+describe('rate limits', () => {
+  it('do not count static files against the per-address limit', async () => {
+    const limited = await startTestServer({ rateLimit: true });
+    try {
+      const paths = [
+        '/static/generated/emoji/images/emoji/unicode/zulip.png',
+        `/user_avatars/${limited.accounts.member.id}.png`,
+      ];
+      for (let i = 0; i < 120; i++) {
+        const res = await limited.anonymous().fetch(paths[i % 2]!);
+        expect(res.status, `request ${i}`).toBe(200);
+        await res.arrayBuffer();
+      }
+      // Other unauthenticated endpoints still count.
+      let limitedAnswers = 0;
+      for (let i = 0; i < 110; i++) {
+        const res = await limited.anonymous().get('/server_settings', {}, { skipSchema: true });
+        if (res.status === 429) limitedAnswers++;
+      }
+      expect(limitedAnswers).toBeGreaterThan(0);
+    } finally {
+      await limited.close();
+    }
+  });
+});
