@@ -277,6 +277,16 @@ describe('POST /realm/emoji/{emoji_name}', () => {
     expect(all[second.id]).toMatchObject({ name: first.name, deactivated: false });
   });
 
+  it('lets only one of two simultaneous uploads take a name', async () => {
+    const name = freshName();
+    const answers = await Promise.all([upload('member', name), upload('admin', name)]);
+    expect(answers.map((res) => res.status).sort()).toEqual([200, 400]);
+    const refused = answers.find((res) => res.status === 400)!;
+    expect(refused.body.msg).toBe('A custom emoji with this name already exists.');
+    const all = Object.values(await list()) as EmojiInfo[];
+    expect(all.filter((e) => e.name === name)).toHaveLength(1);
+  });
+
   it('wants exactly one file', async () => {
     const msg = 'You must upload exactly one file.';
     expectError(await upload('member', freshName(), {}), 400, 'BAD_REQUEST', msg);
@@ -442,6 +452,19 @@ describe('custom emoji in use', () => {
     expect((await t.anonymous().fetch(emoji.source_url)).status).toBe(200);
     await remove('member', emoji.name);
     expect(await render()).toBe(`<p>:${emoji.name}:</p>`);
+  });
+
+  it('render animated ones with their served still image', async () => {
+    const name = freshName();
+    const gif = await animatedGif(64, 64);
+    expect((await upload('member', name, { f: imageFile(gif, 'a.gif', 'image/gif') })).status).toBe(
+      200,
+    );
+    const emoji = await named(name);
+    const rendered = (await t.as('member').post('/messages/render', { content: `:${name}:` })).body
+      .rendered as string;
+    expect(rendered).toContain(`src="${emoji.still_url}"`);
+    expect((await t.anonymous().fetch(emoji.still_url!)).status).toBe(200);
   });
 
   it('react by name or by id, and a deactivated one is refused for new reactions', async () => {
