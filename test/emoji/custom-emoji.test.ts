@@ -138,6 +138,23 @@ describe('POST /realm/emoji/{emoji_name}', () => {
     });
   });
 
+  it('keeps an animated WebP animated', async () => {
+    const name = freshName();
+    const webp = await animatedGif(32, 32, ['#f00', '#00f'], 'webp');
+    const res = await upload('member', name, { file: imageFile(webp, 'a.webp', 'image/webp') });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const entry = await named(name);
+    expect(entry.source_url).toBe(`/user_avatars/1/emoji/images/${entry.id}.webp`);
+    expect(entry.still_url).toBe(`/user_avatars/1/emoji/images/still/${entry.id}.png`);
+    const file = await t.anonymous().fetch(entry.source_url);
+    expect(await imageInfo(await file.arrayBuffer())).toEqual({
+      format: 'webp',
+      width: 64,
+      height: 64,
+      pages: 2,
+    });
+  });
+
   it('keeps only the first frame when an animation is sent as a format that cannot animate', async () => {
     const name = freshName();
     const gif = await animatedGif(64, 64);

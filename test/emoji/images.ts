@@ -6,11 +6,12 @@ export const pngImage = (width: number, height: number, color = '#e11d48') =>
     .png()
     .toBuffer();
 
-/** An animated GIF of `colors.length` frames, each `width` x `height`. */
+/** An animated GIF (or WebP) of `colors.length` frames, each `width` x `height`. */
 export async function animatedGif(
   width: number,
   height: number,
   colors = ['#f00', '#0f0', '#00f'],
+  format: 'gif' | 'webp' = 'gif',
 ): Promise<Buffer> {
   const frames = await Promise.all(
     colors.map((background) =>
@@ -22,7 +23,7 @@ export async function animatedGif(
   return sharp(Buffer.concat(frames), {
     raw: { width, height: height * colors.length, channels: 4, pageHeight: height },
   })
-    .gif({ delay: colors.map(() => 100) })
+    .toFormat(format, { delay: colors.map(() => 100) })
     .toBuffer();
 }
 
