@@ -93,6 +93,8 @@ describe('generated images', () => {
       expect(res.headers.get('content-type')).toBe('image/png');
       expect(await imageInfo(await res.arrayBuffer())).toMatchObject({ width: 100, height: 100 });
     }
+    const settings = await t.anonymous().get('/server_settings');
+    expect((await fetch(settings.body.realm_icon)).status).toBe(200);
   });
 
   it('answers 404 in JSON for other static paths', async () => {
