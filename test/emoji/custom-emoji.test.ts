@@ -11,7 +11,7 @@ import { sendToChannel } from '../helpers/messages.js';
 import type { Account, FixtureName, TestServer } from '../helpers/server.js';
 import { startTestServer } from '../helpers/server.js';
 import { setRealm } from '../messages/send-support.js';
-import { animatedGif, imageFile, imageInfo, pngImage } from './images.js';
+import { animatedGif, hugeDimensionsPng, imageFile, imageInfo, pngImage } from './images.js';
 
 let t: TestServer;
 let watchers: Watchers;
@@ -361,6 +361,14 @@ describe('POST /realm/emoji/{emoji_name}', () => {
       400,
       'BAD_IMAGE',
       'Could not decode image; did you upload an image file?',
+    );
+    expectError(
+      await upload('member', freshName(), {
+        f: imageFile(hugeDimensionsPng(), 'bomb.png', 'image/png'),
+      }),
+      400,
+      'BAD_IMAGE',
+      'Image size exceeds limit.',
     );
     expect(await watchers.take('realm_emoji')).toEqual(
       Object.fromEntries(everyone.map((who) => [who, []])),

@@ -1,4 +1,5 @@
 /** Small images made on the fly for upload tests. */
+import zlib from 'node:zlib';
 import sharp from 'sharp';
 
 export const pngImage = (width: number, height: number, color = '#e11d48') =>
@@ -39,4 +40,27 @@ export async function imageInfo(bytes: ArrayBuffer | Buffer) {
     height: meta.pageHeight ?? meta.height,
     pages: meta.pages ?? 1,
   };
+}
+
+function pngChunk(type: string, data: Buffer): Buffer {
+  const length = Buffer.alloc(4);
+  length.writeUInt32BE(data.length);
+  const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
+  const crc = Buffer.alloc(4);
+  crc.writeUInt32BE(zlib.crc32(body));
+  return Buffer.concat([length, body, crc]);
+}
+
+/** A tiny file whose header claims 20000x20000 pixels: a decompression bomb by its dimensions. */
+export function hugeDimensionsPng(): Buffer {
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(20_000, 0);
+  header.writeUInt32BE(20_000, 4);
+  header[8] = 8; // bit depth; colour type 0 (grey)
+  return Buffer.concat([
+    Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]),
+    pngChunk('IHDR', header),
+    pngChunk('IDAT', zlib.deflateSync(Buffer.alloc(100))),
+    pngChunk('IEND', Buffer.alloc(0)),
+  ]);
 }

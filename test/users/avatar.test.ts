@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { userById } from '../../server/db/queries/users.js';
 import { expectError } from '../api/support.js';
-import { imageFile, imageInfo, pngImage } from '../emoji/images.js';
+import { hugeDimensionsPng, imageFile, imageInfo, pngImage } from '../emoji/images.js';
 import { receivers, Watchers } from '../helpers/event-queues.js';
 import { quickMember } from '../helpers/fixtures.js';
 import type { Account, FixtureName, TestServer } from '../helpers/server.js';
@@ -182,6 +182,12 @@ describe('POST /users/me/avatar', () => {
       400,
       'BAD_IMAGE',
       'Could not decode image; did you upload an image file?',
+    );
+    expectError(
+      await setAvatar('member', { file: imageFile(hugeDimensionsPng(), 'bomb.png', 'image/png') }),
+      400,
+      'BAD_IMAGE',
+      'Image size exceeds limit.',
     );
     expect(row(t.accounts.member.id).avatar_source).toBe('G');
     expect((await watchers.take('realm_user')).member).toEqual([]);
