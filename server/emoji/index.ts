@@ -1,2 +1,6 @@
-/** Emoji by name and code: lookup and validation for reactions and user statuses (Unicode data from markdown/). */
+/** Emoji: lookup and validation for reactions and statuses, custom emoji (upload, deactivate, images, register state), and the emoji files Zulip serves under /static. */
+export { addCustomEmoji, deactivateCustomEmoji, listCustomEmoji } from './custom.js';
 export { checkEmoji, type Emoji, emojiByName, ReactionType } from './emoji.js';
+export { customEmojiImage, customEmojiStill } from './files.js';
+export { realmEmojiState } from './state.js';
+export { emojiApiJson, zulipEmojiPng } from './static-files.js';

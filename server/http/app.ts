@@ -246,7 +246,10 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
         let rate: RateStatus;
         try {
           if (def.auth === 'none') {
-            rate = rateLimiter.hit(`ip:${request.ip}`, defaultRules.unauthenticatedIp);
+            const key = `ip:${request.ip}`;
+            rate = def.rateLimitExempt
+              ? rateLimiter.peek(key, defaultRules.unauthenticatedIp)
+              : rateLimiter.hit(key, defaultRules.unauthenticatedIp);
           } else {
             user = authenticate(ctx, request.headers.authorization, request.ip);
             const key = `user:${user.id}`;

@@ -29,7 +29,7 @@ interface BaseRoute<S extends ParamShape> {
    */
   atRoot?: boolean;
   params: S;
-  /** Exempt from the per-user rate limit (e.g. long-polling GET /events). */
+  /** Exempt from the per-user (or, unauthenticated, per-address) rate limit (e.g. long-polling GET /events, static files). */
   rateLimitExempt?: boolean;
   /**
    * The handler is one synchronous write that may share a group commit with

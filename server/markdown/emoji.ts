@@ -157,6 +157,26 @@ export function isUnicodeEmojiCode(code: string): boolean {
   return loadData().nameByCode.has(code);
 }
 
+/**
+ * Every Unicode emoji code with the names that reach it, the canonical name
+ * first: what Zulip publishes as `code_to_names` (server_emoji_data_url).
+ */
+export function unicodeEmojiNamesByCode(): Map<string, string[]> {
+  const { byName, nameByCode } = loadData();
+  const names = new Map<string, string[]>();
+  for (const [name, code] of byName) {
+    const list = names.get(code);
+    if (list) list.push(name);
+    else names.set(code, [name]);
+  }
+  for (const [code, list] of names) {
+    const canonical = nameByCode.get(code);
+    const at = canonical === undefined ? -1 : list.indexOf(canonical);
+    if (at > 0) list.unshift(...list.splice(at, 1));
+  }
+  return names;
+}
+
 /** Emoticons Zulip translates when the user enables it. */
 export const EMOTICONS: Record<string, string> = {
   ':)': 'smile',

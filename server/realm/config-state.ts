@@ -1,30 +1,6 @@
 import { stmt } from '../db/prepared.js';
 import type { StateProvider } from '../events/state-provider.js';
 
-export const realmEmojiState: StateProvider = {
-  fetchTypes: ['realm_emoji'],
-  fetch(ctx) {
-    const rows = stmt<
-      [],
-      { id: number; name: string; author_id: number | null; file_name: string; deactivated: number }
-    >(
-      ctx.db,
-      'SELECT id, name, author_id, file_name, deactivated FROM realm_emoji ORDER BY id',
-    ).all();
-    const emoji: Record<string, unknown> = {};
-    for (const r of rows) {
-      emoji[String(r.id)] = {
-        id: String(r.id),
-        name: r.name,
-        source_url: `/user_avatars/emoji/${r.file_name}`,
-        deactivated: r.deactivated === 1,
-        author_id: r.author_id,
-      };
-    }
-    return { realm_emoji: emoji };
-  },
-};
-
 function linkifiers(ctx: Parameters<StateProvider['fetch']>[0]) {
   return stmt<[], { id: number; pattern: string; url_template: string }>(
     ctx.db,

@@ -4,7 +4,6 @@ export {
   defaultStreamsState,
   embeddedBotsState,
   incomingWebhookBotsState,
-  realmEmojiState,
   realmFiltersState,
   realmLinkifiersState,
 } from './config-state.js';

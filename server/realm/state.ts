@@ -4,6 +4,7 @@ import {
   PRESENCE_PING_INTERVAL_SECONDS,
 } from '../presence/index.js';
 import {
+  MAX_AVATAR_FILE_SIZE_MIB,
   MAX_CHANNEL_DESCRIPTION_LENGTH,
   MAX_CHANNEL_FOLDER_DESCRIPTION_LENGTH,
   MAX_CHANNEL_NAME_LENGTH,
@@ -71,7 +72,7 @@ export const realmState: StateProvider = {
       max_reminder_note_length: MAX_REMINDER_NOTE_LENGTH,
       max_bulk_new_subscription_messages: 100,
       max_file_upload_size_mib: MAX_FILE_UPLOAD_SIZE_MIB,
-      max_avatar_file_size_mib: 5,
+      max_avatar_file_size_mib: MAX_AVATAR_FILE_SIZE_MIB,
       max_icon_file_size_mib: 5,
       max_logo_file_size_mib: 5,
       server_min_deactivated_realm_deletion_days: null,

@@ -2,6 +2,7 @@ import { alertWordsState } from '../alert-words/index.js';
 import type { AppContext } from '../core/context.js';
 import type { UserRow } from '../db/queries/users.js';
 import { draftsState } from '../drafts/index.js';
+import { realmEmojiState } from '../emoji/index.js';
 import type { StateOptions, StateProvider } from '../events/state-provider.js';
 import { flagStateProviders } from '../flags/index.js';
 import { userGroupsState } from '../groups/index.js';
@@ -16,7 +17,6 @@ import {
   defaultStreamsState,
   embeddedBotsState,
   incomingWebhookBotsState,
-  realmEmojiState,
   realmFiltersState,
   realmLinkifiersState,
   realmState,

@@ -70,6 +70,8 @@ export const MAX_BOT_CONFIG_SIZE = 10_000;
 export const MIN_PASSWORD_LENGTH = 6;
 /** Zulip's max_file_upload_size_mib default (register, server settings). */
 export const MAX_FILE_UPLOAD_SIZE_MIB = 25;
+/** Profile pictures (Zulip's MAX_AVATAR_FILE_SIZE_MIB; register's max_avatar_file_size_mib). */
+export const MAX_AVATAR_FILE_SIZE_MIB = 5;
 /** Custom emoji images (Zulip's MAX_EMOJI_FILE_SIZE_MIB). */
 export const MAX_EMOJI_FILE_SIZE_MIB = 5;
 /** The most of one multipart file the server reads; a longer one is marked truncated. */

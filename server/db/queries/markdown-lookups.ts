@@ -1,3 +1,4 @@
+import { emojiSourceUrl, emojiStillUrl } from '../../shared/emoji-urls.js';
 import type { Db } from '../open.js';
 import { stmt } from '../prepared.js';
 
@@ -48,19 +49,20 @@ export function markdownLookups(db: Db) {
     realmEmoji(name: string) {
       const row = stmt<
         [string],
-        { id: number; name: string; file_name: string; deactivated: number }
+        { id: number; name: string; file_name: string; is_animated: number; deactivated: number }
       >(
         db,
-        'SELECT id, name, file_name, deactivated FROM realm_emoji WHERE name = ? ORDER BY deactivated, id DESC',
+        "SELECT id, name, file_name, is_animated, deactivated FROM realm_emoji WHERE name = ? AND file_name != '' ORDER BY deactivated, id DESC",
       ).get(name);
-      return row
-        ? {
-            id: String(row.id),
-            name: row.name,
-            sourceUrl: `/user_avatars/emoji/${row.file_name}`,
-            deactivated: row.deactivated === 1,
-          }
-        : undefined;
+      if (!row) return undefined;
+      // Hearth hosts one organization, whose id is always 1.
+      return {
+        id: String(row.id),
+        name: row.name,
+        sourceUrl: emojiSourceUrl(1, row.file_name),
+        stillUrl: row.is_animated ? emojiStillUrl(1, row.file_name) : null,
+        deactivated: row.deactivated === 1,
+      };
     },
     linkifiers() {
       return stmt<[], { id: number; pattern: string; url_template: string }>(

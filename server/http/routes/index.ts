@@ -1,5 +1,6 @@
 import type { Route } from '../route.js';
 import { alertWordRoutes } from './alert-words.js';
+import { avatarRoutes } from './avatars.js';
 import { botStorageRoutes } from './bot-storage.js';
 import { botRoutes } from './bots.js';
 import { channelRoutes } from './channels.js';
@@ -16,11 +17,13 @@ import { profileFieldRoutes } from './profile-fields.js';
 import { pushRoutes } from './push.js';
 import { realmRoutes } from './realm.js';
 import { realmDomainRoutes } from './realm-domains.js';
+import { realmEmojiRoutes } from './realm-emoji.js';
 import { reminderRoutes } from './reminders.js';
 import { savedSnippetRoutes } from './saved-snippets.js';
 import { scheduledMessageRoutes } from './scheduled-messages.js';
 import { serverRoutes } from './server.js';
 import { settingsRoutes } from './settings.js';
+import { staticFileRoutes } from './static-files.js';
 import { subscriptionRoutes } from './subscriptions.js';
 import { topicRoutes } from './topics.js';
 import { userGroupRoutes } from './user-groups.js';
@@ -56,4 +59,7 @@ export const allRoutes: Route[] = [
   ...profileFieldRoutes,
   ...userGroupRoutes,
   ...settingsRoutes,
+  ...realmEmojiRoutes,
+  ...staticFileRoutes,
+  ...avatarRoutes,
 ];

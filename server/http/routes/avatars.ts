@@ -1,0 +1,44 @@
+import {
+  hearthIconPng,
+  removeOwnAvatar,
+  setOwnAvatar,
+  userAvatarImage,
+} from '../../avatars/index.js';
+import { p } from '../params.js';
+import { publicRoute, route } from '../route.js';
+
+/** One's own avatar, and the avatar and organization pictures served at the site root. */
+export const avatarRoutes = [
+  route({
+    method: 'POST',
+    path: '/users/me/avatar',
+    params: {},
+    handler: (ctx, user, _params, request) => setOwnAvatar(ctx, user, request.files),
+  }),
+  route({
+    method: 'DELETE',
+    path: '/users/me/avatar',
+    params: {},
+    handler: (ctx, user) => removeOwnAvatar(ctx, user),
+  }),
+  publicRoute({
+    method: 'GET',
+    path: '/user_avatars/:file_name',
+    atRoot: true,
+    auth: 'none',
+    rateLimitExempt: true,
+    params: { file_name: p.str() },
+    handler: (ctx, _user, params) => userAvatarImage(ctx, params.file_name),
+  }),
+  ...['/static/images/logo/hearth-icon.png', '/static/images/logo/hearth-logo.png'].map((path) =>
+    publicRoute({
+      method: 'GET',
+      path,
+      atRoot: true,
+      auth: 'none',
+      rateLimitExempt: true,
+      params: {},
+      handler: () => hearthIconPng(),
+    }),
+  ),
+];

@@ -1,0 +1,29 @@
+import { addCustomEmoji, deactivateCustomEmoji, listCustomEmoji } from '../../emoji/index.js';
+import { p } from '../params.js';
+import { route } from '../route.js';
+
+/**
+ * /realm/emoji. The name is the rest of the path, slashes included, as in
+ * Zulip's URL pattern: a name with a slash is refused by the name rules, not
+ * answered "Endpoint not found".
+ */
+export const realmEmojiRoutes = [
+  route({
+    method: 'GET',
+    path: '/realm/emoji',
+    params: {},
+    handler: (ctx) => listCustomEmoji(ctx),
+  }),
+  route({
+    method: 'POST',
+    path: '/realm/emoji/*',
+    params: { '*': p.str() },
+    handler: (ctx, user, params, request) => addCustomEmoji(ctx, user, params['*'], request.files),
+  }),
+  route({
+    method: 'DELETE',
+    path: '/realm/emoji/*',
+    params: { '*': p.str() },
+    handler: (ctx, user, params) => deactivateCustomEmoji(ctx, user, params['*']),
+  }),
+];

@@ -1,0 +1,52 @@
+import {
+  customEmojiImage,
+  customEmojiStill,
+  emojiApiJson,
+  zulipEmojiPng,
+} from '../../emoji/index.js';
+import { p } from '../params.js';
+import { publicRoute } from '../route.js';
+
+/**
+ * Files Zulip serves at the site root without authentication (nginx there):
+ * custom emoji images and the generated emoji data. Pages show many of them
+ * at once, so they do not count against the per-address rate limit.
+ */
+export const staticFileRoutes = [
+  publicRoute({
+    method: 'GET',
+    path: '/user_avatars/:realm_id/emoji/images/:file_name',
+    atRoot: true,
+    auth: 'none',
+    rateLimitExempt: true,
+    params: { realm_id: p.str(), file_name: p.str() },
+    handler: (ctx, _user, params) => customEmojiImage(ctx, params.realm_id, params.file_name),
+  }),
+  publicRoute({
+    method: 'GET',
+    path: '/user_avatars/:realm_id/emoji/images/still/:file_name',
+    atRoot: true,
+    auth: 'none',
+    rateLimitExempt: true,
+    params: { realm_id: p.str(), file_name: p.str() },
+    handler: (ctx, _user, params) => customEmojiStill(ctx, params.realm_id, params.file_name),
+  }),
+  publicRoute({
+    method: 'GET',
+    path: '/static/generated/emoji/emoji_api.json',
+    atRoot: true,
+    auth: 'none',
+    rateLimitExempt: true,
+    params: {},
+    handler: () => emojiApiJson(),
+  }),
+  publicRoute({
+    method: 'GET',
+    path: '/static/generated/emoji/images/emoji/unicode/zulip.png',
+    atRoot: true,
+    auth: 'none',
+    rateLimitExempt: true,
+    params: {},
+    handler: () => zulipEmojiPng(),
+  }),
+];
