@@ -69,7 +69,6 @@ for (const userId of ids.slice(0, 20)) {
     narrow: [],
     allPublicStreams: false,
     applyMarkdown: true,
-    clientGravatar: true,
     slimPresence: false,
     capabilities: {
       notification_settings_null: false,

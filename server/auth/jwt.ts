@@ -110,7 +110,6 @@ async function exchangeToken(ctx: AppContext, token: string, includeProfile: boo
   };
   if (includeProfile) {
     result.user = getUser(ctx, account, account, {
-      clientGravatar: false,
       includeCustomProfileFields: false,
     });
   }

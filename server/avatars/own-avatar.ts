@@ -11,13 +11,6 @@ import { avatarUrl, emitBotUpdate } from '../users/index.js';
 import { resizeAvatar } from './images.js';
 import { avatarFileKey } from './storage.js';
 
-/** The large version clients show on profiles: Zulip's medium avatar URL. */
-export function mediumAvatarUrl(user: UserRow): string {
-  const url = avatarUrl(user, false)!;
-  if (user.avatar_source === 'G') return `${url}&s=500`;
-  return url.replace(/\.png\?/, '-medium.png?');
-}
-
 function checkAvatarChangesAllowed(ctx: AppContext, user: UserRow): void {
   if (loadRealm(ctx).settings.avatar_changes_disabled && !isAdmin(user)) {
     throw badRequest('Avatar changes are disabled in this organization.');
@@ -27,7 +20,7 @@ function checkAvatarChangesAllowed(ctx: AppContext, user: UserRow): void {
 /** Zulip's notify_avatar_url_change: everyone gets the new URLs; a bot's owner and admins also a realm_bot update. */
 function emitAvatarChange(ctx: AppContext, tx: Tx, userId: number): void {
   const user = userById(ctx.db, userId)!;
-  const url = avatarUrl(user, false);
+  const url = avatarUrl(user);
   if (user.is_bot) emitBotUpdate(ctx, tx, user, { avatar_url: url });
   tx.emit({
     type: 'realm_user',
@@ -38,7 +31,7 @@ function emitAvatarChange(ctx: AppContext, tx: Tx, userId: number): void {
       person: {
         avatar_source: user.avatar_source,
         avatar_url: url,
-        avatar_url_medium: mediumAvatarUrl(user),
+        avatar_url_medium: avatarUrl(user, 'medium'),
         avatar_version: user.avatar_version,
         user_id: user.id,
       },
@@ -58,7 +51,7 @@ export async function setOwnAvatar(
   ctx: AppContext,
   user: UserRow,
   files: readonly UploadedFile[],
-): Promise<{ avatar_url: string | null }> {
+): Promise<{ avatar_url: string }> {
   if (files.length !== 1) throw badRequest('You must upload exactly one avatar.');
   checkAvatarChangesAllowed(ctx, user);
   const [file] = files as [UploadedFile];
@@ -77,11 +70,11 @@ export async function setOwnAvatar(
     emitAvatarChange(ctx, tx, user.id);
   });
   dropUploadedFiles(ctx, before);
-  return { avatar_url: avatarUrl(userById(ctx.db, user.id)!, false) };
+  return { avatar_url: avatarUrl(userById(ctx.db, user.id)!) };
 }
 
 /** DELETE /users/me/avatar: back to Gravatar, Zulip's default source (delete_avatar_backend). */
-export function removeOwnAvatar(ctx: AppContext, user: UserRow): { avatar_url: string | null } {
+export function removeOwnAvatar(ctx: AppContext, user: UserRow): { avatar_url: string } {
   checkAvatarChangesAllowed(ctx, user);
   const before = userById(ctx.db, user.id)!;
   ctx.transaction((tx) => {
@@ -89,5 +82,5 @@ export function removeOwnAvatar(ctx: AppContext, user: UserRow): { avatar_url: s
     emitAvatarChange(ctx, tx, user.id);
   });
   dropUploadedFiles(ctx, before);
-  return { avatar_url: avatarUrl(userById(ctx.db, user.id)!, false) };
+  return { avatar_url: avatarUrl(userById(ctx.db, user.id)!) };
 }

@@ -9,7 +9,6 @@ export interface QueueOptions {
   narrow: NarrowTerm[];
   allPublicStreams: boolean;
   applyMarkdown: boolean;
-  clientGravatar: boolean;
   slimPresence: boolean;
   capabilities: ClientCapabilities;
   clientName: string;

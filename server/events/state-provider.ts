@@ -3,7 +3,6 @@ import type { UserRow } from '../db/queries/users.js';
 import type { ClientCapabilities, NarrowTerm } from './queue.js';
 
 export interface StateOptions {
-  clientGravatar: boolean;
   applyMarkdown: boolean;
   includeSubscribers: 'true' | 'false' | 'partial';
   slimPresence: boolean;

@@ -7,7 +7,7 @@ import { MessageFormatter } from './format.js';
 
 /**
  * Emits the `message` event for a newly stored message. The dict is built
- * once per combination of client options (apply_markdown, client_gravatar,
+ * once per combination of client options (apply_markdown,
  * empty_topic_name), not once per queue; flags come per recipient.
  */
 export function emitMessageEvent(
@@ -22,14 +22,13 @@ export function emitMessageEvent(
   // null: the message is gone (deleted before delivery), so there is nothing to send.
   const dictFor = (queue: EventQueue): Record<string, unknown> | null => {
     const o = queue.options;
-    const key = `${o.applyMarkdown}|${o.clientGravatar}|${o.capabilities.empty_topic_name}`;
+    const key = `${o.applyMarkdown}|${o.capabilities.empty_topic_name}`;
     let dict = variants.get(key);
     if (!dict) {
       const row = messageById(ctx.db, messageId);
       if (!row) return null;
       dict = new MessageFormatter(ctx).format([row], {
         applyMarkdown: o.applyMarkdown,
-        clientGravatar: o.clientGravatar,
         allowEmptyTopicName: o.capabilities.empty_topic_name,
       })[0]!;
       variants.set(key, dict);

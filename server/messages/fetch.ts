@@ -24,7 +24,6 @@ import { MessageFormatter } from './format.js';
 
 export interface MessageDictOptions {
   applyMarkdown: boolean;
-  clientGravatar: boolean;
   allowEmptyTopicName: boolean;
 }
 
@@ -193,8 +192,6 @@ export function getMessage(
   const row = accessMessage(ctx, user, messageId).message;
   const [message] = formatMessagesForUser(ctx, user, [row], {
     applyMarkdown: options.applyMarkdown,
-    // Zulip formats this message with client_gravatar off.
-    clientGravatar: false,
     allowEmptyTopicName: options.allowEmptyTopicName,
   });
   return { raw_content: row.content, message: message! };

@@ -15,7 +15,6 @@ import { apiEmail, avatarUrl } from '../users/index.js';
 
 export interface MessageFormatOptions {
   applyMarkdown: boolean;
-  clientGravatar: boolean;
   /** Without it an empty topic is shown as realm_empty_topic_display_name. */
   allowEmptyTopicName: boolean;
 }
@@ -111,7 +110,7 @@ export class MessageFormatter {
       sender_full_name: sender?.full_name ?? 'Unknown user',
       sender_email: sender ? apiEmail(sender, this.emailDomain) : '',
       sender_realm_str: 'hearth',
-      avatar_url: sender ? avatarUrl(sender, options.clientGravatar) : null,
+      avatar_url: sender ? avatarUrl(sender) : null,
       client: row.sending_client,
       content: options.applyMarkdown ? row.rendered_content : row.content,
       content_type: options.applyMarkdown ? 'text/html' : 'text/x-markdown',

@@ -13,7 +13,6 @@ import { fetchInitialState } from './state.js';
 
 export interface RegisterInput {
   applyMarkdown: boolean;
-  clientGravatar: boolean;
   slimPresence: boolean;
   presenceHistoryLimitDays?: number;
   eventTypes: string[] | null;
@@ -53,14 +52,12 @@ export function registerQueue(ctx: AppContext, user: UserRow, input: RegisterInp
     narrow: input.narrow,
     allPublicStreams: input.allPublicStreams ?? user.default_all_public_streams === 1,
     applyMarkdown: input.applyMarkdown,
-    clientGravatar: input.clientGravatar,
     slimPresence: input.slimPresence,
     capabilities,
     clientName: input.clientName,
   });
   const types = input.fetchEventTypes ?? input.eventTypes;
   const state = fetchInitialState(ctx, user, types ? new Set(types) : null, {
-    clientGravatar: input.clientGravatar,
     applyMarkdown: input.applyMarkdown,
     includeSubscribers: input.includeSubscribers,
     slimPresence: input.slimPresence,

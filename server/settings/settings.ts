@@ -234,7 +234,6 @@ function emitEmailVisibilityChange(
       },
     });
     // The avatar event Zulip sends with it (notify_avatar_url_change): always a URL.
-    const url = avatarUrl(after, false);
     tx.emit({
       type: 'realm_user',
       users: activeUserIds(ctx.db),
@@ -244,8 +243,8 @@ function emitEmailVisibilityChange(
         person: {
           user_id: after.id,
           avatar_source: after.avatar_source,
-          avatar_url: url,
-          avatar_url_medium: url,
+          avatar_url: avatarUrl(after),
+          avatar_url_medium: avatarUrl(after, 'medium'),
           avatar_version: after.avatar_version,
         },
       },

@@ -36,15 +36,12 @@ const organizationRouter = router({
 const userRouter = router({
   /** GET /users */
   list: procedure.query(({ ctx }) =>
-    userList.parse(
-      listUsers(ctx.app, ctx.actor, { clientGravatar: false, includeCustomProfileFields: false }),
-    ),
+    userList.parse(listUsers(ctx.app, ctx.actor, { includeCustomProfileFields: false })),
   ),
   /** GET /users/{user_id} */
   get: procedure.input(z.object({ userId })).query(({ ctx, input }) =>
     userRecord.parse(
       getUserById(ctx.app, ctx.actor, input.userId, {
-        clientGravatar: false,
         includeCustomProfileFields: false,
       }),
     ),

@@ -35,7 +35,7 @@ export function formatBot(ctx: AppContext, bot: UserRow) {
     default_sending_stream: streamName(ctx, bot.default_sending_stream_id),
     default_events_register_stream: streamName(ctx, bot.default_events_register_stream_id),
     default_all_public_streams: bot.default_all_public_streams === 1,
-    avatar_url: avatarUrl(bot, false),
+    avatar_url: avatarUrl(bot),
     owner_id: bot.bot_owner_id,
     services: botServiceRecords(ctx, bot),
     email: bot.delivery_email,

@@ -74,7 +74,7 @@ export function createBot(ctx: AppContext, owner: UserRow, input: NewBotInput) {
     return {
       user_id: id,
       api_key: apiKey,
-      avatar_url: avatarUrl(bot, false),
+      avatar_url: avatarUrl(bot),
       default_sending_stream: null,
       default_events_register_stream: null,
       default_all_public_streams: false,

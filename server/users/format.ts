@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import type { ProfileValueRow } from '../db/queries/profile-values.js';
 import type { UserRow } from '../db/queries/users.js';
 import { pushTo } from '../shared/collections.js';
@@ -12,7 +11,6 @@ export interface Viewer {
 
 export interface UserFormatOptions {
   emailDomain: string;
-  clientGravatar: boolean;
   /** Custom profile values by user id; omit to leave profile_data out. */
   profileValues?: Map<number, ProfileValueRow[]>;
 }
@@ -46,20 +44,16 @@ export function canSeeDeliveryEmail(viewer: Viewer | null, user: UserRow): boole
   }
 }
 
-export function gravatarUrl(email: string, avatarVersion: number): string {
-  const hash = createHash('md5').update(email.trim().toLowerCase()).digest('hex');
-  return `https://secure.gravatar.com/avatar/${hash}?d=identicon&version=${avatarVersion}`;
-}
-
-export function avatarUrl(user: UserRow, clientGravatar: boolean): string | null {
-  if (user.avatar_source === 'G') {
-    // Clients that compute gravatars themselves get null when the address is
-    // public (Zulip checks the target's visibility, not the viewer's role).
-    if (clientGravatar && (user.is_bot || emailVisibility(user) === VISIBILITY.everyone))
-      return null;
-    return gravatarUrl(user.delivery_email, user.avatar_version);
-  }
-  return `/user_avatars/${user.id}.png?version=${user.avatar_version}`;
+/**
+ * Every avatar is hosted by Hearth itself, as Zulip does with ENABLE_GRAVATAR
+ * off: an offline or LAN-only team cannot reach the third-party provider, and
+ * its URLs would hand out hashes of addresses. So `avatar_url` is never null,
+ * whatever a client's `client_gravatar` (the spec: null only for avatars the
+ * provider hosts); users without an uploaded picture get a generated one.
+ */
+export function avatarUrl(user: UserRow, size: 'default' | 'medium' = 'default'): string {
+  const suffix = size === 'medium' ? '-medium' : '';
+  return `/user_avatars/${user.id}${suffix}.png?version=${user.avatar_version}`;
 }
 
 /** Zulip's `date_joined`: ISO 8601 to the minute with an explicit UTC offset. */
@@ -84,7 +78,7 @@ export function formatUser(user: UserRow, viewer: Viewer | null, options: UserFo
     bot_owner_id: user.is_bot ? user.bot_owner_id : null,
     role: user.role,
     timezone: user.timezone,
-    avatar_url: avatarUrl(user, options.clientGravatar),
+    avatar_url: avatarUrl(user),
     avatar_version: user.avatar_version,
     is_imported_stub: user.is_imported_stub === 1,
   };

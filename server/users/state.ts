@@ -17,7 +17,6 @@ export const realmUserState: StateProvider = {
     for (const row of allUsers(ctx.db)) {
       const person = formatUser(row, viewerOf(user), {
         emailDomain: realm.row.email_domain,
-        clientGravatar: options.clientGravatar,
         profileValues,
       });
       // The split into two lists already says it.
@@ -26,7 +25,6 @@ export const realmUserState: StateProvider = {
     }
     const self = formatUser(user, viewerOf(user), {
       emailDomain: realm.row.email_domain,
-      clientGravatar: false,
     });
     const canCreate = !isGuest(user);
     return {
@@ -38,8 +36,8 @@ export const realmUserState: StateProvider = {
       delivery_email: user.delivery_email,
       full_name: user.full_name,
       avatar_source: user.avatar_source,
-      avatar_url: avatarUrl(user, false),
-      avatar_url_medium: avatarUrl(user, false),
+      avatar_url: avatarUrl(user),
+      avatar_url_medium: avatarUrl(user, 'medium'),
       is_admin: isAdmin(user),
       is_owner: isOwner(user),
       is_moderator: isModerator(user),

@@ -100,7 +100,6 @@ function emitPersonAdd(ctx: AppContext, tx: Tx, userId: number): void {
       const viewer = userById(ctx.db, queue.userId) ?? null;
       const person = formatUser(user, viewer, {
         emailDomain: realm.row.email_domain,
-        clientGravatar: queue.options.clientGravatar,
         profileValues: groupProfileValues(profileValuesOf(ctx.db, userId)),
       });
       return { type: 'realm_user', op: 'add', person };
@@ -123,7 +122,7 @@ export function viewerOf(user: UserRow): Viewer {
 export function listUsers(
   ctx: AppContext,
   actor: UserRow,
-  opts: { clientGravatar: boolean; includeCustomProfileFields: boolean; userIds?: number[] },
+  opts: { includeCustomProfileFields: boolean; userIds?: number[] },
 ) {
   const realm = loadRealm(ctx);
   const profileValues = opts.includeCustomProfileFields
@@ -135,7 +134,6 @@ export function listUsers(
     .map((u) =>
       formatUser(u, viewerOf(actor), {
         emailDomain: realm.row.email_domain,
-        clientGravatar: opts.clientGravatar,
         profileValues,
       }),
     );
@@ -146,12 +144,11 @@ export function getUser(
   ctx: AppContext,
   actor: UserRow,
   target: UserRow,
-  opts: { clientGravatar: boolean; includeCustomProfileFields: boolean },
+  opts: { includeCustomProfileFields: boolean },
 ) {
   const realm = loadRealm(ctx);
   return formatUser(target, viewerOf(actor), {
     emailDomain: realm.row.email_domain,
-    clientGravatar: opts.clientGravatar,
     profileValues: opts.includeCustomProfileFields
       ? groupProfileValues(profileValuesOf(ctx.db, target.id))
       : undefined,
@@ -163,7 +160,7 @@ export function getUserById(
   ctx: AppContext,
   actor: UserRow,
   id: number,
-  opts: { clientGravatar: boolean; includeCustomProfileFields: boolean },
+  opts: { includeCustomProfileFields: boolean },
 ) {
   const target = accessUserById(ctx, id, { allowBots: true, allowDeactivated: true });
   return getUser(ctx, actor, target, opts);
@@ -174,7 +171,7 @@ export function getUserByEmail(
   ctx: AppContext,
   actor: UserRow,
   email: string,
-  opts: { clientGravatar: boolean; includeCustomProfileFields: boolean },
+  opts: { includeCustomProfileFields: boolean },
 ) {
   return getUser(ctx, actor, accessUserByEmail(ctx, actor, email), opts);
 }
@@ -182,7 +179,7 @@ export function getUserByEmail(
 /** GET /users/me: the caller's own record, with the newest message id (Zulip's max_message_id). */
 export function getOwnUser(ctx: AppContext, user: UserRow) {
   return {
-    ...getUser(ctx, user, user, { clientGravatar: false, includeCustomProfileFields: true }),
+    ...getUser(ctx, user, user, { includeCustomProfileFields: true }),
     max_message_id: maxMessageId(ctx.db),
   };
 }
@@ -207,8 +204,7 @@ export function accessUserByEmail(ctx: AppContext, actor: UserRow, email: string
   // Viewers who may see real addresses may also look users up by them.
   if (
     byDelivery &&
-    getUser(ctx, actor, byDelivery, { clientGravatar: false, includeCustomProfileFields: false })
-      .delivery_email !== null
+    getUser(ctx, actor, byDelivery, { includeCustomProfileFields: false }).delivery_email !== null
   ) {
     return byDelivery;
   }

@@ -63,7 +63,7 @@ describe('POST /bots', () => {
       msg: '',
       user_id: expect.any(Number),
       api_key: expect.stringMatching(API_KEY),
-      avatar_url: expect.stringMatching(/^https:\/\/secure\.gravatar\.com\/avatar\//),
+      avatar_url: expect.stringMatching(/^\/user_avatars\/\d+\.png\?version=1$/),
       default_sending_stream: null,
       default_events_register_stream: null,
       default_all_public_streams: false,

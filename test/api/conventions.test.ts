@@ -180,12 +180,12 @@ describe('value encodings', () => {
   it('booleans are exactly true or false', async () => {
     const on = await t
       .as('member')
-      .get(`/users/${t.accounts.owner.id}`, { client_gravatar: 'true' });
+      .get(`/users/${t.accounts.owner.id}`, { include_custom_profile_fields: 'true' });
     const off = await t
       .as('member')
-      .get(`/users/${t.accounts.owner.id}`, { client_gravatar: 'false' });
-    expect(on.body.user.avatar_url).toBeNull();
-    expect(off.body.user.avatar_url).toMatch(/^https:\/\/secure\.gravatar\.com\//);
+      .get(`/users/${t.accounts.owner.id}`, { include_custom_profile_fields: 'false' });
+    expect(on.body.user.profile_data).toEqual({});
+    expect(off.body.user).not.toHaveProperty('profile_data');
     for (const bad of ['True', 'yes', 'TRUE', '']) {
       expectError(
         await t.as('member').get('/users', { client_gravatar: bad }),

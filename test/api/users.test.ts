@@ -2,7 +2,6 @@
  * The users endpoints and the spec's User object: fields, e-mail visibility,
  * avatars, creation, updates, deactivation and reactivation.
  */
-import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setUserSettings } from '../../server/db/queries/users.js';
 import { quickMember } from '../helpers/fixtures.js';
@@ -23,8 +22,8 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const gravatar = (email: string, version = 1) =>
-  `https://secure.gravatar.com/avatar/${createHash('md5').update(email.toLowerCase()).digest('hex')}?d=identicon&version=${version}`;
+/** Hearth hosts every avatar (Zulip with ENABLE_GRAVATAR off): never null, never a third party. */
+const hostedAvatar = (id: number, version = 1) => `/user_avatars/${id}.png?version=${version}`;
 
 const setVisibility = (account: Account, value: number) =>
   setUserSettings(t.server.ctx.db, account.id, JSON.stringify({ email_address_visibility: value }));
@@ -90,8 +89,7 @@ describe('GET /users/me', () => {
       expectUserShape(user);
       expect(user.user_id).toBe(t.accounts[who].id);
       expect(user.delivery_email).toBe(t.accounts[who].email);
-      // /users/me never leaves the avatar to the client.
-      expect(user.avatar_url).toBe(gravatar(t.accounts[who].email));
+      expect(user.avatar_url).toBe(hostedAvatar(t.accounts[who].id));
       if (who === 'bot') expect(profile_data).toBeUndefined();
       else expect(profile_data).toEqual({});
     },
@@ -135,30 +133,15 @@ describe('GET /users', () => {
     });
   });
 
-  it('client_gravatar defaults to true: null avatar_url for gravatar users whose address is public', async () => {
-    const res = await t.as('member').get('/users');
-    for (const user of res.body.members) {
-      // (Secret Sam, created above, hides the address: the client cannot compute it.)
-      if (user.email === user.delivery_email) expect(user.avatar_url).toBeNull();
-      else expect(user.avatar_url).toMatch(/^https:\/\/secure\.gravatar\.com\/avatar\//);
+  it('avatar_url is the hosted avatar whatever client_gravatar says', async () => {
+    const byDefault = await t.as('member').get('/users');
+    for (const user of byDefault.body.members) {
+      expect(user.avatar_url).toBe(hostedAvatar(user.user_id, user.avatar_version));
     }
-    expect(res.body.members.some((u: { avatar_url: unknown }) => u.avatar_url !== null)).toBe(true);
-    const explicit = await t.as('member').get('/users', { client_gravatar: true });
-    expect(explicit.body.members).toEqual(res.body.members);
-  });
-
-  it('client_gravatar=false gives the gravatar URL of the real address', async () => {
-    const res = await t.as('member').get('/users', { client_gravatar: false });
-    for (const user of res.body.members) {
-      if (user.delivery_email === null) continue;
-      expect(user.avatar_url).toBe(gravatar(user.delivery_email, user.avatar_version));
+    for (const client_gravatar of [true, false]) {
+      const res = await t.as('member').get('/users', { client_gravatar });
+      expect(res.body.members).toEqual(byDefault.body.members);
     }
-    const owner = res.body.members.find(
-      (m: { user_id: number }) => m.user_id === t.accounts.owner.id,
-    );
-    expect(owner.avatar_url).toBe(
-      `https://secure.gravatar.com/avatar/${createHash('md5').update('owner@example.com').digest('hex')}?d=identicon&version=1`,
-    );
   });
 
   it('include_custom_profile_fields adds profile_data to humans only', async () => {
@@ -197,7 +180,7 @@ describe('GET /users/{user_id} and /users/{email}', () => {
       is_imported_stub: false,
       timezone: '',
       avatar_version: 1,
-      avatar_url: null,
+      avatar_url: hostedAvatar(t.accounts.admin.id),
     });
     expect(res.body.user).not.toHaveProperty('is_deleted');
     const bot = await t.as('guest').get(`/users/${t.accounts.bot.id}`);
@@ -214,20 +197,20 @@ describe('GET /users/{user_id} and /users/{email}', () => {
     expect(bot.body.user.user_id).toBe(t.accounts.bot.id);
   });
 
-  it('honours client_gravatar and include_custom_profile_fields', async () => {
+  it('honours include_custom_profile_fields; the avatar is hosted either way', async () => {
     const id = t.accounts.member.id;
     const plain = await t.as('owner').get(`/users/${id}`);
-    expect(plain.body.user.avatar_url).toBeNull();
+    expect(plain.body.user.avatar_url).toBe(hostedAvatar(id));
     expect(plain.body.user).not.toHaveProperty('profile_data');
     const full = await t
       .as('owner')
       .get(`/users/${id}`, { client_gravatar: false, include_custom_profile_fields: true });
-    expect(full.body.user.avatar_url).toBe(gravatar(t.accounts.member.email));
+    expect(full.body.user.avatar_url).toBe(hostedAvatar(t.accounts.member.id));
     expect(full.body.user.profile_data).toEqual({});
     const byEmail = await t
       .as('owner')
       .get(`/users/${t.accounts.member.email}`, { client_gravatar: false });
-    expect(byEmail.body.user.avatar_url).toBe(gravatar(t.accounts.member.email));
+    expect(byEmail.body.user.avatar_url).toBe(hostedAvatar(t.accounts.member.id));
   });
 
   it('unknown users are "No such user"', async () => {
@@ -284,14 +267,12 @@ describe('e-mail address visibility', () => {
       expect(one.body.user, `${viewer} viewing setting ${value}`).toMatchObject({
         delivery_email: sees ? target.email : null,
         email,
-        // With client_gravatar (the default) the client computes the avatar from `email`,
-        // so only a public address leaves it to the client (as Zulip does).
-        avatar_url: value === 1 ? null : gravatar(target.email),
+        avatar_url: hostedAvatar(target.id),
       });
       const noClientGravatar = await t
         .as(viewer)
         .get(`/users/${target.id}`, { client_gravatar: false });
-      expect(noClientGravatar.body.user.avatar_url).toBe(gravatar(target.email));
+      expect(noClientGravatar.body.user.avatar_url).toBe(hostedAvatar(target.id));
       const list = await t.as(viewer).get('/users', { user_ids: [target.id] });
       expect(list.body.members[0]).toMatchObject({
         delivery_email: sees ? target.email : null,

@@ -20,7 +20,6 @@ const options = (userId: number): QueueOptions => ({
   narrow: [],
   allPublicStreams: false,
   applyMarkdown: true,
-  clientGravatar: false,
   slimPresence: false,
   capabilities: DEFAULT_CLIENT_CAPABILITIES,
   clientName: 'test',

@@ -345,7 +345,7 @@ describe('POST /register: client options', () => {
     expect(modern.body).not.toHaveProperty('twenty_four_hour_time');
   });
 
-  it('records apply_markdown, client_gravatar and slim_presence on the queue', async () => {
+  it('records apply_markdown and slim_presence on the queue', async () => {
     const res = await t.as('member').post('/register', {
       fetch_event_types: [],
       apply_markdown: true,
@@ -354,34 +354,30 @@ describe('POST /register: client options', () => {
     });
     const options = queueOptions(res.body.queue_id, t.accounts.member.id);
     expect(options.applyMarkdown).toBe(true);
-    expect(options.clientGravatar).toBe(false);
     expect(options.slimPresence).toBe(true);
     const defaults = await t.as('member').post('/register', { fetch_event_types: [] });
     const d = queueOptions(defaults.body.queue_id, t.accounts.member.id);
     expect(d.applyMarkdown).toBe(false);
-    expect(d.clientGravatar).toBe(true);
     expect(d.slimPresence).toBe(false);
   });
 
-  it('client_gravatar decides whether gravatar avatar URLs are sent', async () => {
-    const withGravatar = await t.as('member').post('/register', {
-      fetch_event_types: ['realm_user'],
-      client_gravatar: true,
-    });
-    const owner = withGravatar.body.realm_users.find(
-      (u: { user_id: number }) => u.user_id === t.accounts.owner.id,
-    );
-    expect(owner.avatar_url).toBeNull();
-    const without = await t.as('member').post('/register', {
-      fetch_event_types: ['realm_user'],
-      client_gravatar: false,
-    });
-    const owner2 = without.body.realm_users.find(
-      (u: { user_id: number }) => u.user_id === t.accounts.owner.id,
-    );
-    expect(owner2.avatar_url).toMatch(/^https:\/\/secure\.gravatar\.com\/avatar\/[0-9a-f]{32}\?/);
-    // The caller's own avatar_url is always a URL.
-    expect(withGravatar.body.avatar_url).toMatch(/^https:\/\//);
+  it('avatars are hosted by Hearth: a URL whatever client_gravatar says', async () => {
+    for (const client_gravatar of [true, false]) {
+      const res = await t.as('member').post('/register', {
+        fetch_event_types: ['realm_user'],
+        client_gravatar,
+      });
+      const owner = res.body.realm_users.find(
+        (u: { user_id: number }) => u.user_id === t.accounts.owner.id,
+      );
+      expect(owner.avatar_url).toMatch(
+        new RegExp(`^/user_avatars/${t.accounts.owner.id}\\.png\\?version=\\d+$`),
+      );
+      expect(res.body.avatar_url).toBe(`/user_avatars/${t.accounts.member.id}.png?version=1`);
+      expect(res.body.avatar_url_medium).toBe(
+        `/user_avatars/${t.accounts.member.id}-medium.png?version=1`,
+      );
+    }
   });
 
   it('slim_presence keys presences by user id', async () => {

@@ -307,7 +307,6 @@ describe('GET /messages anchors and windows', () => {
         narrow: [],
         messageIds: Array.from({ length: 5001 }, (_, i) => i + 1),
         applyMarkdown: true,
-        clientGravatar: true,
         allowEmptyTopicName: false,
       }),
     ).toThrow('Too many messages requested (maximum 5000).');

@@ -195,18 +195,14 @@ describe('POST /users/me/avatar', () => {
 });
 
 describe('DELETE /users/me/avatar', () => {
-  it('goes back to Gravatar with a new version, and the old files go', async () => {
+  it('goes back to the generated avatar with a new version, and the old files go', async () => {
     const me = t.accounts.guest;
     expect((await setAvatar('guest')).status).toBe(200);
     const uploaded = row(me.id).avatar_version;
     await watchers.clear();
     const res = await t.as('guest').delete('/users/me/avatar');
     expect(res.status).toBe(200);
-    expect(res.body.avatar_url).toMatch(
-      new RegExp(
-        `^https://secure\\.gravatar\\.com/avatar/[0-9a-f]{32}\\?d=identicon&version=${uploaded + 1}$`,
-      ),
-    );
+    expect(res.body.avatar_url).toBe(`/user_avatars/${me.id}.png?version=${uploaded + 1}`);
     expect(row(me.id)).toMatchObject({ avatar_source: 'G', avatar_version: uploaded + 1 });
     const events = await watchers.take('realm_user');
     expect(receivers(events)).toEqual(everyone);
@@ -214,7 +210,7 @@ describe('DELETE /users/me/avatar', () => {
       user_id: me.id,
       avatar_source: 'G',
       avatar_url: res.body.avatar_url,
-      avatar_url_medium: `${res.body.avatar_url}&s=500`,
+      avatar_url_medium: `/user_avatars/${me.id}-medium.png?version=${uploaded + 1}`,
       avatar_version: uploaded + 1,
     });
     // The upload's files are gone; the path now shows the generated picture.

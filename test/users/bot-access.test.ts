@@ -82,7 +82,7 @@ describe('GET /bots', () => {
         username: mine.email,
         full_name: `Listed For ${who}`,
         api_key: mine.apiKey,
-        avatar_url: expect.stringMatching(/^https:\/\/secure\.gravatar\.com\/avatar\//),
+        avatar_url: expect.stringMatching(/^\/user_avatars\/\d+\.png\?version=\d+$/),
         default_sending_stream: null,
         default_events_register_stream: null,
         default_all_public_streams: false,

@@ -47,7 +47,7 @@ describe('the answer', () => {
       result: 'success',
       msg: '',
       full_name: 'Answered Bot',
-      avatar_url: expect.stringMatching(/^https:\/\/secure\.gravatar\.com\/avatar\//),
+      avatar_url: expect.stringMatching(/^\/user_avatars\/\d+\.png\?version=\d+$/),
       service_interface: 1,
       service_payload_url: null,
       config_data: null,

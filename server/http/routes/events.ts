@@ -64,7 +64,6 @@ export const eventRoutes = [
     handler: (ctx, user, params, request) =>
       registerQueue(ctx, user, {
         applyMarkdown: params.apply_markdown,
-        clientGravatar: params.client_gravatar,
         slimPresence: params.slim_presence,
         presenceHistoryLimitDays: params.presence_history_limit_days,
         eventTypes: params.event_types,

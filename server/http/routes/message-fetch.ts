@@ -45,7 +45,6 @@ export const messageFetchRoutes: Route[] = [
         narrow: params.narrow,
         messageIds: params.message_ids,
         applyMarkdown: params.apply_markdown,
-        clientGravatar: params.client_gravatar,
         allowEmptyTopicName: params.allow_empty_topic_name,
       }),
   }),

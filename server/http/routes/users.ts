@@ -27,7 +27,6 @@ export const userRoutes = [
     params: { ...lookupParams, user_ids: p.json(z.array(z.int())).optional() },
     handler: (ctx, user, params) =>
       listUsers(ctx, user, {
-        clientGravatar: params.client_gravatar,
         includeCustomProfileFields: params.include_custom_profile_fields,
         userIds: params.user_ids,
       }),
@@ -50,7 +49,6 @@ export const userRoutes = [
     params: { user_id: userId, ...lookupParams },
     handler: (ctx, user, params) => ({
       user: getUserById(ctx, user, params.user_id, {
-        clientGravatar: params.client_gravatar,
         includeCustomProfileFields: params.include_custom_profile_fields,
       }),
     }),
@@ -61,7 +59,6 @@ export const userRoutes = [
     params: { email: p.str(), ...lookupParams },
     handler: (ctx, user, params) => ({
       user: getUserByEmail(ctx, user, params.email, {
-        clientGravatar: params.client_gravatar,
         includeCustomProfileFields: params.include_custom_profile_fields,
       }),
     }),
