@@ -23,6 +23,7 @@ import { serverRoutes } from './server.js';
 import { settingsRoutes } from './settings.js';
 import { subscriptionRoutes } from './subscriptions.js';
 import { topicRoutes } from './topics.js';
+import { uploadRoutes } from './uploads.js';
 import { userGroupRoutes } from './user-groups.js';
 import { userStatusRoutes } from './user-status.js';
 import { userRoutes } from './users.js';
@@ -56,4 +57,5 @@ export const allRoutes: Route[] = [
   ...profileFieldRoutes,
   ...userGroupRoutes,
   ...settingsRoutes,
+  ...uploadRoutes,
 ];
