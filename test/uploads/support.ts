@@ -44,7 +44,7 @@ export function upload(
 ) {
   return client.post(
     '/user_uploads',
-    { [field]: new File([data], name, { type }) },
+    { [field]: new File([typeof data === 'string' ? data : new Uint8Array(data)], name, { type }) },
     { encoding: 'multipart' },
   );
 }
