@@ -89,3 +89,20 @@ export function contentTypeOf(claimed: string, fileName: string): string {
   const ext = /\.([A-Za-z0-9]+)$/.exec(fileName)?.[1]?.toLowerCase();
   return (ext && TYPES_BY_EXTENSION[ext]) || 'application/octet-stream';
 }
+
+/**
+ * Plain text is served inline, so it gets a charset when it has one: without
+ * it a browser guesses the encoding (Zulip's maybe_add_charset).
+ */
+export function withCharset(contentType: string, data: Buffer): string {
+  if (contentType !== 'text/plain') return contentType;
+  try {
+    new TextDecoder('utf-8', { fatal: true }).decode(data);
+    return 'text/plain; charset=utf-8';
+  } catch {
+    return contentType;
+  }
+}
+
+/** The type without parameters ("text/plain; charset=utf-8" -> "text/plain"). */
+export const baseType = (contentType: string) => contentType.split(';')[0]!.trim();

@@ -12,6 +12,7 @@ import { FileAnswer } from '../shared/files.js';
 import { TEMPORARY_UPLOAD_URL_SECONDS } from '../shared/limits.js';
 import { encodePathId, INLINE_MIME_TYPES } from '../shared/thumbnails.js';
 import { mayAccessAttachment } from './access.js';
+import { baseType } from './names.js';
 
 /**
  * Serving uploads. Files are served with the type they were stored as, but
@@ -58,7 +59,7 @@ function fileNameOf(attachment: AttachmentRow): string {
 }
 
 function answerWithFile(ctx: AppContext, attachment: AttachmentRow, download: boolean) {
-  const inline = !download && INLINE_MIME_TYPES.has(attachment.content_type);
+  const inline = !download && INLINE_MIME_TYPES.has(baseType(attachment.content_type));
   return new FileAnswer({
     body: { path: storedFilePath(ctx, attachment.storage_key)! },
     contentType: attachment.content_type,

@@ -8,7 +8,7 @@ import type { UploadedFile } from '../shared/files.js';
 import { MAX_FILE_UPLOAD_SIZE_MIB, MAX_UPLOAD_SPACE_PER_USER_MIB } from '../shared/limits.js';
 import { encodePathId } from '../shared/thumbnails.js';
 import { emitAttachmentEvent, formatAttachment } from './attachments.js';
-import { contentTypeOf, displayName, newPathId } from './names.js';
+import { contentTypeOf, displayName, newPathId, withCharset } from './names.js';
 import { makeThumbnails, removeThumbnails } from './thumbnails.js';
 
 const MIB = 1024 * 1024;
@@ -57,7 +57,7 @@ export async function uploadFile(ctx: AppContext, user: UserRow, files: readonly
         size: file.data.length,
         create_time_ms: ctx.now(),
         storage_key: storageKey,
-        content_type: contentType,
+        content_type: withCharset(contentType, file.data),
         image_width: image?.width ?? null,
         image_height: image?.height ?? null,
         image_frames: image?.frames ?? null,

@@ -141,6 +141,15 @@ describe('claiming uploads', () => {
     expect((await t.as('admin').fetch(ownerOnly.url)).status).toBe(403);
   });
 
+  it('links written with the server’s full URL are claimed too', async () => {
+    const { url } = await uploadOk(member(), 'abs', 'abs.txt', 'text/plain');
+    const full = `${t.server.ctx.config.externalUrl}${url}`;
+    expect(full.startsWith('http')).toBe(true);
+    const id = await sendToChannel(t, 'member', general, 'absolute', `see ${full}`);
+    expect(await matching('attachment', 'absolute')).toEqual([id]);
+    expect((await t.as('admin').fetch(url)).status).toBe(200);
+  });
+
   it('tells the owner (only) which messages now link the file', async () => {
     const { url } = await uploadOk(t.as('owner'), 'shared', 'shared.txt', 'text/plain');
     await watchers.clear();

@@ -135,6 +135,18 @@ describe('how files are served', () => {
     expect(disposition(served)).toEqual(['inline', 'a.txt']);
   });
 
+  it('plain text gets a charset when it is UTF-8', async () => {
+    const utf8 = await uploadOk(t.as('owner'), 'Grüße', 'utf8.txt', 'text/plain');
+    const res = await t.as('owner').fetch(utf8.url);
+    expect(res.headers.get('content-type')).toBe('text/plain; charset=utf-8');
+    expect(await res.text()).toBe('Grüße');
+    const latin1 = Buffer.from([0x47, 0x72, 0xfc, 0xdf, 0x65]);
+    const other = await uploadOk(t.as('owner'), latin1, 'latin1.txt', 'text/plain');
+    const served = await t.as('owner').fetch(other.url);
+    expect(served.headers.get('content-type')).toBe('text/plain');
+    expect(disposition(served)).toEqual(['inline', 'latin1.txt']);
+  });
+
   const dangerous: Array<[string, string, string]> = [
     ['page.html', 'text/html', '<script>alert(document.cookie)</script>'],
     ['image.svg', 'image/svg+xml', '<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"/>'],
