@@ -70,6 +70,26 @@ describe('Markdown for uploaded files', () => {
     );
   });
 
+  it('an SVG previews as a rasterized thumbnail, with a transcoded still', async () => {
+    const svg =
+      '<svg xmlns="http://www.w3.org/2000/svg" width="300" height="200"><rect width="300" height="200" fill="red"/></svg>';
+    const { url } = await uploadOk(member(), svg, 'drawing.svg', 'image/svg+xml');
+    const id = await sendToChannel(t, 'member', general, 'render', `[drawing.svg](${url})`);
+    const thumb = `/user_uploads/thumbnail/${pathIdOf(url)}`;
+    expect(await rendered(id)).toBe(
+      `<p><a href="${url}">drawing.svg</a></p>\n` +
+        `<div class="message_inline_image"><a href="${url}" title="drawing.svg">` +
+        `<img data-original-content-type="image/svg+xml" data-original-dimensions="300x200"` +
+        ` src="${thumb}/840x560.webp" data-transcoded-image="4032x3024.webp"></a></div>`,
+    );
+    const still = await member().fetch(`${thumb}/4032x3024.webp`);
+    expect(still.status).toBe(200);
+    expect(still.headers.get('content-type')).toBe('image/webp');
+    // The SVG itself is only ever a download.
+    const original = await member().fetch(url);
+    expect(original.headers.get('content-disposition')).toMatch(/^attachment/);
+  });
+
   it('a file that is not an image: just the link', async () => {
     const { url } = await uploadOk(member(), '%PDF-1.4', 'doc.pdf', 'application/pdf');
     const id = await sendToChannel(t, 'member', general, 'render', `[doc.pdf](${url})`);
