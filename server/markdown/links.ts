@@ -49,12 +49,11 @@ const UPLOADS = '/user_uploads/';
 /**
  * The path id of a link into this organization's uploads (relative, or
  * absolute on the realm's own host), or null. Query and fragment are not part
- * of it; the path stays as written, as Zulip matches it.
+ * of it.
  */
 function uploadPathId(href: string, ctx: RenderContext): string | null {
   let path = href;
   if (ctx.realmUrl && href.startsWith(`${ctx.realmUrl}/`)) path = href.slice(ctx.realmUrl.length);
-  else if (href.startsWith('user_uploads/')) path = `/${href}`;
   if (!path.startsWith(UPLOADS)) return null;
   const pathId = decodePath(path.slice(UPLOADS.length).replace(/[?#].*$/s, ''));
   return pathId === '' ? null : pathId;
