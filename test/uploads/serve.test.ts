@@ -173,6 +173,39 @@ describe('how files are served', () => {
     expect(disposition(res)).toEqual(['inline', 'report.pdf']);
   });
 
+  it('answers byte ranges, as media players ask for them', async () => {
+    const { url } = await uploadOk(t.as('owner'), 'abcdefghij', 'clip.mp4', 'video/mp4');
+    const get = (range?: string) => t.as('owner').fetch(url, { headers: range ? { range } : {} });
+    const whole = await get();
+    expect(whole.status).toBe(200);
+    expect(whole.headers.get('accept-ranges')).toBe('bytes');
+    expect(whole.headers.get('content-length')).toBe('10');
+    const cases: Array<[string, string, string]> = [
+      ['bytes=2-5', 'cdef', 'bytes 2-5/10'],
+      ['bytes=8-', 'ij', 'bytes 8-9/10'],
+      ['bytes=-3', 'hij', 'bytes 7-9/10'],
+      ['bytes=5-100', 'fghij', 'bytes 5-9/10'],
+    ];
+    for (const [range, body, contentRange] of cases) {
+      const res = await get(range);
+      expect(res.status, range).toBe(206);
+      expect(res.headers.get('content-range')).toBe(contentRange);
+      expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(await res.text()).toBe(body);
+    }
+    const beyond = await get('bytes=10-20');
+    expect(beyond.status).toBe(416);
+    expect(beyond.headers.get('content-range')).toBe('bytes */10');
+    // Several ranges, or nonsense: the whole file.
+    for (const range of ['bytes=0-1,4-5', 'pages=1-2', 'bytes=x-y']) {
+      const res = await get(range);
+      expect(res.status, range).toBe(200);
+      expect(await res.text()).toBe('abcdefghij');
+    }
+    // Access is checked before any range is read.
+    expect((await t.as('member').fetch(url, { headers: { range: 'bytes=0-1' } })).status).toBe(403);
+  });
+
   it('/user_uploads/download/... always downloads, with the same access rules', async () => {
     const { url } = await uploadOk(t.as('owner'), await png(3, 2), 'dl.png', 'image/png');
     const download = url.replace('/user_uploads/', '/user_uploads/download/');
