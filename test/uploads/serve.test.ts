@@ -1,6 +1,7 @@
 import { parse as parseDisposition } from 'content-disposition';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { deliverDueScheduledMessages } from '../../server/scheduled/scheduled-messages.js';
 import { createChannel, quickMember } from '../helpers/fixtures.js';
 import { sendDirect, sendToChannel } from '../helpers/messages.js';
 import type { Account, FixtureName } from '../helpers/server.js';
@@ -16,7 +17,7 @@ let vault: number;
 let late: Account;
 
 beforeAll(async () => {
-  t = await startTestServer({ now: clock.now });
+  t = await startTestServer({ now: clock.now, scheduledDelivery: false });
   const a = t.accounts;
   late = await quickMember(t, 'Late Joiner');
   general = createChannel(t, { name: 'general', subscribers: [a.owner.id, a.member.id] });
@@ -118,6 +119,24 @@ describe('who may fetch /user_uploads/...', () => {
     await sendDirect(t, 'member', [t.accounts.guest.id], `look: [reshare.txt](${url})`);
     expect(await status('guest', url)).toBe(200);
     expect(await status('admin', url)).toBe(403);
+  });
+});
+
+describe('scheduled messages', () => {
+  it('claim their uploads when they are sent', async () => {
+    const url = await ownerFile('later.txt');
+    const res = await t.as('owner').post('/scheduled_messages', {
+      type: 'stream',
+      to: general,
+      topic: 'later',
+      content: `[later.txt](${url})`,
+      scheduled_delivery_timestamp: Math.floor(clock.ms / 1000) + 3600,
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(await status('member', url)).toBe(403);
+    clock.advance(3601);
+    expect(deliverDueScheduledMessages(t.server.ctx)).toEqual({ delivered: 1, failed: 0 });
+    expect(await status('member', url)).toBe(200);
   });
 });
 
