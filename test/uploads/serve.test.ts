@@ -109,6 +109,15 @@ describe('who may fetch /user_uploads/...', () => {
     expect(await status('guest', url)).toBe(403);
   });
 
+  it('deleting the only message linking a file takes the access away again', async () => {
+    const url = await ownerFile('retracted.txt');
+    const id = await sendDirect(t, 'owner', [t.accounts.member.id], `[retracted.txt](${url})`);
+    expect(await status('member', url)).toBe(200);
+    expect((await t.as('owner').delete(`/messages/${id}`)).status).toBe(200);
+    expect(await status('member', url)).toBe(403);
+    expect(await status('owner', url)).toBe(200);
+  });
+
   it('someone who can see a file may share it on; someone who cannot, may not', async () => {
     const url = await ownerFile('reshare.txt');
     await sendDirect(t, 'owner', [t.accounts.member.id], `[reshare.txt](${url})`);
