@@ -6,5 +6,6 @@
  */
 export { listAttachments, removeAttachment } from './attachments.js';
 export { claimAttachments, updateAttachmentReferences } from './claim.js';
-export { serveTemporaryUpload, serveThumbnail, serveUpload, temporaryUploadUrl } from './serve.js';
+export { serveThumbnail, serveUpload } from './serve.js';
+export { serveTemporaryUpload, temporaryUploadUrl } from './temporary-urls.js';
 export { uploadFile } from './upload.js';

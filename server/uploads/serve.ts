@@ -1,6 +1,5 @@
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { AppContext } from '../core/context.js';
-import { ApiError, badRequest } from '../core/errors.js';
+import { ApiError } from '../core/errors.js';
 import { storedFileExists, storedFilePath } from '../core/file-store.js';
 import {
   type AttachmentRow,
@@ -9,8 +8,7 @@ import {
 } from '../db/queries/attachments.js';
 import type { UserRow } from '../db/queries/users.js';
 import { FileAnswer } from '../shared/files.js';
-import { TEMPORARY_UPLOAD_URL_SECONDS } from '../shared/limits.js';
-import { encodePathId, INLINE_MIME_TYPES } from '../shared/thumbnails.js';
+import { INLINE_MIME_TYPES } from '../shared/thumbnails.js';
 import { mayAccessAttachment } from './access.js';
 import { baseType } from './names.js';
 
@@ -22,7 +20,7 @@ import { baseType } from './names.js';
  */
 
 /** Zulip's bodies for the browser-facing paths (serve_file's 404 and 403). */
-const notFoundPage = () =>
+export const notFoundPage = () =>
   new FileAnswer({
     body: Buffer.from('<p>File not found.</p>'),
     contentType: 'text/html; charset=utf-8',
@@ -37,15 +35,15 @@ const forbiddenPage = () =>
     cacheControl: 'no-store',
   });
 
-const fileNotFound = () => new ApiError('File not found.', { status: 404 });
-const notAuthorized = () =>
+export const fileNotFound = () => new ApiError('File not found.', { status: 404 });
+export const notAuthorized = () =>
   new ApiError('You are not authorized to view this file.', { status: 403 });
 
 type Lookup =
   | { ok: true; attachment: AttachmentRow }
   | { ok: false; reason: 'missing' | 'forbidden' };
 
-function lookUp(ctx: AppContext, user: UserRow, realmIdStr: string, rest: string): Lookup {
+export function lookUp(ctx: AppContext, user: UserRow, realmIdStr: string, rest: string): Lookup {
   const attachment = attachmentByPathId(ctx.db, `${realmIdStr}/${rest}`);
   if (!attachment || !storedFileExists(ctx, attachment.storage_key)) {
     return { ok: false, reason: 'missing' };
@@ -54,11 +52,11 @@ function lookUp(ctx: AppContext, user: UserRow, realmIdStr: string, rest: string
   return { ok: true, attachment };
 }
 
-function fileNameOf(attachment: AttachmentRow): string {
+export function fileNameOf(attachment: AttachmentRow): string {
   return attachment.path_id.slice(attachment.path_id.lastIndexOf('/') + 1);
 }
 
-function answerWithFile(ctx: AppContext, attachment: AttachmentRow, download: boolean) {
+export function answerWithFile(ctx: AppContext, attachment: AttachmentRow, download: boolean) {
   const inline = !download && INLINE_MIME_TYPES.has(baseType(attachment.content_type));
   return new FileAnswer({
     body: { path: storedFilePath(ctx, attachment.storage_key)! },
@@ -110,61 +108,4 @@ export function serveThumbnail(ctx: AppContext, user: UserRow, rest: string): Fi
     disposition: { type: 'inline' },
     cacheControl: 'private, max-age=31536000, immutable',
   });
-}
-
-/** Temporary URLs are signed with a key of this server run: they live a minute anyway. */
-const signingKeys = new WeakMap<AppContext, Buffer>();
-
-function sign(ctx: AppContext, payload: string): Buffer {
-  let key = signingKeys.get(ctx);
-  if (!key) {
-    key = randomBytes(32);
-    signingKeys.set(ctx, key);
-  }
-  return createHmac('sha256', key).update(payload).digest().subarray(0, 20);
-}
-
-/**
- * GET /api/v1/user_uploads/{realm_id_str}/{filename}: a URL that serves the
- * file without credentials for TEMPORARY_UPLOAD_URL_SECONDS (mobile apps hand
- * it to the system's viewer or downloader).
- */
-export function temporaryUploadUrl(
-  ctx: AppContext,
-  user: UserRow,
-  realmIdStr: string,
-  rest: string,
-): { url: string } {
-  const found = lookUp(ctx, user, realmIdStr, rest);
-  if (!found.ok) throw found.reason === 'missing' ? fileNotFound() : notAuthorized();
-  const expires = Math.floor(ctx.now() / 1000) + TEMPORARY_UPLOAD_URL_SECONDS;
-  const payload = `${found.attachment.path_id}:${expires}`;
-  const token = `${Buffer.from(payload).toString('base64url')}.${sign(ctx, payload).toString('base64url')}`;
-  const name = encodePathId(fileNameOf(found.attachment));
-  return { url: `/user_uploads/temporary/${token}/${name}` };
-}
-
-/** GET /user_uploads/temporary/{token}/{filename}, with no credentials. */
-export function serveTemporaryUpload(ctx: AppContext, token: string, fileName: string): FileAnswer {
-  const [encoded, signature, extra] = token.split('.');
-  if (encoded === undefined || signature === undefined || extra !== undefined) {
-    throw badRequest('Invalid token');
-  }
-  const payload = Buffer.from(encoded, 'base64url').toString();
-  const given = Buffer.from(signature, 'base64url');
-  const expected = sign(ctx, payload);
-  const match = /^(.+):(\d+)$/s.exec(payload);
-  if (
-    !match ||
-    given.length !== expected.length ||
-    !timingSafeEqual(given, expected) ||
-    Number(match[2]) < Math.floor(ctx.now() / 1000)
-  ) {
-    throw badRequest('Invalid token');
-  }
-  const pathId = match[1]!;
-  if (pathId.slice(pathId.lastIndexOf('/') + 1) !== fileName) throw badRequest('Invalid filename');
-  const attachment = attachmentByPathId(ctx.db, pathId);
-  if (!attachment || !storedFileExists(ctx, attachment.storage_key)) return notFoundPage();
-  return answerWithFile(ctx, attachment, false);
 }
