@@ -14,7 +14,7 @@ import {
 } from '../shared/limits.js';
 import { loadRealm, resolveGroupSetting } from '../shared/realm.js';
 import { groupSettingNames } from '../shared/realm-settings.js';
-import { serverThumbnailFormats } from '../shared/thumbnails.js';
+import { serverThumbnailFormats } from '../shared/uploads.js';
 import { availableNotificationSounds, emojisetChoices } from '../shared/user-settings.js';
 import { authenticationMethods } from './server-settings.js';
 

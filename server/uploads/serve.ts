@@ -8,7 +8,7 @@ import {
 } from '../db/queries/attachments.js';
 import type { UserRow } from '../db/queries/users.js';
 import { FileAnswer } from '../shared/files.js';
-import { INLINE_MIME_TYPES } from '../shared/thumbnails.js';
+import { INLINE_MIME_TYPES } from '../shared/uploads.js';
 import { mayAccessAttachment } from './access.js';
 import { baseType } from './names.js';
 

@@ -6,7 +6,7 @@ import { attachmentByPathId } from '../db/queries/attachments.js';
 import type { UserRow } from '../db/queries/users.js';
 import type { FileAnswer } from '../shared/files.js';
 import { TEMPORARY_UPLOAD_URL_SECONDS } from '../shared/limits.js';
-import { encodePathId } from '../shared/thumbnails.js';
+import { encodePathId } from '../shared/uploads.js';
 import {
   answerWithFile,
   fileNameOf,

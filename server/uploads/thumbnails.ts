@@ -8,7 +8,7 @@ import {
   type ThumbnailFormat,
   TRANSCODED_FORMAT,
   thumbnailFormatName,
-} from '../shared/thumbnails.js';
+} from '../shared/uploads.js';
 
 /**
  * Thumbnails are made when the file is uploaded, so a message linking it is

@@ -1,4 +1,4 @@
-import { previewOf } from '../../shared/thumbnails.js';
+import { previewOf } from '../../shared/uploads.js';
 import type { Db } from '../open.js';
 import { stmt } from '../prepared.js';
 

@@ -1,4 +1,10 @@
 /**
+ * What the uploads area, the renderer and register share about uploaded
+ * files: the thumbnail formats, the content types served inline, how a
+ * message previews an image, and how a path id appears in a URL.
+ */
+
+/**
  * The thumbnail formats uploaded images are made in (Zulip's
  * THUMBNAIL_OUTPUT_FORMATS): register's `server_thumbnail_formats`, the
  * uploads area that makes them and the renderer that links them agree on
