@@ -38,7 +38,12 @@ function disposition(res: Response): [string, string | undefined] {
   const parsed = parseDisposition(res.headers.get('content-disposition') ?? '');
   return [parsed.type, parsed.parameters.filename];
 }
-const status = async (who: Who, url: string) => (await t.as(who).fetch(url)).status;
+/** The status of fetching `url` as `who`; the body is read so no stream is left open. */
+async function status(who: Who, url: string): Promise<number> {
+  const res = await t.as(who).fetch(url);
+  await res.arrayBuffer();
+  return res.status;
+}
 
 /** The owner uploads a text file; returns its URL. */
 const ownerFile = async (name = 'doc.txt') =>
