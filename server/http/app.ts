@@ -99,6 +99,11 @@ function sendFile(
   rangeHeader: string | undefined,
 ): FastifyReply {
   const { body, contentType, disposition, cacheControl, status, headers } = answer.init;
+  // A file may have gone since the handler looked (DELETE /attachments at the same moment).
+  const size = Buffer.isBuffer(body)
+    ? body.length
+    : statSync(body.path, { throwIfNoEntry: false })?.size;
+  if (size === undefined) return sendError(reply, new ApiError('File not found.', { status: 404 }));
   reply
     .code(status ?? 200)
     .header('Content-Type', contentType)
@@ -114,7 +119,6 @@ function sendFile(
   }
   if (headers) reply.headers(headers);
   if (Buffer.isBuffer(body)) return reply.send(body);
-  const size = statSync(body.path).size;
   reply.header('Accept-Ranges', 'bytes');
   const range = (status ?? 200) === 200 ? parseByteRange(rangeHeader, size) : null;
   if (range === 'unsatisfiable') {
