@@ -1,4 +1,4 @@
-import { createReadStream } from 'node:fs';
+import { createReadStream, statSync } from 'node:fs';
 import formbody from '@fastify/formbody';
 import multipart from '@fastify/multipart';
 import { create as contentDisposition } from 'content-disposition';
@@ -10,6 +10,7 @@ import { defaultRules, headersFor, type RateLimiter, type RateStatus } from '../
 import type { UserRow } from '../db/queries/users.js';
 import { FileAnswer, type UploadedFile } from '../shared/files.js';
 import { MAX_UPLOAD_READ_BYTES } from '../shared/limits.js';
+import { parseByteRange } from './byte-range.js';
 import { jsonTooDeep, parseParams, tooDeepMessage } from './params.js';
 import type { RequestInfo, Route } from './route.js';
 
@@ -92,8 +93,17 @@ function sendError(reply: FastifyReply, error: ApiError): FastifyReply {
  * A file answer. Uploads are hostile by assumption: the type is never sniffed
  * by the browser and nothing from them may run as this origin's page.
  */
-function sendFile(reply: FastifyReply, answer: FileAnswer): FastifyReply {
+function sendFile(
+  reply: FastifyReply,
+  answer: FileAnswer,
+  rangeHeader: string | undefined,
+): FastifyReply {
   const { body, contentType, disposition, cacheControl, status, headers } = answer.init;
+  // A file may have gone since the handler looked (DELETE /attachments at the same moment).
+  const size = Buffer.isBuffer(body)
+    ? body.length
+    : statSync(body.path, { throwIfNoEntry: false })?.size;
+  if (size === undefined) return sendError(reply, new ApiError('File not found.', { status: 404 }));
   reply
     .code(status ?? 200)
     .header('Content-Type', contentType)
@@ -109,7 +119,19 @@ function sendFile(reply: FastifyReply, answer: FileAnswer): FastifyReply {
   }
   if (headers) reply.headers(headers);
   if (Buffer.isBuffer(body)) return reply.send(body);
-  return reply.send(createReadStream(body.path));
+  reply.header('Accept-Ranges', 'bytes');
+  const range = (status ?? 200) === 200 ? parseByteRange(rangeHeader, size) : null;
+  if (range === 'unsatisfiable') {
+    return reply.code(416).header('Content-Range', `bytes */${size}`).send(Buffer.alloc(0));
+  }
+  if (range) {
+    return reply
+      .code(206)
+      .header('Content-Range', `bytes ${range.start}-${range.end}/${size}`)
+      .header('Content-Length', range.end - range.start + 1)
+      .send(createReadStream(body.path, range));
+  }
+  return reply.header('Content-Length', size).send(createReadStream(body.path));
 }
 
 /**
@@ -267,7 +289,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
         const result = def.groupCommit
           ? await ctx.batch(() => handler(ctx, user, params, info))
           : await handler(ctx, user, params, info);
-        if (result instanceof FileAnswer) return sendFile(reply, result);
+        if (result instanceof FileAnswer) return sendFile(reply, result, request.headers.range);
         const body: Record<string, unknown> = { result: 'success', msg: '', ...(result as object) };
         if (ignored.length > 0) body.ignored_parameters_unsupported = ignored.sort();
         return reply.code(200).send(body);

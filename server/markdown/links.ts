@@ -2,7 +2,7 @@ import tldList from 'tlds';
 import { escapeAttr, escapeTextStrict } from './escape.js';
 import { quoteAll } from './hash.js';
 import type { InlineMatch, InlinePattern, InlineState } from './inline.js';
-import type { RenderContext } from './types.js';
+import type { MarkdownUploadPreview, RenderContext } from './types.js';
 
 /** Schemes a rendered link may use; anything else (javascript:, data:, …) stays text. */
 const ALLOWED_SCHEMES = new Set(['http', 'https', 'ftp', 'mailto', 'tel', 'sms']);
@@ -37,33 +37,78 @@ function relativeToRealm(url: string, ctx: RenderContext): string {
 function noteLink(href: string, ctx: RenderContext): void {
   const r = ctx.result;
   r.hasLink = true;
-  if (
-    href.startsWith('/user_uploads/') ||
-    (ctx.realmUrl && href.startsWith(`${ctx.realmUrl}/user_uploads/`))
-  ) {
+  const pathId = uploadPathId(href, ctx);
+  if (pathId !== null) {
     r.hasAttachment = true;
+    if (!r.uploadPathIds.includes(pathId)) r.uploadPathIds.push(pathId);
+  }
+}
+
+const UPLOADS = '/user_uploads/';
+
+/**
+ * The path id of a link into this organization's uploads (relative, or
+ * absolute on the realm's own host), or null. Query and fragment are not part
+ * of it.
+ */
+function uploadPathId(href: string, ctx: RenderContext): string | null {
+  let path = href;
+  if (ctx.realmUrl && href.startsWith(`${ctx.realmUrl}/`)) path = href.slice(ctx.realmUrl.length);
+  if (!path.startsWith(UPLOADS)) return null;
+  const pathId = decodePath(path.slice(UPLOADS.length).replace(/[?#].*$/s, ''));
+  return pathId === '' ? null : pathId;
+}
+
+/** Upload URLs percent-encode their file names; path ids are stored decoded. */
+function decodePath(path: string): string {
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    return path;
   }
 }
 
 const IMAGE_EXT = /\.(?:png|jpe?g|gif|webp|bmp|tiff?)$/i;
 
-function isImageUrl(href: string): boolean {
+function isImageUrl(href: string, ctx: RenderContext): boolean {
+  if (href.startsWith(UPLOADS) && ctx.lookups.uploadPreview) {
+    // Only uploads that decoded as images (and so have thumbnails) preview, whatever their name.
+    return ctx.lookups.uploadPreview(uploadPathId(href, ctx) ?? '') !== undefined;
+  }
   const path = href.replace(/[?#].*$/, '');
   if (!IMAGE_EXT.test(path)) return false;
   if (/^https?:\/\//i.test(href)) return true;
-  return href.startsWith('/user_uploads/');
+  return href.startsWith(UPLOADS);
+}
+
+/** Zulip's thumbnailed `<img>`; attributes in the order Zulip's HTML has them. */
+function thumbnailImg(preview: MarkdownUploadPreview): string {
+  const animated = preview.animated ? ' data-animated="true"' : '';
+  const transcoded = preview.transcodedImage
+    ? ` data-transcoded-image="${escapeAttr(preview.transcodedImage)}"`
+    : '';
+  return (
+    `<img data-original-content-type="${escapeAttr(preview.contentType)}"` +
+    ` data-original-dimensions="${preview.width}x${preview.height}"` +
+    ` src="${escapeAttr(preview.thumbnailUrl)}"${animated}${transcoded}>`
+  );
 }
 
 function addPreview(href: string, title: string | null, st: InlineState): void {
   const ctx = st.ctx;
-  if (st.inQuote || ctx.options.inlineImagePreviews === false || !isImageUrl(href)) return;
+  if (st.inQuote || ctx.options.inlineImagePreviews === false || !isImageUrl(href, ctx)) return;
   const seen = ctx.seenPreviews;
   if (seen.has(href)) return;
   seen.add(href);
   ctx.result.hasImage = true;
   const titleAttr = title ? ` title="${escapeAttr(title)}"` : '';
   let img: string;
-  if (href.startsWith('/user_uploads/')) {
+  const upload = href.startsWith(UPLOADS)
+    ? ctx.lookups.uploadPreview?.(uploadPathId(href, ctx) ?? '')
+    : undefined;
+  if (upload) {
+    img = thumbnailImg(upload);
+  } else if (href.startsWith(UPLOADS)) {
     img = `<img src="${escapeAttr(href)}">`;
   } else {
     const q = quoteAll(href);
@@ -249,5 +294,5 @@ export function isLoneImageLink(text: string, ctx: RenderContext): boolean {
   if (m?.index !== 0) return false;
   const link = matchBare(m, t);
   if (!link || link.end !== t.length) return false;
-  return isImageUrl(relativeToRealm(link.href, ctx));
+  return isImageUrl(relativeToRealm(link.href, ctx), ctx);
 }

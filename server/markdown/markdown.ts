@@ -14,6 +14,7 @@ export type {
   MarkdownLookups,
   MarkdownOptions,
   MarkdownRealmEmoji,
+  MarkdownUploadPreview,
   MarkdownUser,
   RenderResult,
 } from './types.js';
@@ -58,6 +59,7 @@ export function renderMarkdown(
     hasLink: false,
     hasImage: false,
     hasAttachment: false,
+    uploadPathIds: [],
     isMeMessage: content.startsWith('/me '),
   };
   const ctx: RenderContext = {

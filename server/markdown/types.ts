@@ -44,6 +44,25 @@ export interface MarkdownLookups {
   channelById?(id: number): MarkdownChannel | undefined;
   realmEmoji(name: string): MarkdownRealmEmoji | undefined;
   linkifiers?(): MarkdownLinkifier[];
+  /**
+   * How the upload at `/user_uploads/{pathId}` previews, or undefined when it
+   * is not an image (or no such upload). Without this lookup, upload links
+   * preview by their extension, unthumbnailed.
+   */
+  uploadPreview?(pathId: string): MarkdownUploadPreview | undefined;
+}
+
+/** An uploaded image as a message shows it (Zulip's MarkdownImageMetadata). */
+export interface MarkdownUploadPreview {
+  /** `/user_uploads/thumbnail/{pathId}/{format}`. */
+  thumbnailUrl: string;
+  animated: boolean;
+  /** After EXIF rotation. */
+  width: number;
+  height: number;
+  contentType: string;
+  /** The large still of a type browsers cannot show (e.g. "4032x3024.webp"), if any. */
+  transcodedImage: string | null;
 }
 
 export interface MarkdownOptions {
@@ -63,6 +82,8 @@ export interface RenderResult {
   hasLink: boolean;
   hasImage: boolean;
   hasAttachment: boolean;
+  /** Path ids of every link into /user_uploads/ (Zulip's potential_attachment_path_ids), once each. */
+  uploadPathIds: string[];
   isMeMessage: boolean;
 }
 

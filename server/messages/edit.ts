@@ -1,6 +1,7 @@
 /** PATCH /messages/{message_id}: content edits, and moves (edit-move.ts), in one transaction. */
 import { recipientsAlertedBy } from '../alert-words/index.js';
 import type { AppContext, Tx } from '../core/context.js';
+import { setMessageHasAttachment } from '../db/queries/attachments.js';
 import { insertMessageEdit } from '../db/queries/message-edits.js';
 import {
   channelMessageReceivers,
@@ -20,6 +21,7 @@ import { Flag, flagNames } from '../shared/flags.js';
 import { loadRealm } from '../shared/realm.js';
 import { isGuest } from '../shared/roles.js';
 import { topicForQueue } from '../shared/topics.js';
+import { updateAttachmentReferences } from '../uploads/index.js';
 import { searchableText } from './content.js';
 import {
   applyInitiationPolicy,
@@ -134,8 +136,9 @@ export function updateMessage(
   ctx: AppContext,
   user: UserRow,
   input: EditInput,
-): { detached_uploads: never[] } {
+): { detached_uploads: unknown[] } {
   const plan = planEdit(ctx, user, input);
+  let detachedUploads: unknown[] = [];
   const timestamp = Math.floor(ctx.now() / 1000);
   const { message } = plan;
 
@@ -151,6 +154,18 @@ export function updateMessage(
         has_attachment: rendered.hasAttachment,
         last_edit_time: timestamp,
       });
+      const sender = userById(ctx.db, message.sender_id)!;
+      const references = updateAttachmentReferences(
+        ctx,
+        tx,
+        sender,
+        message.id,
+        rendered.uploadPathIds,
+      );
+      detachedUploads = references.detached;
+      if (references.hasAttachment !== rendered.hasAttachment) {
+        setMessageHasAttachment(ctx.db, message.id, references.hasAttachment);
+      }
       reindexMessage(ctx.db, message.id, message.topic, searchableText(rendered.html));
       updateMentionFlags(ctx, plan, messageById(ctx.db, message.id)!);
     }
@@ -223,5 +238,5 @@ export function updateMessage(
     }
     sendMoveNotices(ctx, tx, user, plan, input, changedIds, movedAllVisible, resolveNoticeId);
   });
-  return { detached_uploads: [] };
+  return { detached_uploads: detachedUploads };
 }

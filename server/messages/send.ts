@@ -1,6 +1,7 @@
 import { recipientsAlertedBy } from '../alert-words/index.js';
 import type { AppContext, Tx } from '../core/context.js';
 import { missingArgument } from '../core/errors.js';
+import { setMessageHasAttachment } from '../db/queries/attachments.js';
 import { dmGroupFor } from '../db/queries/dm-groups.js';
 import { insertMessage } from '../db/queries/messages.js';
 import { usersWhoMuted } from '../db/queries/muted-users.js';
@@ -22,6 +23,7 @@ import { type RenderResult, renderMessage } from '../markdown/index.js';
 import { Flag } from '../shared/flags.js';
 import { mergeUserSettings } from '../shared/user-settings.js';
 import { setVisibilityPolicy } from '../topics/index.js';
+import { claimAttachments } from '../uploads/index.js';
 import { normalizeContent, searchableText } from './content.js';
 import { emitMessageEvent } from './events.js';
 import { checkMentionPermissions, mentionedUsers, mentionFlags } from './mentions.js';
@@ -138,6 +140,9 @@ export function deliverMessage(ctx: AppContext, tx: Tx, draft: MessageDraft): Se
     has_attachment: rendered.hasAttachment,
     search_body: searchableText(rendered.html),
   });
+  // has_attachment means claimed uploads (Zulip), not merely links that look like them.
+  const claimed = claimAttachments(ctx, tx, sender, id, rendered.uploadPathIds);
+  if (claimed !== rendered.hasAttachment) setMessageHasAttachment(ctx.db, id, claimed);
   // A /poll or /todo message declares its widget in a first submessage.
   const widget = widgetOf(draft.content);
   if (widget) {

@@ -15,6 +15,7 @@ import {
 } from '../shared/limits.js';
 import { loadRealm, resolveGroupSetting } from '../shared/realm.js';
 import { groupSettingNames } from '../shared/realm-settings.js';
+import { serverThumbnailFormats } from '../shared/uploads.js';
 import { availableNotificationSounds, emojisetChoices } from '../shared/user-settings.js';
 import { authenticationMethods } from './server-settings.js';
 
@@ -84,7 +85,7 @@ export const realmState: StateProvider = {
       server_typing_started_wait_period_milliseconds: 10000,
       server_inline_image_preview: true,
       server_inline_url_embed_preview: false,
-      server_thumbnail_formats: [],
+      server_thumbnail_formats: serverThumbnailFormats(),
       server_avatar_changes_disabled: false,
       server_name_changes_disabled: false,
       server_needs_upgrade: false,

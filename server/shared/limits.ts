@@ -76,3 +76,11 @@ export const MAX_AVATAR_FILE_SIZE_MIB = 5;
 export const MAX_EMOJI_FILE_SIZE_MIB = 5;
 /** The most of one multipart file the server reads; a longer one is marked truncated. */
 export const MAX_UPLOAD_READ_BYTES = MAX_FILE_UPLOAD_SIZE_MIB * 1024 * 1024 + 1;
+/**
+ * Bytes of uploads one user may keep, in MiB. Zulip's quota is per
+ * organization (none by default); a desktop server shared by a team is
+ * better served by a per-user bound, so one member cannot fill the disk.
+ */
+export const MAX_UPLOAD_SPACE_PER_USER_MIB = 1024;
+/** How long a URL from GET /user_uploads/{realm_id}/{filename} works (Zulip: 60 s). */
+export const TEMPORARY_UPLOAD_URL_SECONDS = 60;

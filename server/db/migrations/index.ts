@@ -4,6 +4,7 @@ import { presenceUpdateId } from './0002-presence-update-id.js';
 import { reminderNote } from './0003-reminder-note.js';
 import { clientDevices } from './0004-client-devices.js';
 import { savedSnippets } from './0005-saved-snippets.js';
+import { uploadFiles } from './0006-upload-files.js';
 
 export interface Migration {
   version: number;
@@ -18,4 +19,5 @@ export const migrations: Migration[] = [
   reminderNote,
   clientDevices,
   savedSnippets,
+  uploadFiles,
 ];

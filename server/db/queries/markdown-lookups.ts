@@ -1,4 +1,5 @@
 import { emojiSourceUrl, emojiStillUrl } from '../../shared/emoji-urls.js';
+import { previewOf } from '../../shared/uploads.js';
 import type { Db } from '../open.js';
 import { stmt } from '../prepared.js';
 
@@ -71,6 +72,32 @@ export function markdownLookups(db: Db) {
       )
         .all()
         .map((row) => ({ id: row.id, pattern: row.pattern, urlTemplate: row.url_template }));
+    },
+    uploadPreview(pathId: string) {
+      const row = stmt<
+        [string],
+        {
+          content_type: string;
+          image_width: number;
+          image_height: number;
+          image_frames: number;
+          thumbnails: string;
+        }
+      >(
+        db,
+        `SELECT content_type, image_width, image_height, image_frames, thumbnails FROM attachments
+         WHERE path_id = ? AND image_width IS NOT NULL`,
+      ).get(pathId);
+      if (!row) return undefined;
+      const thumbnails = JSON.parse(row.thumbnails) as Array<{ name: string }>;
+      return previewOf({
+        pathId,
+        contentType: row.content_type,
+        width: row.image_width,
+        height: row.image_height,
+        frames: row.image_frames,
+        thumbnailNames: thumbnails.map((t) => t.name),
+      });
     },
   };
 }

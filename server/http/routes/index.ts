@@ -26,6 +26,7 @@ import { settingsRoutes } from './settings.js';
 import { staticFileRoutes } from './static-files.js';
 import { subscriptionRoutes } from './subscriptions.js';
 import { topicRoutes } from './topics.js';
+import { uploadRoutes } from './uploads.js';
 import { userGroupRoutes } from './user-groups.js';
 import { userStatusRoutes } from './user-status.js';
 import { userRoutes } from './users.js';
@@ -62,4 +63,5 @@ export const allRoutes: Route[] = [
   ...realmEmojiRoutes,
   ...staticFileRoutes,
   ...avatarRoutes,
+  ...uploadRoutes,
 ];

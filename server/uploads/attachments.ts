@@ -1,0 +1,83 @@
+import type { AppContext, Tx } from '../core/context.js';
+import { ApiError } from '../core/errors.js';
+import { removeStoredFile } from '../core/file-store.js';
+import {
+  type AttachmentRow,
+  attachmentById,
+  attachmentMessages,
+  attachmentsOwnedBy,
+  deleteAttachmentRow,
+  type StoredThumbnail,
+  totalUploadBytes,
+} from '../db/queries/attachments.js';
+import type { UserRow } from '../db/queries/users.js';
+import { removeThumbnails } from './thumbnails.js';
+
+/** Zulip's Attachment.to_dict(): times in milliseconds. */
+export function formatAttachment(ctx: AppContext, row: AttachmentRow) {
+  return {
+    id: row.id,
+    name: row.file_name,
+    path_id: row.path_id,
+    size: row.size,
+    create_time: row.create_time_ms,
+    messages: attachmentMessages(ctx.db, row.id).map((m) => ({
+      id: m.id,
+      date_sent: m.date_sent * 1000,
+    })),
+  };
+}
+
+/**
+ * An `attachment` event to the owner alone (their list of uploads changed).
+ * `upload_space_used` is the organization's total, as in Zulip.
+ */
+export function emitAttachmentEvent(
+  ctx: AppContext,
+  tx: Tx,
+  ownerId: number,
+  op: 'add' | 'update' | 'remove',
+  attachment: Record<string, unknown>,
+): void {
+  tx.emit({
+    type: 'attachment',
+    users: [ownerId],
+    payload: {
+      type: 'attachment',
+      op,
+      attachment,
+      upload_space_used: totalUploadBytes(ctx.db),
+    },
+  });
+}
+
+/** GET /attachments */
+export function listAttachments(ctx: AppContext, user: UserRow) {
+  return {
+    attachments: attachmentsOwnedBy(ctx.db, user.id).map((row) => formatAttachment(ctx, row)),
+    upload_space_used: totalUploadBytes(ctx.db),
+  };
+}
+
+const invalidAttachment = () => new ApiError('Invalid attachment');
+
+/**
+ * DELETE /attachments/{attachment_id}: only the owner's own uploads (anyone
+ * else's look missing). Messages linking the file keep their text; the file
+ * and its thumbnails go once the row is gone.
+ */
+export function removeAttachment(
+  ctx: AppContext,
+  user: UserRow,
+  attachmentId: number,
+): Record<string, never> {
+  const row = attachmentById(ctx.db, attachmentId);
+  if (!row || row.owner_id !== user.id) throw invalidAttachment();
+  ctx.transaction((tx) => {
+    deleteAttachmentRow(ctx.db, row.id);
+    emitAttachmentEvent(ctx, tx, user.id, 'remove', { id: row.id });
+  });
+  removeStoredFile(ctx, row.storage_key);
+  removeThumbnails(ctx, JSON.parse(row.thumbnails) as StoredThumbnail[]);
+  return {};
+}

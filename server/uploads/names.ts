@@ -1,0 +1,108 @@
+import { randomBytes } from 'node:crypto';
+
+/**
+ * Names of uploads. The client's file name is only ever data: it becomes the
+ * last part of the path id (sanitized like Zulip's sanitize_name) and the name
+ * GET /attachments shows, never a file-system path.
+ */
+
+const MAX_NAME_LENGTH = 200;
+const FALLBACK_NAME = 'uploaded-file';
+
+/** The name the user gave, without any directory part or control characters. */
+export function displayName(raw: string): string {
+  const base = raw.split(/[/\\]/).pop() ?? '';
+  const clean = base.replace(/[\u0000-\u001f\u007f]/g, '').trim();
+  return clean === '' ? FALLBACK_NAME : [...clean].slice(0, 255).join('');
+}
+
+/** Letters, digits, `_`, `.` and `-` only; runs of spaces and dashes become one dash. */
+export function sanitizeName(raw: string): string {
+  const value = raw
+    .normalize('NFKC')
+    .replace(/[^\p{L}\p{N}_\s.-]/gu, '')
+    .trim()
+    .replace(/[-\s]+/g, '-');
+  if (value === '' || value === '.' || value === '..') return FALLBACK_NAME;
+  const chars = [...value];
+  if (chars.length <= MAX_NAME_LENGTH) return value;
+  // Keep a short extension: it is what tells people (and the preview) what the file is.
+  const ext = /\.[\p{L}\p{N}]{1,10}$/u.exec(value)?.[0] ?? '';
+  return chars.slice(0, MAX_NAME_LENGTH - ext.length).join('') + ext;
+}
+
+/** A fresh path id: "{realm_id}/{2 hex}/{24 random}/{name}", as Zulip makes them. */
+export function newPathId(realmId: number, fileName: string): string {
+  const shard = randomBytes(1).toString('hex');
+  const token = randomBytes(18).toString('base64url');
+  return `${realmId}/${shard}/${token}/${sanitizeName(fileName)}`;
+}
+
+const TYPES_BY_EXTENSION: Record<string, string> = {
+  aac: 'audio/aac',
+  avif: 'image/avif',
+  bmp: 'image/bmp',
+  css: 'text/css',
+  csv: 'text/csv',
+  doc: 'application/msword',
+  docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+  flac: 'audio/flac',
+  gif: 'image/gif',
+  gz: 'application/gzip',
+  heic: 'image/heic',
+  htm: 'text/html',
+  html: 'text/html',
+  jpeg: 'image/jpeg',
+  jpg: 'image/jpeg',
+  js: 'text/javascript',
+  json: 'application/json',
+  m4a: 'audio/mp4',
+  md: 'text/markdown',
+  mov: 'video/quicktime',
+  mp3: 'audio/mpeg',
+  mp4: 'video/mp4',
+  ogg: 'audio/ogg',
+  pdf: 'application/pdf',
+  png: 'image/png',
+  svg: 'image/svg+xml',
+  tif: 'image/tiff',
+  tiff: 'image/tiff',
+  txt: 'text/plain',
+  wav: 'audio/wav',
+  webm: 'video/webm',
+  webp: 'image/webp',
+  xml: 'application/xml',
+  zip: 'application/zip',
+};
+
+const MIME_TYPE = /^[a-z0-9][a-z0-9!#$&^_.+-]*\/[a-z0-9][a-z0-9!#$&^_.+-]*$/;
+
+/**
+ * The type the file is stored and served as: what the client claimed, or
+ * (when it claimed nothing useful) a guess from the name. It decides only how
+ * the file is served and whether it is decoded as an image; serving never
+ * lets a browser run it (see serve.ts).
+ */
+export function contentTypeOf(claimed: string, fileName: string): string {
+  const type = claimed.split(';')[0]!.trim().toLowerCase();
+  if (MIME_TYPE.test(type) && type !== 'application/octet-stream') return type;
+  const ext = /\.([A-Za-z0-9]+)$/.exec(fileName)?.[1]?.toLowerCase();
+  return (ext && TYPES_BY_EXTENSION[ext]) || 'application/octet-stream';
+}
+
+/**
+ * Plain text is served inline, so it gets a charset when it has one: without
+ * it a browser guesses the encoding (Zulip's maybe_add_charset).
+ */
+export function withCharset(contentType: string, data: Buffer): string {
+  if (contentType !== 'text/plain') return contentType;
+  try {
+    new TextDecoder('utf-8', { fatal: true }).decode(data);
+    return 'text/plain; charset=utf-8';
+  } catch {
+    return contentType;
+  }
+}
+
+/** The type without parameters ("text/plain; charset=utf-8" -> "text/plain"). */
+export const baseType = (contentType: string) => contentType.split(';')[0]!.trim();
