@@ -193,10 +193,11 @@ export async function main(
 }
 
 /**
- * npm runs a script through `sh -c`, and dash passes a signal npm forwards
- * to it on to nobody: the shell dies and the server would stay behind,
- * still listening. Under npm the server therefore stops itself (cleanly, as
- * on SIGTERM) once the process that started it is gone.
+ * `npm start` execs the server, so npm forwards SIGTERM and SIGINT straight
+ * to it; but an npm killed outright (SIGKILL, a crash), or a script shell
+ * that does not exec, would leave it running and listening with nobody to
+ * stop it. Under npm the server therefore stops itself (cleanly, as on
+ * SIGTERM) once the process that started it is gone.
  */
 function stopWhenOrphaned(): void {
   const parent = process.ppid;
