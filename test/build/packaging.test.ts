@@ -6,9 +6,9 @@
  * the built app loads and nothing of the sources, tests or unused data.
  */
 import { execFileSync } from 'node:child_process';
-import { readdirSync, readFileSync, realpathSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
 import path from 'node:path';
-import Ajv from 'ajv';
+import { Ajv } from 'ajv';
 import { minimatch } from 'minimatch';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -58,6 +58,22 @@ function inPackage(file: string): string {
     return `node_modules/${path.relative(NODE_MODULES, real).split(path.sep).join('/')}`;
   }
   return path.relative(ROOT, real).split(path.sep).join('/');
+}
+
+/** The module specifiers each compiled file of dist/server and dist/main imports. */
+function compiledImports(): Map<string, string[]> {
+  const found = new Map<string, string[]>();
+  for (const file of [...filesUnder('dist/server'), ...filesUnder('dist/main')]) {
+    if (!file.endsWith('.js')) continue;
+    const code = readFileSync(path.join(ROOT, file), 'utf8');
+    const specifiers = [
+      ...code.matchAll(/(?:^|\n)\s*(?:import|export)\b[^'"]*?from\s*["']([^'"]+)["']/g),
+      ...code.matchAll(/(?:^|\n)\s*import\s*["']([^'"]+)["']/g),
+      ...code.matchAll(/(?:require|import)\(\s*["']([^'"]+)["']\s*\)/g),
+    ].map((m) => m[1]!);
+    found.set(file, specifiers);
+  }
+  return found;
 }
 
 describe('electron-builder.yml', () => {
@@ -233,20 +249,22 @@ describe('the files packaged, after a build', () => {
     expect(shipped('node_modules/better-sqlite3/lib/index.js')).toBe(true);
   });
 
-  it('ship every package file the compiled server and shell import', () => {
-    const specifiers = new Set<string>();
-    for (const file of [...filesUnder('dist/server'), ...filesUnder('dist/main')]) {
-      if (!file.endsWith('.js')) continue;
-      const code = readFileSync(path.join(ROOT, file), 'utf8');
-      for (const m of code.matchAll(
-        /(?:^|\n)\s*(?:import|export)\b[^'"]*?from\s*["']([^'"]+)["']/g,
-      )) {
-        specifiers.add(m[1]!);
-      }
-      for (const m of code.matchAll(/(?:require|import)\(\s*["']([^'"]+)["']\s*\)/g)) {
-        specifiers.add(m[1]!);
+  it('ship every file the compiled code imports relatively', () => {
+    let relative = 0;
+    for (const [file, specifiers] of compiledImports()) {
+      for (const specifier of specifiers) {
+        if (!specifier.startsWith('.')) continue;
+        relative++;
+        const target = path.posix.join(path.posix.dirname(file), specifier);
+        expect(existsSync(path.join(ROOT, target)), `${file} imports ${specifier}`).toBe(true);
+        expect(shipped(target), `${file} imports ${specifier}`).toBe(true);
       }
     }
+    expect(relative).toBeGreaterThan(500);
+  });
+
+  it('ship every package file the compiled server and shell import', () => {
+    const specifiers = new Set([...compiledImports().values()].flat());
     const bare = [...specifiers].filter(
       (s) => !s.startsWith('.') && !s.startsWith('node:') && s !== 'electron',
     );
