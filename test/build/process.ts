@@ -113,6 +113,37 @@ export function freePort(): Promise<number> {
   });
 }
 
+/** Whether any process of the group led by `pid` is left. */
+function groupAlive(pid: number): boolean {
+  try {
+    process.kill(-pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Stops what a test left running: the process, or (when it leads its own
+ * group) every process of the group, even when the leader already exited
+ * and left a child behind (the case a failing signal test produces).
+ */
+async function stopAll(p: Started): Promise<void> {
+  const pid = p.child.pid!;
+  const kill = (signal: NodeJS.Signals) => {
+    try {
+      process.kill(p.detached ? -pid : pid, signal);
+    } catch {
+      // already gone
+    }
+  };
+  const gone = () => (p.detached ? !groupAlive(pid) : !p.running);
+  if (gone()) return;
+  kill('SIGTERM');
+  for (let waited = 0; !gone() && waited < 5000; waited += 50) await sleep(50);
+  if (!gone()) kill('SIGKILL');
+}
+
 /**
  * Processes and data directories of one test file, all stopped and removed
  * after it: a process that is still running is stopped by its own pid (its
@@ -122,23 +153,7 @@ export function session() {
   const started: Started[] = [];
   const dirs: string[] = [];
   afterAll(async () => {
-    await Promise.all(
-      started.map(async (p) => {
-        if (!p.running) return;
-        const pid = p.child.pid!;
-        const kill = (signal: NodeJS.Signals) => {
-          try {
-            process.kill(p.detached ? -pid : pid, signal);
-          } catch {
-            // already gone
-          }
-        };
-        kill('SIGTERM');
-        const timer = setTimeout(() => kill('SIGKILL'), 5000);
-        await p.exited;
-        clearTimeout(timer);
-      }),
-    );
+    await Promise.all(started.map(stopAll));
     for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
   });
   return {
