@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { checkJwtKey, setJwtKey } from './auth/index.js';
 import { ensureOrganization } from './bootstrap.js';
 import { ApiError } from './core/errors.js';
+import { defaultDataDir } from './data-dir.js';
 import { DatabaseTooNewError } from './db/migrate.js';
 import { consoleLogger, createServer, type RunningServer } from './index.js';
 import { deactivateOrganization } from './realm/index.js';
@@ -27,17 +28,6 @@ export interface CliOptions {
    * null removes it; undefined leaves the stored one as it is.
    */
   jwtKey?: string | null;
-}
-
-/** The OS's per-user application-data folder for Hearth. */
-export function defaultDataDir(): string {
-  const home = os.homedir();
-  if (process.platform === 'win32') {
-    return path.join(process.env.APPDATA ?? path.join(home, 'AppData', 'Roaming'), 'Hearth');
-  }
-  if (process.platform === 'darwin')
-    return path.join(home, 'Library', 'Application Support', 'Hearth');
-  return path.join(process.env.XDG_DATA_HOME ?? path.join(home, '.local', 'share'), 'hearth');
 }
 
 const truthy = (value: string | undefined) =>
@@ -202,11 +192,27 @@ export async function main(
   return server;
 }
 
+/**
+ * `npm start` execs the server, so npm forwards SIGTERM and SIGINT straight
+ * to it; but an npm killed outright (SIGKILL, a crash), or a script shell
+ * that does not exec, would leave it running and listening with nobody to
+ * stop it. Under npm the server therefore stops itself (cleanly, as on
+ * SIGTERM) once the process that started it is gone.
+ */
+function stopWhenOrphaned(): void {
+  const parent = process.ppid;
+  const timer = setInterval(() => {
+    if (process.ppid !== parent) process.kill(process.pid, 'SIGTERM');
+  }, 200);
+  timer.unref();
+}
+
 const invokedDirectly =
   process.argv[1] &&
   path.resolve(process.argv[1]).replace(/\.[jt]s$/, '') ===
-    path.resolve(new URL(import.meta.url).pathname).replace(/\.[jt]s$/, '');
+    fileURLToPath(import.meta.url).replace(/\.[jt]s$/, '');
 if (invokedDirectly) {
+  if (process.env.npm_lifecycle_event !== undefined) stopWhenOrphaned();
   main().catch((err: unknown) => {
     if (err instanceof DatabaseTooNewError) console.error(err.message);
     else console.error(err instanceof Error ? err.message : err);

@@ -1,4 +1,4 @@
-import tldList from 'tlds';
+import tldList from 'tlds' with { type: 'json' };
 import { escapeAttr, escapeTextStrict } from './escape.js';
 import { quoteAll } from './hash.js';
 import type { InlineMatch, InlinePattern, InlineState } from './inline.js';
