@@ -3,12 +3,14 @@ import type { ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import path from 'node:path';
 import { type AppContext, createTransactionRunner, type Logger } from './core/context.js';
+import { openFileLog, teeLogger } from './core/log.js';
 import { RateLimiter } from './core/rate-limit.js';
 import { WriteBatcher } from './core/write-batcher.js';
 import { openDatabase } from './db/open.js';
 import { defaultTimings, EventHub, type EventHubTimings } from './events/hub.js';
 import { registerAdminUi } from './http/admin-ui.js';
 import { buildHttpApp } from './http/app.js';
+import { logRequests } from './http/request-log.js';
 import { allRoutes } from './http/routes/index.js';
 import { registerTrpc } from './http/trpc-plugin.js';
 import { DEFAULT_DELIVERY_SCHEDULE, startScheduledDelivery } from './jobs/scheduled-delivery.js';
@@ -59,6 +61,11 @@ export interface ServerOptions {
   topicDeletion?: { batchSize?: number; timeBudgetMs?: number };
   /** How long an outgoing-webhook bot's server may take to answer (default 10 s). */
   outgoingWebhookTimeoutMs?: number;
+  /**
+   * Log to `<data dir>/logs/hearth.log` (rotated; with a request log) besides
+   * `log`; default true.
+   */
+  logFile?: boolean;
 }
 
 export interface RunningServer {
@@ -98,7 +105,10 @@ export async function createServer(options: ServerOptions): Promise<RunningServe
     chmodSync(options.dataDir, 0o700);
   }
   const now = options.now ?? Date.now;
-  const log = options.log ?? silentLogger;
+  const fileLog = options.logFile === false ? null : openFileLog(options.dataDir);
+  const log = fileLog
+    ? { ...teeLogger(options.log ?? silentLogger, fileLog.logger), flush: fileLog.flush }
+    : (options.log ?? silentLogger);
   const db = openDatabase(path.join(options.dataDir, DATABASE_FILE));
   const events = new EventHub(now, { ...defaultTimings, ...options.eventTimings });
   events.queueFilter = narrowQueueFilter;
@@ -115,6 +125,11 @@ export async function createServer(options: ServerOptions): Promise<RunningServe
     config: {
       externalUrl: '',
       filesDir: path.join(options.dataDir, FILES_DIR),
+      dataDir: options.dataDir,
+      host,
+      port: options.port ?? 9991,
+      givenExternalUrl: options.externalUrl,
+      logFile: fileLog?.file ?? null,
       demo: options.demo ?? false,
       rateLimit: options.rateLimit ?? true,
       startedAtMs: now(),
@@ -133,6 +148,7 @@ export async function createServer(options: ServerOptions): Promise<RunningServe
     rateLimiter,
     requestTimeoutMs: options.requestTimeoutMs,
   });
+  if (fileLog) logRequests(app, fileLog.request);
   if (options.adminToken) {
     await registerTrpc(app, { ctx, adminToken: options.adminToken, zuliprcPath });
     registerAdminUi(app);
@@ -153,11 +169,17 @@ export async function createServer(options: ServerOptions): Promise<RunningServe
     await app.close();
     rateLimiter.close();
     db.close();
+    await fileLog?.close();
     throw err;
   }
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : (options.port ?? 9991);
   ctx.config.externalUrl = externalUrlFor(host, port, options.externalUrl);
+  ctx.config.port = port;
+  // The console has its own banner (cli.ts); the file records each run's start.
+  fileLog?.logger.info(
+    `Hearth listening on ${host} port ${port}; clients use ${ctx.config.externalUrl}`,
+  );
   const localUrl = localUrlFor(host, port);
 
   // Responses not yet sent when close() starts (long-polls, mostly) end their
@@ -201,6 +223,7 @@ export async function createServer(options: ServerOptions): Promise<RunningServe
       await closing;
       rateLimiter.close();
       db.close();
+      await fileLog?.close();
     },
   };
 }
