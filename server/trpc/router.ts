@@ -10,7 +10,10 @@ import {
   reactivateUser,
   updateUser,
 } from '../users/index.js';
+import { desktopRouter } from './desktop.js';
 import { procedure, router } from './init.js';
+import { logsRouter } from './logs.js';
+import { networkRouter } from './network.js';
 import { userId, userList, userRecord } from './schemas.js';
 
 /*
@@ -103,6 +106,9 @@ export function createAppRouter() {
     organization: organizationRouter,
     users: userRouter,
     bots: botRouter,
+    desktop: desktopRouter,
+    network: networkRouter,
+    logs: logsRouter,
   });
 }
 
