@@ -70,21 +70,16 @@ async function listen(
   return createServer({ dataDir: config.dataDir, ...options, port: 0 });
 }
 
+const channel = parentChannel();
+
 async function main(): Promise<void> {
-  const channel = parentChannel();
   const config = readConfig();
   const choice = desktopListenChoice(readDesktopSettings(config.dataDir));
-  let server: RunningServer;
-  try {
-    server = await listen(config, {
-      host: choice.host,
-      ...(choice.externalUrl ? { externalUrl: choice.externalUrl } : {}),
-      log: consoleLogger,
-    });
-  } catch (err) {
-    channel.send({ type: 'failed', message: err instanceof Error ? err.message : String(err) });
-    process.exit(1);
-  }
+  const server = await listen(config, {
+    host: choice.host,
+    ...(choice.externalUrl ? { externalUrl: choice.externalUrl } : {}),
+    log: consoleLogger,
+  });
   const { ctx } = server;
   if (choice.warning) ctx.log.warn(choice.warning);
   process.on('uncaughtException', (err) => {
@@ -159,6 +154,9 @@ async function main(): Promise<void> {
 }
 
 main().catch((err: unknown) => {
+  // E.g. a database from a newer Hearth: the supervisor shows why.
   console.error('The Hearth server could not start', err);
-  process.exit(1);
+  channel.send({ type: 'failed', message: err instanceof Error ? err.message : String(err) });
+  // Messages leave asynchronously: give this one time to reach the main process.
+  setTimeout(() => process.exit(1), 200);
 });
