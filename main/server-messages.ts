@@ -40,5 +40,4 @@ export type FromServer =
   /** network.set saved new settings: restart the server on them. */
   | { type: 'restart' }
   /** Could not start (the message says why); the process exits next. */
-  | { type: 'failed'; message: string }
-  | { type: 'stopped' };
+  | { type: 'failed'; message: string };

@@ -72,6 +72,14 @@ async function listen(
 
 const channel = parentChannel();
 
+/** What answers the main process once the server runs; until then only a stop is kept. */
+let handleMessage: ((message: ToServer) => void) | null = null;
+let stopBeforeReady = false;
+channel.onMessage((message) => {
+  if (handleMessage) handleMessage(message);
+  else if (message.type === 'stop') stopBeforeReady = true;
+});
+
 async function main(): Promise<void> {
   const config = readConfig();
   const choice = desktopListenChoice(readDesktopSettings(config.dataDir));
@@ -113,8 +121,19 @@ async function main(): Promise<void> {
   };
   const router = createAppRouter();
   let stopping = false;
+  const stop = () => {
+    if (stopping) return;
+    stopping = true;
+    ctx.log.info('Stopping the server');
+    void server.close().finally(() => process.exit(0));
+  };
+  // Quit came while starting (a migration, say): stop now that it is safe to.
+  if (stopBeforeReady) {
+    stop();
+    return;
+  }
 
-  channel.onMessage((message) => {
+  handleMessage = (message) => {
     if (message.type === 'status') status = message.status;
     else if (message.type === 'trpc') {
       void runIpcOperation(
@@ -128,15 +147,8 @@ async function main(): Promise<void> {
           channel.send({ type: 'restart' });
         }
       });
-    } else if (message.type === 'stop' && !stopping) {
-      stopping = true;
-      ctx.log.info('Stopping the server');
-      void server.close().finally(() => {
-        channel.send({ type: 'stopped' });
-        process.exit(0);
-      });
-    }
-  });
+    } else if (message.type === 'stop') stop();
+  };
   // Under Node's IPC the parent can vanish without a word (Electron kills its utility processes).
   process.on('disconnect', () => {
     void server.close().finally(() => process.exit(0));

@@ -2,7 +2,7 @@
  * The real server process under the supervisor, without the shell: a start
  * that fails reports why, and the supervisor shows it.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -34,4 +34,27 @@ it('a server that cannot start says why, and the supervisor gives up showing it'
     restarts: 0,
     lastError: expect.stringMatching(/EEXIST|ENOTDIR/),
   });
+}, 40_000);
+
+it('a quit while the server starts stops it cleanly once it has started', async () => {
+  const dataDir = path.join(dir, 'quick-quit');
+  let child: UtilityProcess | null = null;
+  const supervisor = new ServerSupervisor({
+    entry: ENTRY,
+    fork: (entry, args) => {
+      child = new UtilityProcess(entry, args);
+      return child as unknown as ServerChild;
+    },
+    dataDir,
+    preferredPort: 0,
+    stopTimeoutMs: 30_000,
+  });
+  supervisor.start();
+  expect(supervisor.status().state).toBe('starting');
+  await supervisor.stop();
+  expect(child!.child.exitCode).toBe(0);
+  expect(supervisor.status().state).toBe('stopped');
+  const log = readFileSync(path.join(dataDir, 'logs', 'hearth.log'), 'utf8');
+  expect(log).toContain('Hearth listening on');
+  expect(log).toContain('Stopping the server');
 }, 40_000);
