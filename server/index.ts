@@ -4,12 +4,14 @@ import type { Socket } from 'node:net';
 import path from 'node:path';
 import { applyStagedRestore, attachBackups, BackupService } from './backup/index.js';
 import { type AppContext, createTransactionRunner, type Logger } from './core/context.js';
+import { openFileLog, teeLogger } from './core/log.js';
 import { RateLimiter } from './core/rate-limit.js';
 import { WriteBatcher } from './core/write-batcher.js';
 import { openDatabase } from './db/open.js';
 import { defaultTimings, EventHub, type EventHubTimings } from './events/hub.js';
 import { registerAdminUi } from './http/admin-ui.js';
 import { buildHttpApp } from './http/app.js';
+import { logRequests } from './http/request-log.js';
 import { allRoutes } from './http/routes/index.js';
 import { registerTrpc } from './http/trpc-plugin.js';
 import { DEFAULT_BACKUP_CHECK_SCHEDULE, startAutomaticBackups } from './jobs/automatic-backup.js';
@@ -67,6 +69,11 @@ export interface ServerOptions {
   topicDeletion?: { batchSize?: number; timeBudgetMs?: number };
   /** How long an outgoing-webhook bot's server may take to answer (default 10 s). */
   outgoingWebhookTimeoutMs?: number;
+  /**
+   * Log to `<data dir>/logs/hearth.log` (rotated; with a request log) besides
+   * `log`; default true.
+   */
+  logFile?: boolean;
 }
 
 export interface RunningServer {
@@ -172,7 +179,10 @@ async function startRun(options: ServerOptions): Promise<ServerRun> {
     chmodSync(options.dataDir, 0o700);
   }
   const now = options.now ?? Date.now;
-  const log = options.log ?? silentLogger;
+  const fileLog = options.logFile === false ? null : openFileLog(options.dataDir);
+  const log = fileLog
+    ? { ...teeLogger(options.log ?? silentLogger, fileLog.logger), flush: fileLog.flush }
+    : (options.log ?? silentLogger);
   // Before the database opens: a restore staged by the previous run is swapped in now.
   applyStagedRestore(options.dataDir, DATABASE_FILE, FILES_DIR, log);
   const db = openDatabase(path.join(options.dataDir, DATABASE_FILE));
@@ -191,6 +201,11 @@ async function startRun(options: ServerOptions): Promise<ServerRun> {
     config: {
       externalUrl: '',
       filesDir: path.join(options.dataDir, FILES_DIR),
+      dataDir: options.dataDir,
+      host,
+      port: options.port ?? 9991,
+      givenExternalUrl: options.externalUrl,
+      logFile: fileLog?.file ?? null,
       demo: options.demo ?? false,
       rateLimit: options.rateLimit ?? true,
       startedAtMs: now(),
@@ -211,6 +226,7 @@ async function startRun(options: ServerOptions): Promise<ServerRun> {
     rateLimiter,
     requestTimeoutMs: options.requestTimeoutMs,
   });
+  if (fileLog) logRequests(app, fileLog.request);
   if (options.adminToken) {
     await registerTrpc(app, { ctx, adminToken: options.adminToken, zuliprcPath });
     registerAdminUi(app);
@@ -231,11 +247,17 @@ async function startRun(options: ServerOptions): Promise<ServerRun> {
     await app.close();
     rateLimiter.close();
     db.close();
+    await fileLog?.close();
     throw err;
   }
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : (options.port ?? 9991);
   ctx.config.externalUrl = externalUrlFor(host, port, options.externalUrl);
+  ctx.config.port = port;
+  // The console has its own banner (cli.ts); the file records each run's start.
+  fileLog?.logger.info(
+    `Hearth listening on ${host} port ${port}; clients use ${ctx.config.externalUrl}`,
+  );
   const localUrl = localUrlFor(host, port);
 
   // Responses not yet sent when close() starts (long-polls, mostly) end their
@@ -290,6 +312,7 @@ async function startRun(options: ServerOptions): Promise<ServerRun> {
       await closing;
       rateLimiter.close();
       db.close();
+      await fileLog?.close();
     },
   };
 }

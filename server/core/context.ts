@@ -6,6 +6,8 @@ export interface Logger {
   info(msg: string): void;
   warn(msg: string): void;
   error(msg: string, err?: unknown): void;
+  /** Writes buffered lines out (file loggers), so a reader of the file sees them. */
+  flush?(): Promise<void>;
 }
 
 export interface ServerConfig {
@@ -15,6 +17,16 @@ export interface ServerConfig {
   rateLimit: boolean;
   /** Where stored files live (uploads, emoji, avatars): `<data dir>/files`. */
   filesDir: string;
+  /** The data directory (database, zuliprc, files, logs, desktop settings). */
+  dataDir: string;
+  /** The address listened on, as given (e.g. 127.0.0.1, 0.0.0.0). */
+  host: string;
+  /** The port listened on (known after listen). */
+  port: number;
+  /** The external URL given by the operator (undefined: derived from host and port). */
+  givenExternalUrl?: string;
+  /** This run's log file (`<data dir>/logs/hearth.log`), or null when logging to a file is off. */
+  logFile: string | null;
   /** Distinguishes server runs (register's server_generation). */
   startedAtMs: number;
   /** POST /streams/{id}/delete_topic: messages per transaction, and the time one request may take. */

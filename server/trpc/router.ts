@@ -11,7 +11,10 @@ import {
   updateUser,
 } from '../users/index.js';
 import { backupRouter } from './backup.js';
+import { desktopRouter } from './desktop.js';
 import { procedure, router } from './init.js';
+import { logsRouter } from './logs.js';
+import { networkRouter } from './network.js';
 import { userId, userList, userRecord } from './schemas.js';
 
 /*
@@ -102,6 +105,9 @@ export function createAppRouter() {
     users: userRouter,
     bots: botRouter,
     backup: backupRouter,
+    desktop: desktopRouter,
+    network: networkRouter,
+    logs: logsRouter,
   });
 }
 

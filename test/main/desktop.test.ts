@@ -1,186 +1,82 @@
 /**
- * The Electron shell with a stand-in for the `electron` module (the binary is
- * not needed): the real server, bootstrap, router and trpc-electron's IPC
- * handler run as they would in the app.
+ * The Electron shell with a stand-in for the `electron` module: the window,
+ * the tray and the IPC bridge in this process, the real server in a forked
+ * process (server-process.ts under tsx), as in the app.
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import superjson from 'superjson';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { defaultDataDir as cliDefaultDataDir } from '../../server/cli.js';
+import { defaultDataDir } from '../../server/data-dir.js';
+import type { DesktopStatus } from '../../server/hosting/index.js';
 import { ApiClient } from '../helpers/server.js';
+import * as standIn from './electron-stand-in.js';
 
-// biome-ignore lint/suspicious/noExplicitAny: listeners of the stand-in take anything
-type Listener = (...args: any[]) => unknown;
-
-const electron = vi.hoisted(() => {
-  class Emitter {
-    readonly listeners = new Map<string, Listener[]>();
-    on(event: string, listener: Listener) {
-      this.listeners.set(event, [...(this.listeners.get(event) ?? []), listener]);
-      return this;
-    }
-    once(event: string, listener: Listener) {
-      const wrapped: Listener = (...args) => {
-        this.off(event, wrapped);
-        return listener(...args);
-      };
-      return this.on(event, wrapped);
-    }
-    off(event: string, listener: Listener) {
-      this.listeners.set(
-        event,
-        (this.listeners.get(event) ?? []).filter((l) => l !== listener),
-      );
-      return this;
-    }
-    emit(event: string, ...args: unknown[]) {
-      for (const listener of this.listeners.get(event) ?? []) listener(...args);
-    }
-  }
-
-  const state = {
-    userData: '',
-    appPath: '',
-    quitRequests: 0,
-    /** Set when a quit went through (no before-quit listener prevented it). */
-    quit: false,
-  };
-
-  let resolveReady: () => void = () => {};
-  const readyPromise = new Promise<void>((resolve) => {
-    resolveReady = resolve;
-  });
-
-  class App extends Emitter {
-    whenReady() {
-      return readyPromise;
-    }
-    getPath(name: string) {
-      if (name !== 'userData') throw new Error(`unexpected app.getPath(${name})`);
-      return state.userData;
-    }
-    getAppPath() {
-      return state.appPath;
-    }
-    requestSingleInstanceLock() {
-      return true;
-    }
-    quit() {
-      state.quitRequests++;
-      let prevented = false;
-      this.emit('before-quit', { preventDefault: () => (prevented = true) });
-      if (!prevented) state.quit = true;
-    }
-  }
-
-  let nextId = 1;
-  class WebContents extends Emitter {
-    readonly id = nextId++;
-    openHandler: Listener | null = null;
-    setWindowOpenHandler(handler: Listener) {
-      this.openHandler = handler;
-    }
-  }
-
-  const windows: BrowserWindow[] = [];
-  class BrowserWindow extends Emitter {
-    readonly webContents = new WebContents();
-    loadedFile: string | null = null;
-    destroyed = false;
-    constructor(readonly options: Record<string, unknown>) {
-      super();
-      windows.push(this);
-    }
-    static getAllWindows() {
-      return windows.filter((w) => !w.destroyed);
-    }
-    async loadFile(file: string) {
-      this.loadedFile = file;
-    }
-    isDestroyed() {
-      return this.destroyed;
-    }
-    isMinimized() {
-      return false;
-    }
-    restore() {}
-    focus() {}
-    close() {
-      this.destroyed = true;
-      this.emit('closed');
-      this.webContents.emit('destroyed');
-    }
-  }
-
-  const ipcMain = new Emitter();
-  const module = {
-    app: new App(),
-    BrowserWindow,
-    ipcMain,
-    dialog: { showErrorBox: vi.fn() },
-    shell: { openExternal: vi.fn() },
-    contextBridge: { exposeInMainWorld: vi.fn() },
-    ipcRenderer: { send: vi.fn(), on: vi.fn() },
-    Tray: class {},
-    Menu: { buildFromTemplate: vi.fn() },
-    nativeImage: { createFromPath: vi.fn() },
-  };
-  return { module, state, windows, ipcMain, resolveReady };
+vi.mock('electron', async () => {
+  const { electron } = await import('./electron-stand-in.js');
+  return { ...electron, default: electron };
 });
-
-// main/index.ts imports `electron` as an ES module (vi.mock) and loads trpc-electron's
-// CommonJS build, which calls require('electron'): both get the stand-in, and the
-// real package (which would fetch the Electron binary) is never loaded.
-vi.mock('electron', () => ({ ...electron.module, default: electron.module }));
-function standInForRequire(): void {
-  const requireFromMain = createRequire(new URL('../../main/index.ts', import.meta.url));
-  const resolved = requireFromMain.resolve('electron');
-  requireFromMain.cache[resolved] = {
-    id: resolved,
-    filename: resolved,
-    loaded: true,
-    exports: electron.module,
-  } as NodeJS.Module;
-}
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const CHANNEL = 'trpc-electron';
+const { electron, state, windows, trays, notifications, forked } = standIn;
 
-type Shell = typeof import('../../main/index.js');
+type Shell = typeof import('../../main/desktop.js');
 let shell: Shell;
-let userData: string;
+let desktop: ReturnType<Shell['runDesktop']>;
+let dataDir: string;
+/** Holds 9991 (if nobody else does) so that the fallback is always exercised. */
+let blocker: net.Server | null = null;
+
+const status = (): DesktopStatus => desktop.supervisor()!.status();
+const running = () => vi.waitFor(() => expect(status().state).toBe('running'), { timeout: 30_000 });
 
 beforeAll(async () => {
-  userData = mkdtempSync(path.join(os.tmpdir(), 'hearth-desktop-'));
-  electron.state.userData = userData;
-  electron.state.appPath = REPO;
-  standInForRequire();
-  shell = await import('../../main/index.js');
+  dataDir = mkdtempSync(path.join(os.tmpdir(), 'hearth-desktop-'));
+  process.env.HEARTH_DATA_DIR = dataDir;
+  state.appPath = REPO;
+  blocker = await new Promise<net.Server | null>((resolve) => {
+    const server = net.createServer();
+    server.once('error', () => resolve(null));
+    server.listen(9991, '127.0.0.1', () => resolve(server));
+  });
+  shell = await import('../../main/desktop.js');
+  desktop = shell.runDesktop({
+    supervisor: { initialDelayMs: 50, stopTimeoutMs: 10_000, stableAfterMs: 60_000 },
+  });
   // Nothing starts before Electron is ready.
-  expect(shell.desktop.server()).toBeNull();
-  electron.resolveReady();
-  await shell.desktop.ready;
-});
+  expect(desktop.supervisor()).toBeNull();
+  expect(windows).toHaveLength(0);
+  electron.app.becomeReady();
+  await desktop.ready;
+}, 60_000);
 
 afterAll(async () => {
-  await shell?.desktop.server()?.close();
-  rmSync(userData, { recursive: true, force: true });
+  await desktop?.supervisor()?.stop();
+  for (const child of forked) child.child.kill('SIGKILL');
+  blocker?.close();
+  delete process.env.HEARTH_DATA_DIR;
+  rmSync(dataDir, { recursive: true, force: true });
 });
 
-/** One request from the renderer over the stand-in IPC; resolves with the main process's reply. */
-function ipcCall(type: 'query' | 'mutation', procedure: string, input?: unknown) {
-  const [listener] = electron.ipcMain.listeners.get(CHANNEL) ?? [];
-  if (!listener) throw new Error('no IPC handler on the trpc-electron channel');
+/** One request from a window over the stand-in IPC; resolves with the main process's reply. */
+function ipcCall(
+  type: 'query' | 'mutation',
+  procedure: string,
+  input?: unknown,
+  sender: { id: number; isDestroyed(): boolean } = desktop.window()!.webContents,
+) {
   const id = Math.floor(Math.random() * 1e9);
   return new Promise<{
     data?: unknown;
     error?: { message: string; data: Record<string, unknown> };
   }>((resolve) => {
     const event = {
-      sender: { id: electron.windows[0]!.webContents.id, isDestroyed: () => false },
+      sender,
       senderFrame: { routingId: 1 },
       reply: (
         channel: string,
@@ -192,7 +88,7 @@ function ipcCall(type: 'query' | 'mutation', procedure: string, input?: unknown)
         else resolve({ data: superjson.deserialize(response.result!.data) });
       },
     };
-    listener(event, {
+    electron.ipcMain.emit(CHANNEL, event, {
       method: 'request',
       operation: {
         id,
@@ -206,50 +102,10 @@ function ipcCall(type: 'query' | 'mutation', procedure: string, input?: unknown)
 }
 
 describe('on ready', () => {
-  it('starts the server on the userData directory and answers the API', async () => {
-    const server = shell.desktop.server()!;
-    expect(server.dataDir).toBe(userData);
-    expect(existsSync(path.join(userData, 'hearth.sqlite'))).toBe(true);
-    expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-    const res = await fetch(`${server.url}/api/v1/server_settings`);
-    expect(res.status).toBe(200);
-    expect(await res.json()).toMatchObject({ result: 'success', realm_name: 'Hearth' });
-  });
-
-  it('ran the first-start bootstrap: the zuliprc it wrote works', async () => {
-    const server = shell.desktop.server()!;
-    const rc = Object.fromEntries(
-      readFileSync(path.join(userData, 'zuliprc'), 'utf8')
-        .split('\n')
-        .filter((line) => line.includes('='))
-        .map((line) => line.split('=', 2) as [string, string]),
-    );
-    expect(rc.site).toBe(server.url);
-    const me = await new ApiClient(server.url, { email: rc.email!, apiKey: rc.key! }).get(
-      '/users/me',
-    );
-    expect(me.status).toBe(200);
-    expect(me.body.is_owner).toBe(true);
-  });
-
-  it('prefers port 9991 and falls back to a free port when it is taken', async () => {
-    // Whoever holds 9991 now (this shell, normally), a second server must move aside.
-    const other = mkdtempSync(path.join(os.tmpdir(), 'hearth-desktop-2-'));
-    const second = await shell.startServer(other);
-    try {
-      expect(second.port).not.toBe(shell.DESKTOP_PORT);
-      // Listening (an empty data directory: no organization yet, so any endpoint will do).
-      expect((await fetch(`${second.url}/api/v1/no_such_endpoint`)).status).toBe(404);
-    } finally {
-      await second.close();
-      rmSync(other, { recursive: true, force: true });
-    }
-  });
-
-  it('opens one sandboxed window with the preload, showing the built admin UI', () => {
-    expect(electron.windows).toHaveLength(1);
-    const win = electron.windows[0]!;
-    expect(shell.desktop.window()).toBe(win);
+  it('opens the window at once, without waiting for the server', () => {
+    expect(windows).toHaveLength(1);
+    const win = windows[0]!;
+    expect(desktop.window()).toBe(win);
     expect(win.options.webPreferences).toEqual({
       preload: path.join(REPO, 'dist', 'main', 'preload.cjs'),
       contextIsolation: true,
@@ -257,47 +113,88 @@ describe('on ready', () => {
       nodeIntegration: false,
     });
     expect(win.loadedFile).toBe(path.join(REPO, 'renderer', 'dist', 'index.html'));
-    // Links leave for the browser instead of opening windows.
     expect(win.webContents.openHandler?.({ url: 'https://zulip.com/' })).toEqual({
       action: 'deny',
     });
-    expect(electron.module.shell.openExternal).toHaveBeenCalledWith('https://zulip.com/');
+    expect(electron.shell.openExternal).toHaveBeenCalledWith('https://zulip.com/');
+    // The server is a separate process, forked from the built entry's source here.
+    expect(electron.utilityProcess.fork).toHaveBeenCalledTimes(1);
+    expect(electron.utilityProcess.fork.mock.calls[0]![0]).toBe(
+      path.join(REPO, 'main', 'server-process.ts'),
+    );
+  });
+
+  it('uses the CLI’s data directory, not Electron’s userData', () => {
+    expect(desktop.dataDir).toBe(dataDir);
+    delete process.env.HEARTH_DATA_DIR;
+    try {
+      expect(shell.desktopDataDir()).toBe(defaultDataDir());
+      expect(defaultDataDir()).toBe(cliDefaultDataDir());
+    } finally {
+      process.env.HEARTH_DATA_DIR = dataDir;
+    }
+  });
+
+  it('answers desktop.status while the server starts, then reports it ready', async () => {
+    const early = await ipcCall('query', 'desktop.status');
+    expect(['starting', 'running']).toContain((early.data as DesktopStatus).state);
+    await running();
+    const now = status();
+    expect(now).toEqual({
+      state: 'running',
+      url: `http://127.0.0.1:${now.port}`,
+      port: expect.any(Number),
+      preferredPort: 9991,
+      portFallback: true,
+      host: '127.0.0.1',
+      dataDir,
+      startedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+      restarts: 0,
+      lastError: null,
+    });
+    expect(now.port).not.toBe(9991);
+    expect((await ipcCall('query', 'desktop.status')).data).toEqual(now);
+  });
+
+  it('serves the API from the data directory, with the first-start bootstrap done', async () => {
+    const { url } = status();
+    const res = await fetch(`${url}/api/v1/server_settings`);
+    expect(await res.json()).toMatchObject({ result: 'success', realm_name: 'Hearth' });
+    expect(existsSync(path.join(dataDir, 'hearth.sqlite'))).toBe(true);
+    const rc = readFileSync(path.join(dataDir, 'zuliprc'), 'utf8');
+    expect(rc).toContain(`site=${url}`);
+    const key = /key=(\S+)/.exec(rc)![1]!;
+    const me = await new ApiClient(url!, { email: 'owner@hearth.local', apiKey: key }).get(
+      '/users/me',
+    );
+    expect(me.body.is_owner).toBe(true);
+    expect(readFileSync(path.join(dataDir, 'logs', 'hearth.log'), 'utf8')).toContain(
+      'GET /api/v1/users/me 200',
+    );
   });
 });
 
-describe('the IPC handler', () => {
-  it('is attached to the window', () => {
-    expect(electron.ipcMain.listeners.get(CHANNEL)).toHaveLength(1);
-    const contents = electron.windows[0]!.webContents;
-    expect(contents.listeners.get('destroyed')).toHaveLength(1);
-    expect(contents.listeners.get('did-start-navigation')).toHaveLength(1);
-  });
-
-  it('serves the app router acting as the organization owner', async () => {
+describe('the window’s tRPC calls', () => {
+  it('run the app router in the server process, acting as the owner', async () => {
     const info = await ipcCall('query', 'organization.info');
     expect(info.data).toMatchObject({
       name: 'Hearth',
       ownerEmail: 'owner@hearth.local',
-      zuliprcPath: path.join(userData, 'zuliprc'),
-      url: shell.desktop.server()!.url,
+      zuliprcPath: path.join(dataDir, 'zuliprc'),
+      url: status().url,
     });
-
     const created = await ipcCall('mutation', 'users.create', {
       email: 'desk@hearth.local',
       fullName: 'Desk Top',
-      password: 'a desktop password',
     });
     expect(created.data).toEqual({ user_id: expect.any(Number) });
-    const server = shell.desktop.server()!;
-    const rc = readFileSync(path.join(userData, 'zuliprc'), 'utf8');
-    const key = /key=(\S+)/.exec(rc)![1]!;
-    const users = await new ApiClient(server.url, { email: 'owner@hearth.local', apiKey: key }).get(
-      '/users',
-    );
-    expect(users.body.members.map((u: { full_name: string }) => u.full_name)).toContain('Desk Top');
+    const net = await ipcCall('query', 'network.get');
+    expect(net.data).toMatchObject({ lan: false, host: '127.0.0.1', urls: [status().url] });
+    const logs = await ipcCall('query', 'logs.recent', { lines: 50 });
+    expect((logs.data as { lines: string[] }).lines.join('\n')).toContain('Hearth listening on');
   });
 
-  it("passes the domain's errors with their Zulip code", async () => {
+  it("pass the domain's errors with their Zulip code, and input errors", async () => {
     const dup = await ipcCall('mutation', 'users.create', {
       email: 'desk@hearth.local',
       fullName: 'Again',
@@ -306,25 +203,162 @@ describe('the IPC handler', () => {
       message: "Email 'desk@hearth.local' already in use",
       data: { code: 'BAD_REQUEST', zulip: { code: 'BAD_REQUEST' } },
     });
+    const bad = await ipcCall('mutation', 'network.set', { lan: 'yes' });
+    expect(bad.error).toMatchObject({ data: { code: 'BAD_REQUEST', httpStatus: 400 } });
+    const missing = await ipcCall('query', 'no.such.procedure');
+    expect(missing.error).toMatchObject({ data: { code: 'NOT_FOUND' } });
+  });
+
+  it('are ignored from anything but Hearth’s windows', async () => {
+    const stranger = new standIn.WebContents();
+    const answer = await Promise.race([
+      ipcCall('query', 'desktop.status', undefined, stranger),
+      new Promise((resolve) => setTimeout(() => resolve('no answer'), 300)),
+    ]);
+    expect(answer).toBe('no answer');
   });
 });
 
-describe('quitting', () => {
-  it('closes the server before the app exits', async () => {
-    const server = shell.desktop.server()!;
-    const url = `${server.url}/api/v1/server_settings`;
-    expect((await fetch(url)).status).toBe(200);
+describe('the tray', () => {
+  it('shows the state and URL, the port fallback, and a disabled Open chat', () => {
+    const tray = trays[0]!;
+    const { url, port } = status();
+    expect(tray.tooltip).toBe(`Hearth: Running at ${url}`);
+    expect(tray.item('status').label).toBe(`Hearth: Running at ${url}`);
+    expect(tray.menu.map((i) => i.label)).toContain(`Port 9991 was taken; using ${port}`);
+    expect(tray.item('open-chat').enabled).toBe(false);
+    expect(tray.item('copy-url').enabled).toBe(true);
+  });
 
-    // Closing the last window quits (except on macOS), and quitting waits for the server.
-    electron.windows[0]!.close();
-    expect(shell.desktop.window()).toBeNull();
-    electron.module.app.emit('window-all-closed');
-    expect(electron.state.quit).toBe(process.platform === 'darwin');
-    if (process.platform === 'darwin') electron.module.app.quit();
+  it('Copy URL puts the URL clients use on the clipboard', () => {
+    trays[0]!.item('copy-url').click!();
+    expect(electron.clipboard.writeText).toHaveBeenLastCalledWith(status().url);
+  });
+});
 
-    await vi.waitFor(() => expect(electron.state.quit).toBe(true));
-    expect(electron.state.quitRequests).toBe(2);
-    expect(shell.desktop.server()).toBeNull();
-    await expect(fetch(url)).rejects.toThrow();
+describe('closing the window', () => {
+  it('keeps the server running and says so once (remembered across runs)', async () => {
+    desktop.window()!.close();
+    expect(desktop.window()).toBeNull();
+    electron.app.emit('window-all-closed');
+    expect(state.quit).toBe(false);
+    expect(state.quitRequests).toBe(0);
+    expect(status().state).toBe('running');
+    expect((await fetch(`${status().url}/api/v1/server_settings`)).status).toBe(200);
+    expect(notifications).toEqual([
+      {
+        title: 'Hearth is still running',
+        body: expect.stringContaining('quit from the Hearth icon'),
+        shown: true,
+      },
+    ]);
+    expect(JSON.parse(readFileSync(path.join(dataDir, 'desktop-ui.json'), 'utf8'))).toEqual({
+      closeNoticeShown: true,
+    });
+  });
+
+  it('Open admin in the tray brings a window back; closing it again says nothing', () => {
+    trays[0]!.item('open-admin').click!();
+    expect(windows).toHaveLength(2);
+    expect(desktop.window()).toBe(windows[1]);
+    desktop.window()!.close();
+    expect(notifications).toHaveLength(1);
+  });
+
+  it('a second launch shows the window (opening one if none is open)', () => {
+    electron.app.emit('second-instance', {}, ['hearth']);
+    expect(windows).toHaveLength(3);
+    const win = desktop.window() as unknown as standIn.BrowserWindow;
+    electron.app.emit('second-instance', {}, ['hearth']);
+    expect(windows).toHaveLength(3);
+    expect(win.focused).toBe(1);
+  });
+});
+
+describe('a crashed server', () => {
+  it('is restarted with the same port, and the state shows it meanwhile', async () => {
+    const before = status();
+    const seen: Array<{ status: DesktopStatus; tooltip: string }> = [];
+    desktop.supervisor()!.on('status', (s) => seen.push({ status: s, tooltip: trays[0]!.tooltip }));
+    forked.at(-1)!.child.kill('SIGKILL');
+    await vi.waitFor(() => expect(seen.length).toBeGreaterThan(0));
+    expect(seen[0]).toEqual({
+      status: expect.objectContaining({
+        state: 'restarting',
+        restarts: 1,
+        lastError: 'The server process exited (code 1)',
+      }),
+      tooltip: 'Hearth: Restarting…',
+    });
+    await running();
+    const after = status();
+    expect(after).toMatchObject({
+      restarts: 1,
+      port: before.port,
+      url: before.url,
+      lastError: null,
+    });
+    expect(after.startedAt).not.toBe(before.startedAt);
+    expect(forked).toHaveLength(2);
+    expect((await fetch(`${after.url}/api/v1/server_settings`)).status).toBe(200);
+    expect((await ipcCall('query', 'desktop.status')).data).toEqual(after);
+  });
+});
+
+describe('network.set from the window', () => {
+  it('saves the settings and restarts the server on them', async () => {
+    const result = await ipcCall('mutation', 'network.set', {
+      lan: true,
+      externalUrl: 'https://chat.example.test/',
+    });
+    expect(result.data).toEqual({ restartRequired: false });
+    expect(JSON.parse(readFileSync(path.join(dataDir, 'desktop-settings.json'), 'utf8'))).toEqual({
+      lan: true,
+      externalUrl: 'https://chat.example.test',
+    });
+    await vi.waitFor(() => expect(forked).toHaveLength(3), { timeout: 30_000 });
+    await running();
+    expect(status()).toMatchObject({
+      host: '0.0.0.0',
+      url: 'https://chat.example.test',
+      restarts: 1,
+    });
+    const net = (await ipcCall('query', 'network.get')).data;
+    expect(net).toMatchObject({
+      lan: true,
+      host: '0.0.0.0',
+      urls: ['https://chat.example.test'],
+      clearTextWarning: false,
+    });
+
+    expect((await ipcCall('mutation', 'network.set', { lan: false })).data).toEqual({
+      restartRequired: false,
+    });
+    await vi.waitFor(() => expect(forked).toHaveLength(4), { timeout: 30_000 });
+    await running();
+    expect(status()).toMatchObject({ host: '127.0.0.1', url: `http://127.0.0.1:${status().port}` });
+  });
+});
+
+describe('quitting from the tray', () => {
+  it('stops the server cleanly (database closed) before the app exits', async () => {
+    const { url } = status();
+    const child = forked.at(-1)!;
+    trays[0]!.item('quit').click!();
+    expect(state.quit).toBe(false);
+    await vi.waitFor(() => expect(state.quit).toBe(true), { timeout: 20_000 });
+    expect(child.child.exitCode).toBe(0);
+    expect(status().state).toBe('stopped');
+    expect(trays[0]!.destroyed).toBe(true);
+    await expect(fetch(`${url}/api/v1/server_settings`)).rejects.toThrow();
+    // SQLite removes the write-ahead log when the last connection closes cleanly.
+    expect(existsSync(path.join(dataDir, 'hearth.sqlite-wal'))).toBe(false);
+    expect(readFileSync(path.join(dataDir, 'logs', 'hearth.log'), 'utf8')).toContain(
+      'Stopping the server',
+    );
+    // The window's calls now get an error, desktop.status still answers.
+    expect(
+      (await ipcCall('query', 'desktop.status', undefined, windows[2]!.webContents)).data,
+    ).toMatchObject({ state: 'stopped' });
   });
 });

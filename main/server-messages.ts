@@ -1,0 +1,43 @@
+/**
+ * What the main process and the server process say to each other over the
+ * utility process's message port (structured clone, so plain data only).
+ */
+import type { DesktopStatus } from '../server/hosting/index.js';
+import type { IpcOperation, IpcResponse } from '../server/trpc/ipc-operation.js';
+
+/** How the main process starts the server process (one JSON argument). */
+export interface ServerProcessConfig {
+  dataDir: string;
+  /** Tried in order (9991, then the port of the previous run); then any free port. */
+  ports: number[];
+  /** The port Hearth prefers; any other one is a fallback. */
+  preferredPort: number;
+}
+
+export const CONFIG_ARG = '--hearth-config=';
+
+export type ToServer =
+  | { type: 'trpc'; id: number; operation: IpcOperation }
+  /** The main process's view of the server, for desktop.status. */
+  | { type: 'status'; status: DesktopStatus }
+  /** Close the server and the database, then exit. */
+  | { type: 'stop' };
+
+export interface ReadyReport {
+  type: 'ready';
+  url: string;
+  localUrl: string;
+  port: number;
+  host: string;
+  portFallback: boolean;
+  /** Why the saved network settings were not followed as they are, if so. */
+  warning: string | null;
+}
+
+export type FromServer =
+  | ReadyReport
+  | { type: 'trpc-result'; id: number; response: IpcResponse }
+  /** network.set saved new settings: restart the server on them. */
+  | { type: 'restart' }
+  /** Could not start (the message says why); the process exits next. */
+  | { type: 'failed'; message: string };

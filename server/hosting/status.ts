@@ -1,0 +1,62 @@
+import type { AppContext } from '../core/context.js';
+import type { UserRow } from '../db/queries/users.js';
+import { requireRole } from '../shared/roles.js';
+
+/** The server's life as the desktop app supervises it. */
+export type ServerState = 'starting' | 'running' | 'restarting' | 'stopped';
+
+export interface DesktopStatus {
+  state: ServerState;
+  /** The URL clients use (null until the server first listens). */
+  url: string | null;
+  port: number | null;
+  /** The port Hearth asks for (Zulip clients remember the URL). */
+  preferredPort: number;
+  /** True when the preferred port was taken and another one is used. */
+  portFallback: boolean;
+  host: string | null;
+  dataDir: string;
+  /** When the running server started (ISO 8601), null when none runs. */
+  startedAt: string | null;
+  /** How many times the server was restarted after it crashed. */
+  restarts: number;
+  /** Why the server last failed, if it did. */
+  lastError: string | null;
+}
+
+/**
+ * What the desktop shell offers the procedures run for its window: its view
+ * of the server, and restarting it (the network settings take effect).
+ */
+export interface DesktopHost {
+  status(): DesktopStatus;
+  /** Restarts the server once the current call has been answered. */
+  restartServer(): void;
+}
+
+/** A server not supervised by the desktop app (the CLI): running, as configured. */
+export function standaloneStatus(ctx: AppContext): DesktopStatus {
+  const { config } = ctx;
+  return {
+    state: 'running',
+    url: config.externalUrl,
+    port: config.port,
+    preferredPort: config.port,
+    portFallback: false,
+    host: config.host,
+    dataDir: config.dataDir,
+    startedAt: new Date(config.startedAtMs).toISOString(),
+    restarts: 0,
+    lastError: null,
+  };
+}
+
+/** desktop.status: the desktop's view when it supervises this server, else the server's own. */
+export function serverStatus(
+  ctx: AppContext,
+  actor: Pick<UserRow, 'role' | 'is_bot'>,
+  desktop: DesktopHost | undefined,
+): DesktopStatus {
+  requireRole(actor, 'owner');
+  return desktop ? desktop.status() : standaloneStatus(ctx);
+}

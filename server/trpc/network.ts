@@ -1,0 +1,18 @@
+import { z } from 'zod';
+import { networkOverview, updateNetworkSettings } from '../hosting/index.js';
+import { procedure, router } from './init.js';
+
+/** Serving the LAN: where the server listens and the URLs clients use. */
+export const networkRouter = router({
+  get: procedure.query(({ ctx }) => networkOverview(ctx.app, ctx.actor)),
+  /** Saves; the desktop restarts its server on it, elsewhere the answer says a restart is due. */
+  set: procedure
+    .input(
+      z.object({
+        lan: z.boolean(),
+        interfaceAddress: z.string().max(100).nullish(),
+        externalUrl: z.string().max(2000).nullish(),
+      }),
+    )
+    .mutation(({ ctx, input }) => updateNetworkSettings(ctx.app, ctx.actor, input, ctx.desktop)),
+});
