@@ -9,7 +9,7 @@ import { viewerOf } from './users.js';
 
 export const realmUserState: StateProvider = {
   fetchTypes: ['realm_user'],
-  fetch(ctx, user, options) {
+  fetch(ctx, user) {
     const realm = loadRealm(ctx);
     const profileValues = groupProfileValues(allProfileValues(ctx.db));
     const active: Record<string, unknown>[] = [];

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import superjson from 'superjson';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { defaultDataDir as cliDefaultDataDir } from '../../server/cli.js';
+import { parseCliOptions } from '../../server/cli.js';
 import { defaultDataDir } from '../../server/data-dir.js';
 import type { DesktopStatus } from '../../server/hosting/index.js';
 import { ApiClient } from '../helpers/server.js';
@@ -129,7 +129,7 @@ describe('on ready', () => {
     delete process.env.HEARTH_DATA_DIR;
     try {
       expect(shell.desktopDataDir()).toBe(defaultDataDir());
-      expect(defaultDataDir()).toBe(cliDefaultDataDir());
+      expect(parseCliOptions([], {}).dataDir).toBe(defaultDataDir());
     } finally {
       process.env.HEARTH_DATA_DIR = dataDir;
     }
