@@ -1,6 +1,7 @@
+import { TRPCError } from '@trpc/server';
 import type { AppContext } from '../core/context.js';
 import type { UserRow } from '../db/queries/users.js';
-import { primaryOwner } from '../realm/index.js';
+import { organizationExists, primaryOwner } from '../realm/index.js';
 
 /** What every procedure receives: the server's context and who is acting. */
 export interface TrpcContext {
@@ -11,7 +12,25 @@ export interface TrpcContext {
   zuliprcPath: string | null;
 }
 
-/** The desktop window and the admin token act as the organization owner. */
+/**
+ * The desktop window and the admin token act as the organization owner. The
+ * owner is looked up when a procedure first asks for it: before the first-run
+ * wizard has created the organization there is none, and only `setup.*` runs.
+ */
 export function ownerContext(app: AppContext, zuliprcPath: string | null): TrpcContext {
-  return { app, actor: primaryOwner(app), zuliprcPath };
+  let owner: UserRow | undefined;
+  return {
+    app,
+    zuliprcPath,
+    get actor() {
+      if (!owner && !organizationExists(app)) {
+        throw new TRPCError({
+          code: 'PRECONDITION_FAILED',
+          message: 'The organization has not been set up yet',
+        });
+      }
+      owner ??= primaryOwner(app);
+      return owner;
+    },
+  };
 }
