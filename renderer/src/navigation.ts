@@ -1,0 +1,32 @@
+import type { ComponentType } from 'react';
+import { BotsPage } from './pages/bots/BotsPage.js';
+import { ChannelPage } from './pages/channels/ChannelPage.js';
+import { ChannelsPage } from './pages/channels/ChannelsPage.js';
+import { OrganizationPage } from './pages/organization/OrganizationPage.js';
+import { StatusPage } from './pages/status/StatusPage.js';
+import { UsersPage } from './pages/users/UsersPage.js';
+
+export interface Section {
+  /** Under the app's base (/admin over HTTP). */
+  path: string;
+  label: string;
+  page: ComponentType;
+}
+
+/**
+ * The admin UI's pages, in the navigation's order. Pages built later slot in
+ * here with their procedures: Network and QR code (network.get/set), Backups
+ * (backup.*), Logs (logs.recent), Custom emoji, Desktop (desktop.status).
+ */
+export const SECTIONS: Section[] = [
+  { path: '/', label: 'Organization', page: OrganizationPage },
+  { path: '/users', label: 'Users', page: UsersPage },
+  { path: '/bots', label: 'Bots', page: BotsPage },
+  { path: '/channels', label: 'Channels', page: ChannelsPage },
+  { path: '/status', label: 'Server status', page: StatusPage },
+];
+
+/** Pages reached from a section rather than from the navigation. */
+export const DETAIL_ROUTES: { path: string; section: string; page: ComponentType }[] = [
+  { path: '/channels/:id', section: '/channels', page: ChannelPage },
+];
