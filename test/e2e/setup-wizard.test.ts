@@ -11,7 +11,7 @@ import { ensureRenderer } from '../../renderer/build.js';
 import { ensureOrganization } from '../../server/bootstrap.js';
 import { createServer, type RunningServer } from '../../server/index.js';
 import { ApiClient } from '../helpers/server.js';
-import { launchBrowser, openPage, screenshot } from './browser.js';
+import { launchBrowser, openPage, screenshot, WAIT } from './browser.js';
 
 const TOKEN = 'e2e-setup-token-abcdefghijklmnop';
 
@@ -53,7 +53,7 @@ describe('first run', () => {
   it('shows the wizard, with each refusal next to its field', async () => {
     await page.goto(`${server.url}/admin/#token=${TOKEN}`);
     await expect
-      .poll(() => page.getByRole('heading', { level: 1 }).textContent())
+      .poll(() => page.getByRole('heading', { level: 1 }).textContent(), WAIT)
       .toBe('Set up your organization');
     await field('Organization name').fill('Riverside Makers');
     await field('Your name').fill('Rhea Owner');
@@ -61,21 +61,25 @@ describe('first run', () => {
     await field('Password').fill('short');
     await field('Password again').fill('short');
     await page.getByRole('button', { name: 'Create organization' }).click();
-    await expect.poll(() => errorOf('Password').textContent()).toContain('at least 6 characters');
+    await expect
+      .poll(() => errorOf('Password').textContent(), WAIT)
+      .toContain('at least 6 characters');
     expect(await field('Password').getAttribute('aria-invalid')).toBe('true');
 
     await field('Password').fill('a long enough password');
     await field('Password again').fill('a different password');
     await page.getByRole('button', { name: 'Create organization' }).click();
     await expect
-      .poll(() => errorOf('Password again').textContent())
+      .poll(() => errorOf('Password again').textContent(), WAIT)
       .toBe('The two passwords differ.');
     expect(await errorOf('Password').count()).toBe(0);
 
     await field('E-mail').fill('not an address');
     await field('Password again').fill('a long enough password');
     await page.getByRole('button', { name: 'Create organization' }).click();
-    await expect.poll(() => errorOf('E-mail').textContent()).toBe("Invalid email 'not an address'");
+    await expect
+      .poll(() => errorOf('E-mail').textContent(), WAIT)
+      .toBe("Invalid email 'not an address'");
     await screenshot(page, 'setup-wizard-error');
   });
 
@@ -83,9 +87,11 @@ describe('first run', () => {
     await field('E-mail').fill('rhea@example.org');
     await page.getByRole('button', { name: 'Create organization' }).click();
     await expect
-      .poll(() => page.getByRole('heading', { level: 1 }).textContent())
+      .poll(() => page.getByRole('heading', { level: 1 }).textContent(), WAIT)
       .toBe('Organization');
-    await expect.poll(() => page.locator('#organization').textContent()).toContain('Rhea Owner');
+    await expect
+      .poll(() => page.locator('#organization').textContent(), WAIT)
+      .toContain('Rhea Owner');
     expect(await page.locator('.topbar-org').textContent()).toBe('Riverside Makers');
     expect(await page.locator('#organization').textContent()).toContain(server.url);
 
@@ -109,7 +115,7 @@ describe('first run', () => {
   it('does not offer the wizard again, and refuses a second setup', async () => {
     await page.reload();
     await expect
-      .poll(() => page.getByRole('heading', { level: 1 }).textContent())
+      .poll(() => page.getByRole('heading', { level: 1 }).textContent(), WAIT)
       .toBe('Organization');
     const boot = await ensureOrganization(server, { demo: false, deferToWizard: true });
     expect(boot.created).toBe(false);

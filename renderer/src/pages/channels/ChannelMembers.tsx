@@ -44,7 +44,7 @@ export function ChannelMembers({ channelId, users }: { channelId: number; users:
           const candidates = users.filter((u) => u.is_active && !subscribed.has(u.user_id));
           return (
             <>
-              <form onSubmit={add} className="inline-form" aria-label="Add a subscriber">
+              <form onSubmit={add} className="inline-form" aria-label="New subscriber">
                 <Field label="Add a subscriber" name="userIds" error={form.errorFor('userIds')}>
                   {(p) => (
                     <select {...p} value={chosen} onChange={(e) => setChosen(e.target.value)}>

@@ -56,7 +56,7 @@ export function ChannelPage() {
         {({ channel, users }) => (
           <>
             <PageTitle title={`#${channel.name}`}>{channel.description}</PageTitle>
-            <ChannelSettingsForm key={JSON.stringify(channel)} channel={channel} onSaved={reload} />
+            <ChannelSettingsForm key={channel.stream_id} channel={channel} onSaved={reload} />
             <ChannelMembers channelId={channel.stream_id} users={users} />
             <section className="card" aria-labelledby="archive-title">
               <h2 id="archive-title">Archive</h2>

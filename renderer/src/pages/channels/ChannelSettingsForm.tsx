@@ -11,7 +11,8 @@ const FIELDS = ['newName', 'description', 'isPrivate'] as const;
 export function ChannelSettingsForm(props: { channel: ChannelSummary; onSaved(): void }) {
   const api = useApi();
   const form = useForm();
-  const { channel } = props;
+  // What the server holds: the channel as loaded, then each save.
+  const [channel, setChannel] = useState(props.channel);
   const [name, setName] = useState(channel.name);
   const [description, setDescription] = useState(channel.description);
   const [isPrivate, setPrivate] = useState(channel.invite_only);
@@ -26,6 +27,7 @@ export function ChannelSettingsForm(props: { channel: ChannelSummary; onSaved():
     void form.run(async () => {
       if (Object.keys(changes).length === 0) return 'Nothing to save.';
       await api.channels.update.mutate({ channelId: channel.stream_id, ...changes });
+      setChannel({ ...channel, name, description, invite_only: isPrivate });
       props.onSaved();
       return 'Channel saved.';
     });

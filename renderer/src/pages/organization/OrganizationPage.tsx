@@ -9,14 +9,12 @@ import { SettingsForm } from './SettingsForm.js';
 export function OrganizationPage() {
   const api = useApi();
   const [info] = useLoad(() => api.organization.info.query());
-  const [settings, reload] = useLoad(() => api.organization.settings.query());
+  const [settings] = useLoad(() => api.organization.settings.query());
   return (
     <>
       <PageTitle title="Organization" />
       <Loading loaded={info}>{(value) => <ConnectCard info={value} />}</Loading>
-      <Loading loaded={settings}>
-        {(value) => <SettingsForm key={JSON.stringify(value)} settings={value} onSaved={reload} />}
-      </Loading>
+      <Loading loaded={settings}>{(value) => <SettingsForm settings={value} />}</Loading>
       <JwtKeyForm />
     </>
   );

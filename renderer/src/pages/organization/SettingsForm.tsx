@@ -19,23 +19,25 @@ type Toggle = (typeof TOGGLES)[number][0];
 const FIELDS = ['name', 'description', 'waiting_period_threshold'] as const;
 
 /** PATCH /realm for the settings an organization changes most. */
-export function SettingsForm({ settings, onSaved }: { settings: Settings; onSaved(): void }) {
+export function SettingsForm({ settings }: { settings: Settings }) {
   const api = useApi();
   const form = useForm();
   const [values, setValues] = useState(settings);
+  // What the server holds: the last load, then each save.
+  const [saved, setSaved] = useState(settings);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
     // Only what changed, so a save does not announce untouched settings to every client.
     const changed = Object.fromEntries(
       (Object.keys(values) as (keyof Settings)[])
-        .filter((key) => key !== 'limits' && values[key] !== settings[key])
+        .filter((key) => key !== 'limits' && values[key] !== saved[key])
         .map((key) => [key, values[key]]),
     );
     void form.run(async () => {
       if (Object.keys(changed).length === 0) return 'Nothing to save.';
       await api.organization.update.mutate(changed);
-      onSaved();
+      setSaved(values);
       return 'Settings saved.';
     });
   };

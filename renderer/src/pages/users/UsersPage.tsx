@@ -139,30 +139,34 @@ export function AccountTable(props: {
                       {x.cell(account)}
                     </td>
                   ))}
-                  <td className="row-actions">
-                    {locked ? (
-                      <span className="muted">System bot</span>
-                    ) : (
-                      <>
-                        <button
-                          type="button"
-                          className="button small"
-                          aria-expanded={open === account.user_id}
-                          aria-controls={toolsId}
-                          onClick={() => setOpen(open === account.user_id ? null : account.user_id)}
-                        >
-                          Manage<span className="visually-hidden"> {account.full_name}</span>
-                        </button>
-                        <button
-                          type="button"
-                          className={account.is_active ? 'button small danger' : 'button small'}
-                          onClick={() => activation(account)}
-                        >
-                          {account.is_active ? 'Deactivate' : 'Reactivate'}
-                          <span className="visually-hidden"> {account.full_name}</span>
-                        </button>
-                      </>
-                    )}
+                  <td>
+                    <div className="row-actions">
+                      {locked ? (
+                        <span className="muted">System bot</span>
+                      ) : (
+                        <>
+                          <button
+                            type="button"
+                            className="button small"
+                            aria-expanded={open === account.user_id}
+                            aria-controls={toolsId}
+                            onClick={() =>
+                              setOpen(open === account.user_id ? null : account.user_id)
+                            }
+                          >
+                            Manage<span className="visually-hidden"> {account.full_name}</span>
+                          </button>
+                          <button
+                            type="button"
+                            className={account.is_active ? 'button small danger' : 'button small'}
+                            onClick={() => activation(account)}
+                          >
+                            {account.is_active ? 'Deactivate' : 'Reactivate'}
+                            <span className="visually-hidden"> {account.full_name}</span>
+                          </button>
+                        </>
+                      )}
+                    </div>
                   </td>
                 </tr>
                 {open === account.user_id && !locked ? (
