@@ -2,6 +2,8 @@ import type { ComponentType } from 'react';
 import { BotsPage } from './pages/bots/BotsPage.js';
 import { ChannelPage } from './pages/channels/ChannelPage.js';
 import { ChannelsPage } from './pages/channels/ChannelsPage.js';
+import { GroupPage } from './pages/groups/GroupPage.js';
+import { GroupsPage } from './pages/groups/GroupsPage.js';
 import { OrganizationPage } from './pages/organization/OrganizationPage.js';
 import { StatusPage } from './pages/status/StatusPage.js';
 import { UsersPage } from './pages/users/UsersPage.js';
@@ -23,10 +25,12 @@ export const SECTIONS: Section[] = [
   { path: '/users', label: 'Users', page: UsersPage },
   { path: '/bots', label: 'Bots', page: BotsPage },
   { path: '/channels', label: 'Channels', page: ChannelsPage },
+  { path: '/groups', label: 'User groups', page: GroupsPage },
   { path: '/status', label: 'Server status', page: StatusPage },
 ];
 
 /** Pages reached from a section rather than from the navigation. */
 export const DETAIL_ROUTES: { path: string; section: string; page: ComponentType }[] = [
   { path: '/channels/:id', section: '/channels', page: ChannelPage },
+  { path: '/groups/:id', section: '/groups', page: GroupPage },
 ];

@@ -1,5 +1,6 @@
 import { botRouter } from './bots.js';
 import { channelRouter } from './channels.js';
+import { groupRouter } from './groups.js';
 import { router } from './init.js';
 import { organizationRouter, serverRouter } from './organization.js';
 import { setupRouter } from './setup.js';
@@ -20,6 +21,7 @@ export function createAppRouter() {
     users: userRouter,
     bots: botRouter,
     channels: channelRouter,
+    groups: groupRouter,
   });
 }
 

@@ -363,7 +363,7 @@ describe('the admin UI in a browser', { timeout: 60_000 }, () => {
     expect(new URL(page.url()).pathname).toBe(`/admin/channels/${design.stream_id}`);
 
     await page.getByLabel('Add a subscriber').selectOption({ label: 'Mel Member' });
-    await page.getByRole('button', { name: 'Subscribe' }).click();
+    await page.getByRole('button', { name: 'Add', exact: true }).click();
     await expect
       .poll(() => page.locator('#channel-members').textContent(), WAIT)
       .toContain('Mel Member');
@@ -388,6 +388,48 @@ describe('the admin UI in a browser', { timeout: 60_000 }, () => {
     expect((await streams()).some((s) => s.stream_id === design.stream_id)).toBe(false);
   });
 
+  it('creates a group, renames it, manages members and deactivates it', async () => {
+    await goTo('User groups');
+    await page.click('#add-group');
+    const form = page.locator('#add-group-form');
+    await form.getByLabel('Name', { exact: true }).fill('reviewers');
+    await form.getByLabel('Description').fill('They read drafts');
+    await form.getByRole('button', { name: 'Create group' }).click();
+    await expect
+      .poll(() => form.locator('.alert-success').textContent(), WAIT)
+      .toBe('Created the group reviewers.');
+    const groups = async () =>
+      (await t.as('owner').get('/user_groups', { include_deactivated_groups: true })).body
+        .user_groups as { id: number; name: string; members: number[]; deactivated: boolean }[];
+    const group = (await groups()).find((g) => g.name === 'reviewers')!;
+
+    await form.getByLabel('Name', { exact: true }).fill('reviewers');
+    await form.getByRole('button', { name: 'Create group' }).click();
+    await expect.poll(() => fieldError('#add-group-form', 'Name').count(), WAIT).toBe(1);
+
+    await page.getByRole('link', { name: 'reviewers' }).click();
+    await expect.poll(heading, WAIT).toBe('reviewers');
+    expect(new URL(page.url()).pathname).toBe(`/admin/groups/${group.id}`);
+    await page.getByLabel('Add a member').selectOption({ label: 'Mel Member' });
+    await page.getByRole('button', { name: 'Add', exact: true }).click();
+    await expect
+      .poll(async () => (await groups()).find((g) => g.id === group.id)!.members, WAIT)
+      .toEqual([t.accounts.member.id]);
+    await page.getByRole('button', { name: 'Remove Mel Member' }).click();
+    await expect
+      .poll(async () => (await groups()).find((g) => g.id === group.id)!.members, WAIT)
+      .toEqual([]);
+
+    await page.getByLabel('Name', { exact: true }).fill('editors');
+    await page.getByRole('button', { name: 'Save group' }).click();
+    await expect.poll(heading, WAIT).toBe('editors');
+    await page.getByRole('button', { name: 'Deactivate editors' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Deactivate' }).click();
+    await expect
+      .poll(async () => (await groups()).find((g) => g.id === group.id), WAIT)
+      .toMatchObject({ name: 'editors', deactivated: true });
+  });
+
   it('shows the server status', async () => {
     await goTo('Server status');
     const status = page.locator('#server-status');
@@ -408,11 +450,16 @@ describe('at 420 px and in dark mode', { timeout: 60_000 }, () => {
   it('never scrolls sideways, on any page', async () => {
     const narrow = await openPage(browser, { viewport: { width: 420, height: 800 } });
     await narrow.page.goto(`${t.url}/admin/#token=${TOKEN}`);
+    // The page keeps the token for the tab only once its script has read it.
+    await expect
+      .poll(() => narrow.page.getByRole('heading', { level: 1 }).textContent(), WAIT)
+      .toBe('Organization');
     for (const [path, title] of [
       ['/', 'Organization'],
       ['/users', 'Users'],
       ['/bots', 'Bots'],
       ['/channels', 'Channels'],
+      ['/groups', 'User groups'],
       ['/status', 'Server status'],
     ] as const) {
       await narrow.page.goto(`${t.url}/admin${path}`);

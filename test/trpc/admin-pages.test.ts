@@ -263,6 +263,37 @@ describe('organization, bots, channels, status', () => {
     expect(again.message).toBe('Channel is already deactivated');
   });
 
+  it('groups: create, rename, members, deactivate and reactivate', async () => {
+    const { group_id } = await admin.groups.create.mutate({
+      name: 'gardeners',
+      members: [t.accounts.member.id],
+    });
+    const dup = await failure(admin.groups.create.mutate({ name: 'gardeners' }));
+    expect(dup).toMatchObject({ field: 'name', code: 'BAD_REQUEST' });
+    await admin.groups.updateMembers.mutate({
+      groupId: group_id,
+      add: [t.accounts.guest.id],
+      delete: [t.accounts.member.id],
+    });
+    await admin.groups.update.mutate({ groupId: group_id, name: 'growers', description: 'Soil' });
+    const rest = async () =>
+      (
+        await t.as('owner').get('/user_groups', { include_deactivated_groups: true })
+      ).body.user_groups.find((g: { id: number }) => g.id === group_id);
+    expect(await rest()).toMatchObject({
+      name: 'growers',
+      description: 'Soil',
+      members: [t.accounts.guest.id],
+      deactivated: false,
+    });
+    await admin.groups.deactivate.mutate({ groupId: group_id });
+    expect((await rest()).deactivated).toBe(true);
+    await admin.groups.reactivate.mutate({ groupId: group_id });
+    expect((await rest()).deactivated).toBe(false);
+    const listed = await admin.groups.list.query();
+    expect(listed.some((g) => g.is_system_group)).toBe(true);
+  });
+
   it('server.status counts what the database holds', async () => {
     const status = await admin.server.status.query();
     const humans = (await t.as('owner').get('/users')).body.members.filter(
