@@ -63,3 +63,30 @@ export function formatDuration(seconds: number): string {
   if (minutes > 0) return `${minutes} min`;
   return `${seconds} s`;
 }
+
+/** Zulip's custom profile field types the admin UI offers (external accounts need a subtype). */
+export const PROFILE_FIELD_TYPES = [
+  { value: 1, label: 'Short text' },
+  { value: 2, label: 'Long text' },
+  { value: 3, label: 'List of options' },
+  { value: 4, label: 'Date' },
+  { value: 5, label: 'Link' },
+  { value: 6, label: 'Users' },
+  { value: 8, label: 'Pronouns' },
+] as const;
+
+export const SELECT_FIELD = 3;
+
+export function profileFieldTypeLabel(type: number): string {
+  if (type === 7) return 'External account';
+  return PROFILE_FIELD_TYPES.find((t) => t.value === type)?.label ?? `Type ${type}`;
+}
+
+/** A list-of-options field's `field_data`: one option per non-empty line, in order. */
+export function selectFieldData(lines: string): Record<string, { text: string; order: string }> {
+  const options = lines
+    .split('\n')
+    .map((line) => line.trim())
+    .filter(Boolean);
+  return Object.fromEntries(options.map((text, i) => [String(i), { text, order: String(i) }]));
+}

@@ -5,6 +5,7 @@ import { ChannelsPage } from './pages/channels/ChannelsPage.js';
 import { GroupPage } from './pages/groups/GroupPage.js';
 import { GroupsPage } from './pages/groups/GroupsPage.js';
 import { OrganizationPage } from './pages/organization/OrganizationPage.js';
+import { ProfileFieldsPage } from './pages/profile-fields/ProfileFieldsPage.js';
 import { StatusPage } from './pages/status/StatusPage.js';
 import { UsersPage } from './pages/users/UsersPage.js';
 
@@ -26,6 +27,7 @@ export const SECTIONS: Section[] = [
   { path: '/bots', label: 'Bots', page: BotsPage },
   { path: '/channels', label: 'Channels', page: ChannelsPage },
   { path: '/groups', label: 'User groups', page: GroupsPage },
+  { path: '/profile-fields', label: 'Profile fields', page: ProfileFieldsPage },
   { path: '/status', label: 'Server status', page: StatusPage },
 ];
 

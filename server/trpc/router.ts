@@ -3,6 +3,7 @@ import { channelRouter } from './channels.js';
 import { groupRouter } from './groups.js';
 import { router } from './init.js';
 import { organizationRouter, serverRouter } from './organization.js';
+import { profileFieldRouter } from './profile-fields.js';
 import { setupRouter } from './setup.js';
 import { userRouter } from './users.js';
 
@@ -22,6 +23,7 @@ export function createAppRouter() {
     bots: botRouter,
     channels: channelRouter,
     groups: groupRouter,
+    profileFields: profileFieldRouter,
   });
 }
 

@@ -430,6 +430,60 @@ describe('the admin UI in a browser', { timeout: 60_000 }, () => {
       .toMatchObject({ name: 'editors', deactivated: true });
   });
 
+  it('adds, edits, reorders and deletes custom profile fields', async () => {
+    await goTo('Profile fields');
+    await page.click('#add-field');
+    const form = page.locator('#add-field-form');
+    const restFields = async () =>
+      (await t.as('member').get('/realm/profile_fields')).body.custom_fields as {
+        id: number;
+        name: string;
+        type: number;
+        hint: string;
+        field_data: string;
+        required: boolean;
+      }[];
+
+    await form.getByRole('button', { name: 'Add field' }).click();
+    await expect.poll(() => fieldError('#add-field-form', 'Label').count(), WAIT).toBe(1);
+
+    await form.getByLabel('Label').fill('Team');
+    await form.getByLabel('Type').selectOption({ label: 'List of options' });
+    await form.getByLabel('Options').fill('Kitchen\nGarden\n');
+    await form.getByLabel('Required').check();
+    await form.getByRole('button', { name: 'Add field' }).click();
+    await expect
+      .poll(() => form.locator('.alert-success').textContent(), WAIT)
+      .toBe('Added the field Team.');
+    await form.getByLabel('Label').fill('Desk');
+    await form.getByRole('button', { name: 'Add field' }).click();
+    await expect
+      .poll(async () => (await restFields()).map((f) => f.name), WAIT)
+      .toEqual(['Team', 'Desk']);
+    const team = (await restFields())[0]!;
+    expect(team).toMatchObject({ type: 3, required: true });
+    expect(
+      Object.values(JSON.parse(team.field_data)).map((o) => (o as { text: string }).text),
+    ).toEqual(['Kitchen', 'Garden']);
+
+    await page.getByRole('button', { name: 'Move down Team' }).click();
+    await expect
+      .poll(async () => (await restFields()).map((f) => f.name), WAIT)
+      .toEqual(['Desk', 'Team']);
+
+    await page.getByRole('button', { name: 'Edit Desk' }).click();
+    const edit = page.getByRole('form', { name: 'Edit Desk' });
+    await edit.getByLabel('Hint').fill('Where to find you');
+    await edit.getByRole('button', { name: 'Save field' }).click();
+    await expect
+      .poll(async () => (await restFields()).find((f) => f.name === 'Desk')?.hint, WAIT)
+      .toBe('Where to find you');
+
+    await page.getByRole('button', { name: 'Delete Team' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
+    await expect.poll(async () => (await restFields()).map((f) => f.name), WAIT).toEqual(['Desk']);
+  });
+
   it('shows the server status', async () => {
     await goTo('Server status');
     const status = page.locator('#server-status');
@@ -460,6 +514,7 @@ describe('at 420 px and in dark mode', { timeout: 60_000 }, () => {
       ['/bots', 'Bots'],
       ['/channels', 'Channels'],
       ['/groups', 'User groups'],
+      ['/profile-fields', 'Profile fields'],
       ['/status', 'Server status'],
     ] as const) {
       await narrow.page.goto(`${t.url}/admin${path}`);

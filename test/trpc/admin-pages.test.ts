@@ -294,6 +294,24 @@ describe('organization, bots, channels, status', () => {
     expect(listed.some((g) => g.is_system_group)).toBe(true);
   });
 
+  it('profile fields: create, update, reorder, delete; refusals name their field', async () => {
+    const noName = await failure(admin.profileFields.create.mutate({ name: '', fieldType: 1 }));
+    expect(noName).toMatchObject({ code: 'BAD_REQUEST', field: 'name' });
+    const a = await admin.profileFields.create.mutate({ name: 'Floor', fieldType: 1 });
+    const b = await admin.profileFields.create.mutate({
+      name: 'Shift',
+      fieldType: 3,
+      fieldData: { early: { text: 'Early', order: '1' }, late: { text: 'Late', order: '2' } },
+    });
+    await admin.profileFields.update.mutate({ fieldId: a.id, hint: 'Which floor' });
+    await admin.profileFields.reorder.mutate({ order: [b.id, a.id] });
+    const rest = (await t.as('member').get('/realm/profile_fields')).body.custom_fields;
+    expect(rest.map((f: { name: string }) => f.name)).toEqual(['Shift', 'Floor']);
+    expect(rest[1]).toMatchObject({ hint: 'Which floor' });
+    await admin.profileFields.delete.mutate({ fieldId: a.id });
+    expect((await admin.profileFields.list.query()).map((f) => f.id)).toEqual([b.id]);
+  });
+
   it('server.status counts what the database holds', async () => {
     const status = await admin.server.status.query();
     const humans = (await t.as('owner').get('/users')).body.members.filter(
