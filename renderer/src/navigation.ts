@@ -2,9 +2,11 @@ import type { ComponentType } from 'react';
 import { BotsPage } from './pages/bots/BotsPage.js';
 import { ChannelPage } from './pages/channels/ChannelPage.js';
 import { ChannelsPage } from './pages/channels/ChannelsPage.js';
+import { DomainsPage } from './pages/domains/DomainsPage.js';
 import { GroupPage } from './pages/groups/GroupPage.js';
 import { GroupsPage } from './pages/groups/GroupsPage.js';
 import { OrganizationPage } from './pages/organization/OrganizationPage.js';
+import { PlaygroundsPage } from './pages/playgrounds/PlaygroundsPage.js';
 import { ProfileFieldsPage } from './pages/profile-fields/ProfileFieldsPage.js';
 import { StatusPage } from './pages/status/StatusPage.js';
 import { UsersPage } from './pages/users/UsersPage.js';
@@ -28,6 +30,8 @@ export const SECTIONS: Section[] = [
   { path: '/channels', label: 'Channels', page: ChannelsPage },
   { path: '/groups', label: 'User groups', page: GroupsPage },
   { path: '/profile-fields', label: 'Profile fields', page: ProfileFieldsPage },
+  { path: '/playgrounds', label: 'Code playgrounds', page: PlaygroundsPage },
+  { path: '/domains', label: 'Allowed e-mail domains', page: DomainsPage },
   { path: '/status', label: 'Server status', page: StatusPage },
 ];
 

@@ -4,6 +4,7 @@ import { groupRouter } from './groups.js';
 import { router } from './init.js';
 import { organizationRouter, serverRouter } from './organization.js';
 import { profileFieldRouter } from './profile-fields.js';
+import { playgroundRouter, realmDomainRouter } from './realm-extras.js';
 import { setupRouter } from './setup.js';
 import { userRouter } from './users.js';
 
@@ -24,6 +25,8 @@ export function createAppRouter() {
     channels: channelRouter,
     groups: groupRouter,
     profileFields: profileFieldRouter,
+    playgrounds: playgroundRouter,
+    realmDomains: realmDomainRouter,
   });
 }
 

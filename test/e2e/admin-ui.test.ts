@@ -484,6 +484,46 @@ describe('the admin UI in a browser', { timeout: 60_000 }, () => {
     await expect.poll(async () => (await restFields()).map((f) => f.name), WAIT).toEqual(['Desk']);
   });
 
+  it('adds and removes a code playground', async () => {
+    await goTo('Code playgrounds');
+    const form = page.locator('#add-playground-form');
+    const rest = async () =>
+      (await t.as('member').post('/register', { fetch_event_types: '["realm_playgrounds"]' })).body
+        .realm_playgrounds as { id: number; name: string }[];
+    await form.getByLabel('Name').fill('Rust Playground');
+    await form.getByLabel('Language').fill('rust');
+    await form.getByLabel('URL template').fill('https://play.example/?code');
+    await form.getByRole('button', { name: 'Add playground' }).click();
+    await expect
+      .poll(() => fieldError('#add-playground-form', 'URL template').count(), WAIT)
+      .toBe(1);
+    await form.getByLabel('URL template').fill('https://play.example/?code={code}');
+    await form.getByRole('button', { name: 'Add playground' }).click();
+    await expect
+      .poll(async () => (await rest()).map((p) => p.name), WAIT)
+      .toEqual(['Rust Playground']);
+    await page.getByRole('button', { name: 'Remove Rust Playground' }).click();
+    await expect.poll(async () => (await rest()).length, WAIT).toBe(0);
+  });
+
+  it('adds, changes and removes an allowed e-mail domain', async () => {
+    await goTo('Allowed e-mail domains');
+    const form = page.locator('#add-domain-form');
+    const rest = async () =>
+      (await t.as('member').post('/register', { fetch_event_types: '["realm_domains"]' })).body
+        .realm_domains as { domain: string; allow_subdomains: boolean }[];
+    await form.getByLabel('Domain', { exact: true }).fill('not a domain');
+    await form.getByRole('button', { name: 'Add domain' }).click();
+    await expect.poll(() => fieldError('#add-domain-form', 'Domain').count(), WAIT).toBe(1);
+    await form.getByLabel('Domain', { exact: true }).fill('Example.ORG');
+    await form.getByRole('button', { name: 'Add domain' }).click();
+    await expect.poll(rest, WAIT).toEqual([{ domain: 'example.org', allow_subdomains: false }]);
+    await page.getByLabel('Subdomains of example.org').check();
+    await expect.poll(rest, WAIT).toEqual([{ domain: 'example.org', allow_subdomains: true }]);
+    await page.getByRole('button', { name: 'Remove example.org' }).click();
+    await expect.poll(rest, WAIT).toEqual([]);
+  });
+
   it('shows the server status', async () => {
     await goTo('Server status');
     const status = page.locator('#server-status');
@@ -515,6 +555,8 @@ describe('at 420 px and in dark mode', { timeout: 60_000 }, () => {
       ['/channels', 'Channels'],
       ['/groups', 'User groups'],
       ['/profile-fields', 'Profile fields'],
+      ['/playgrounds', 'Code playgrounds'],
+      ['/domains', 'Allowed e-mail domains'],
       ['/status', 'Server status'],
     ] as const) {
       await narrow.page.goto(`${t.url}/admin${path}`);
