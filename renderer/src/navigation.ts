@@ -8,6 +8,7 @@ import { GroupsPage } from './pages/groups/GroupsPage.js';
 import { OrganizationPage } from './pages/organization/OrganizationPage.js';
 import { PlaygroundsPage } from './pages/playgrounds/PlaygroundsPage.js';
 import { ProfileFieldsPage } from './pages/profile-fields/ProfileFieldsPage.js';
+import { ScheduledPage } from './pages/scheduled/ScheduledPage.js';
 import { StatusPage } from './pages/status/StatusPage.js';
 import { UsersPage } from './pages/users/UsersPage.js';
 
@@ -32,6 +33,7 @@ export const SECTIONS: Section[] = [
   { path: '/profile-fields', label: 'Profile fields', page: ProfileFieldsPage },
   { path: '/playgrounds', label: 'Code playgrounds', page: PlaygroundsPage },
   { path: '/domains', label: 'Allowed e-mail domains', page: DomainsPage },
+  { path: '/scheduled', label: 'Scheduled messages', page: ScheduledPage },
   { path: '/status', label: 'Server status', page: StatusPage },
 ];
 

@@ -5,6 +5,7 @@ import { router } from './init.js';
 import { organizationRouter, serverRouter } from './organization.js';
 import { profileFieldRouter } from './profile-fields.js';
 import { playgroundRouter, realmDomainRouter } from './realm-extras.js';
+import { scheduledRouter } from './scheduled.js';
 import { setupRouter } from './setup.js';
 import { userRouter } from './users.js';
 
@@ -27,6 +28,7 @@ export function createAppRouter() {
     profileFields: profileFieldRouter,
     playgrounds: playgroundRouter,
     realmDomains: realmDomainRouter,
+    scheduled: scheduledRouter,
   });
 }
 

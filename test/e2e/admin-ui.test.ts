@@ -524,6 +524,36 @@ describe('the admin UI in a browser', { timeout: 60_000 }, () => {
     await expect.poll(rest, WAIT).toEqual([]);
   });
 
+  it("lists everyone's scheduled messages, keeping direct messages' text private", async () => {
+    const lobby = (await t.as('owner').get('/get_stream_id', { stream: 'lobby' })).body.stream_id;
+    const later = Math.floor(Date.now() / 1000) + 3600;
+    const scheduled = await t.as('owner').post('/scheduled_messages', {
+      type: 'stream',
+      to: JSON.stringify(lobby),
+      topic: 'plans',
+      content: 'See you at noon',
+      scheduled_delivery_timestamp: later,
+    });
+    expect(scheduled.status).toBe(200);
+    const direct = await t.as('member').post('/scheduled_messages', {
+      type: 'direct',
+      to: JSON.stringify([t.accounts.admin.id]),
+      content: 'a private note',
+      scheduled_delivery_timestamp: later + 60,
+    });
+    expect(direct.status).toBe(200);
+    await goTo('Scheduled messages');
+    const table = page.locator('#scheduled-table');
+    await expect.poll(() => table.locator('tbody tr').count(), WAIT).toBe(2);
+    const rows = await table.locator('tbody tr').allTextContents();
+    expect(rows[0]).toContain('Olivia Owner');
+    expect(rows[0]).toContain('#lobby > plans');
+    expect(rows[0]).toContain('See you at noon');
+    expect(rows[1]).toContain('Mel Member');
+    expect(rows[1]).toContain('Ada Admin');
+    expect(rows[1]).not.toContain('a private note');
+  });
+
   it('shows the server status', async () => {
     await goTo('Server status');
     const status = page.locator('#server-status');
@@ -557,6 +587,7 @@ describe('at 420 px and in dark mode', { timeout: 60_000 }, () => {
       ['/profile-fields', 'Profile fields'],
       ['/playgrounds', 'Code playgrounds'],
       ['/domains', 'Allowed e-mail domains'],
+      ['/scheduled', 'Scheduled messages'],
       ['/status', 'Server status'],
     ] as const) {
       await narrow.page.goto(`${t.url}/admin${path}`);
