@@ -3,6 +3,7 @@ import { Route, Router, Switch } from 'wouter';
 import { useHashLocation } from 'wouter/use-hash-location';
 import { createApi, insideElectron, takeAdminToken } from './api/client.js';
 import { ApiProvider, useApi } from './api/context.js';
+import { RefreshOrganizationProvider } from './api/organization-context.js';
 import { useLoad } from './api/use-load.js';
 import { Layout } from './components/Layout.js';
 import { Notice } from './components/Notice.js';
@@ -53,22 +54,24 @@ function Start() {
 
 function AdminPages() {
   const api = useApi();
-  const [info] = useLoad(() => api.organization.info.query());
+  const [info, reloadInfo] = useLoad(() => api.organization.info.query());
   return (
-    <Layout organization={info.state === 'ready' ? info.value.name : ''}>
-      <Switch>
-        {SECTIONS.map(({ path, page }) => (
-          <Route key={path} path={path} component={page} />
-        ))}
-        {DETAIL_ROUTES.map(({ path, page }) => (
-          <Route key={path} path={path} component={page} />
-        ))}
-        <Route>
-          <Notice title="No such page" inline>
-            This admin page does not exist.
-          </Notice>
-        </Route>
-      </Switch>
-    </Layout>
+    <RefreshOrganizationProvider value={reloadInfo}>
+      <Layout organization={info.state === 'ready' ? info.value.name : ''}>
+        <Switch>
+          {SECTIONS.map(({ path, page }) => (
+            <Route key={path} path={path} component={page} />
+          ))}
+          {DETAIL_ROUTES.map(({ path, page }) => (
+            <Route key={path} path={path} component={page} />
+          ))}
+          <Route>
+            <Notice title="No such page" inline>
+              This admin page does not exist.
+            </Notice>
+          </Route>
+        </Switch>
+      </Layout>
+    </RefreshOrganizationProvider>
   );
 }

@@ -127,6 +127,9 @@ describe('the admin UI in a browser', { timeout: 60_000 }, () => {
     expect(await fieldError('form', 'Organization name').count()).toBe(0);
     const settings = (await t.as('member').get('/server_settings')).body;
     expect(settings.realm_name).toBe('Test Org Renamed');
+    await expect
+      .poll(() => page.locator('.topbar-org').textContent(), WAIT)
+      .toBe('Test Org Renamed');
     expect(settings.realm_description).toContain('Where tests live.');
     const register = await t.as('member').post('/register', { fetch_event_types: '["realm"]' });
     expect(register.body.realm_enable_read_receipts).toBe(true);
@@ -596,6 +599,7 @@ describe('at 420 px and in dark mode', { timeout: 60_000 }, () => {
         .toBe(title);
       await narrow.page.waitForLoadState('networkidle');
       expect(await scrollsSideways(narrow.page), path).toBe(false);
+      await screenshot(narrow.page, `420px-${title.toLowerCase().replaceAll(' ', '-')}`);
     }
     await narrow.page.goto(`${t.url}/admin/users`);
     await expect

@@ -1,6 +1,7 @@
 import { type FormEvent, useState } from 'react';
 import type { Outputs } from '../../api/client.js';
 import { useApi } from '../../api/context.js';
+import { useRefreshOrganization } from '../../api/organization-context.js';
 import { CheckField, Field } from '../../components/Field.js';
 import { FormStatus } from '../../components/FormStatus.js';
 import { useForm } from '../../components/use-form.js';
@@ -22,6 +23,7 @@ const FIELDS = ['name', 'description', 'waiting_period_threshold'] as const;
 export function SettingsForm({ settings }: { settings: Settings }) {
   const api = useApi();
   const form = useForm();
+  const refreshOrganization = useRefreshOrganization();
   const [values, setValues] = useState(settings);
   // What the server holds: the last load, then each save.
   const [saved, setSaved] = useState(settings);
@@ -38,6 +40,7 @@ export function SettingsForm({ settings }: { settings: Settings }) {
       if (Object.keys(changed).length === 0) return 'Nothing to save.';
       await api.organization.update.mutate(changed);
       setSaved(values);
+      if ('name' in changed) refreshOrganization();
       return 'Settings saved.';
     });
   };
