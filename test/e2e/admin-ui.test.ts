@@ -581,7 +581,7 @@ describe('at 420 px and in dark mode', { timeout: 60_000 }, () => {
     await expect
       .poll(() => narrow.page.getByRole('heading', { level: 1 }).textContent(), WAIT)
       .toBe('Organization');
-    for (const [path, title] of [
+    const pages = [
       ['/', 'Organization'],
       ['/users', 'Users'],
       ['/bots', 'Bots'],
@@ -592,15 +592,20 @@ describe('at 420 px and in dark mode', { timeout: 60_000 }, () => {
       ['/domains', 'Allowed e-mail domains'],
       ['/scheduled', 'Scheduled messages'],
       ['/status', 'Server status'],
-    ] as const) {
-      await narrow.page.goto(`${t.url}/admin${path}`);
-      await expect
-        .poll(() => narrow.page.getByRole('heading', { level: 1 }).textContent(), WAIT)
-        .toBe(title);
-      await narrow.page.waitForLoadState('networkidle');
-      expect(await scrollsSideways(narrow.page), path).toBe(false);
-      await screenshot(narrow.page, `420px-${title.toLowerCase().replaceAll(' ', '-')}`);
+    ] as const;
+    for (const width of [420, 720]) {
+      await narrow.page.setViewportSize({ width, height: 800 });
+      for (const [path, title] of pages) {
+        await narrow.page.goto(`${t.url}/admin${path}`);
+        await expect
+          .poll(() => narrow.page.getByRole('heading', { level: 1 }).textContent(), WAIT)
+          .toBe(title);
+        await narrow.page.waitForLoadState('networkidle');
+        expect(await scrollsSideways(narrow.page), `${path} at ${width} px`).toBe(false);
+        await screenshot(narrow.page, `${width}px-${title.toLowerCase().replaceAll(' ', '-')}`);
+      }
     }
+    await narrow.page.setViewportSize({ width: 420, height: 800 });
     await narrow.page.goto(`${t.url}/admin/users`);
     await expect
       .poll(() => narrow.page.locator('#users-table tbody tr').count(), WAIT)

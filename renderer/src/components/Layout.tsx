@@ -25,7 +25,15 @@ export function Layout({ organization, children }: { organization: string; child
   }, [location]);
   return (
     <>
-      <a className="skip-link" href="#main">
+      <a
+        className="skip-link"
+        href="#main"
+        // From file:// the router lives in the hash, which this link must not change.
+        onClick={(event) => {
+          event.preventDefault();
+          document.getElementById('main')?.focus();
+        }}
+      >
         Skip to content
       </a>
       <header className="topbar">
