@@ -13,6 +13,7 @@ const CODE_BY_STATUS: Record<number, TrpcCode> = {
   409: 'CONFLICT',
   413: 'PAYLOAD_TOO_LARGE',
   429: 'TOO_MANY_REQUESTS',
+  503: 'SERVICE_UNAVAILABLE',
 };
 
 /** The domain's error as tRPC's; the ApiError stays the cause so its Zulip code survives. */

@@ -53,6 +53,11 @@ describe('first-run setup', () => {
       code: 'PRECONDITION_FAILED',
       message: 'The organization has not been set up yet',
     });
+    // Nobody can log in yet: the Basic door says why rather than failing inside.
+    const basicEarly = await failure(
+      trpcClient(fresh.url, basic('x@example.net', 'k'.repeat(32))).users.list.query(),
+    );
+    expect(basicEarly.httpStatus).toBeLessThan(500);
   });
 
   it.each([
