@@ -102,6 +102,20 @@ describe('the admin UI in a browser', { timeout: 60_000 }, () => {
     );
   });
 
+  it('works from the keyboard: skip link, navigation, focus on the new heading', async () => {
+    await page.reload();
+    await expect.poll(heading, WAIT).toBe('Users');
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Skip to content');
+    await page.keyboard.press('Enter');
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('main');
+    expect(new URL(page.url()).hash).toBe('');
+    await page.getByRole('link', { name: 'Bots' }).focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(heading, WAIT).toBe('Bots');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.tagName), WAIT).toBe('H1');
+  });
+
   it('shows the real URL on the Organization page', async () => {
     await goTo('Organization');
     expect(new URL(page.url()).pathname).toBe('/admin/');

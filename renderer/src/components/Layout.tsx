@@ -25,17 +25,14 @@ export function Layout({ organization, children }: { organization: string; child
   }, [location]);
   return (
     <>
-      <a
+      {/* A button, not a link to #main: from file:// the router lives in the hash. */}
+      <button
+        type="button"
         className="skip-link"
-        href="#main"
-        // From file:// the router lives in the hash, which this link must not change.
-        onClick={(event) => {
-          event.preventDefault();
-          document.getElementById('main')?.focus();
-        }}
+        onClick={() => document.getElementById('main')?.focus()}
       >
         Skip to content
-      </a>
+      </button>
       <header className="topbar">
         <div className="brand">
           <img className="logo" src="icon.svg" alt="" width="22" height="22" />
