@@ -263,6 +263,13 @@ describe('the admin UI in a browser', { timeout: 60_000 }, () => {
     await expect
       .poll(() => mo().locator('td[data-label=Status]').textContent(), WAIT)
       .toBe('Active');
+    const tableMessage = page.locator('section[aria-label=Users] > .alert');
+    expect(await tableMessage.textContent()).toBe('Mo Moderator is active again.');
+    // A later refusal elsewhere in the table does not stand beside that success.
+    const owner = row('users-table', 'Olivia Owner');
+    await owner.getByRole('combobox').selectOption('200');
+    await expect.poll(() => owner.locator('.field-error').count(), WAIT).toBe(1);
+    expect(await tableMessage.count()).toBe(0);
     expect((await t.as('owner').get(`/users/${t.accounts.moderator.id}`)).body.user.is_active).toBe(
       true,
     );

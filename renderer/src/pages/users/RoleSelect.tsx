@@ -7,7 +7,14 @@ import { ROLES } from '../../labels.js';
  * A person's or bot's role, saved on change. A refusal ("the only owner")
  * shows under the select, which returns to the role the server kept.
  */
-export function RoleSelect(props: { userId: number; name: string; role: number; onSaved(): void }) {
+export function RoleSelect(props: {
+  userId: number;
+  name: string;
+  role: number;
+  onSaved(): void;
+  /** Called as a change starts, so the page can drop an older message. */
+  onAttempt?(): void;
+}) {
   const api = useApi();
   const id = useId();
   const [error, setError] = useState<string | null>(null);
@@ -28,6 +35,7 @@ export function RoleSelect(props: { userId: number; name: string; role: number; 
           const role = Number(e.target.value);
           setShown(role);
           setError(null);
+          props.onAttempt?.();
           setBusy(true);
           try {
             await api.users.update.mutate({ userId: props.userId, role });

@@ -130,6 +130,7 @@ export function AccountTable(props: {
                         name={account.full_name}
                         role={account.role}
                         onSaved={props.onChanged}
+                        onAttempt={() => setMessage(null)}
                       />
                     )}
                   </td>
