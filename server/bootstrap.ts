@@ -1,7 +1,14 @@
 import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import type { AppContext } from './core/context.js';
 import { DEMO_PASSWORD, refreshDemo, seedDemo } from './demo/seed.js';
 import type { RunningServer } from './index.js';
-import { createOrganization, organizationExists, primaryOwner } from './realm/index.js';
+import {
+  createOrganization,
+  type OrganizationSetup,
+  organizationExists,
+  primaryOwner,
+  setUpOrganization,
+} from './realm/index.js';
 import { generatePassword } from './shared/credentials.js';
 
 export const OWNER_EMAIL = 'owner@hearth.local';
@@ -50,6 +57,24 @@ function writeZuliprc(file: string, text: string): void {
   writeFileSync(file, text, { mode: 0o600 });
 }
 
+/** The desktop's first start: nothing is created until the wizard completes. */
+export interface SetupPending {
+  created: false;
+  needsSetup: true;
+  zuliprcPath: null;
+  zuliprcUpdated: false;
+}
+
+export interface BootstrapOptions {
+  demo: boolean;
+  /**
+   * The desktop: with no organization yet, create none and leave it to the
+   * first-run wizard (tRPC `setup.complete`), where the owner chooses their
+   * own name, e-mail and password, so no generated password must be kept.
+   */
+  deferToWizard?: boolean;
+}
+
 /**
  * Every start, shared by the CLI and the desktop shell. First start creates
  * the organization and its owner (plus the demo content when asked) and
@@ -60,9 +85,20 @@ function writeZuliprc(file: string, text: string): void {
  */
 export async function ensureOrganization(
   server: RunningServer,
-  options: { demo: boolean },
-): Promise<BootstrapResult> {
+  options: BootstrapOptions & { deferToWizard: true },
+): Promise<BootstrapResult | SetupPending>;
+export async function ensureOrganization(
+  server: RunningServer,
+  options: BootstrapOptions,
+): Promise<BootstrapResult>;
+export async function ensureOrganization(
+  server: RunningServer,
+  options: BootstrapOptions,
+): Promise<BootstrapResult | SetupPending> {
   const { ctx, zuliprcPath } = server;
+  if (options.deferToWizard && !organizationExists(ctx)) {
+    return { created: false, needsSetup: true, zuliprcPath: null, zuliprcUpdated: false };
+  }
   if (organizationExists(ctx)) {
     const owner = primaryOwner(ctx);
     let zuliprcUpdated = false;
@@ -107,4 +143,21 @@ export async function ensureOrganization(
     zuliprcUpdated: false,
     ...(options.demo ? { demoPassword: DEMO_PASSWORD } : {}),
   };
+}
+
+/**
+ * The first-run wizard's end: the organization and owner as chosen, and the
+ * owner's zuliprc in the data directory (its API key is the one secret the
+ * server generated, so it is written down at once).
+ */
+export async function completeSetup(
+  ctx: AppContext,
+  zuliprcPath: string | null,
+  input: OrganizationSetup,
+): Promise<{ ownerEmail: string; zuliprcPath: string | null }> {
+  const owner = await setUpOrganization(ctx, input);
+  const email = input.email.trim();
+  if (zuliprcPath)
+    writeZuliprc(zuliprcPath, zuliprcText(email, owner.api_key, ctx.config.externalUrl));
+  return { ownerEmail: email, zuliprcPath };
 }

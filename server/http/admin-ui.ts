@@ -21,7 +21,7 @@ const CSP = [
   "img-src 'self' data:",
   "connect-src 'self'",
   "frame-ancestors 'none'",
-  "base-uri 'none'",
+  "base-uri 'self'",
   "form-action 'none'",
 ].join('; ');
 
@@ -40,9 +40,23 @@ export function defaultAdminUiDir(): string {
 }
 
 /**
+ * The page's assets are named relatively (it also runs from file:// in the
+ * desktop app); over HTTP a deep link such as /admin/users/7 must still load
+ * them from /admin/, which a <base> at the head of the page says.
+ */
+function withBase(html: string): string {
+  return html.replace(/<head>/i, `<head>\n    <base href="${ADMIN_UI_PREFIX}/" />`);
+}
+
+/** A page of the UI's client-side router: path segments without a dot (files have one). */
+const PAGE_PATH = /^[\w-]+(\/[\w-]+)*\/?$/;
+
+/**
  * The built admin UI (a handful of flat files) under /admin/. Files are read
  * per request so a rebuild shows without a restart; only names listed in the
- * directory are served, which rules out path tricks.
+ * directory are served, which rules out path tricks. Any other page path
+ * (/admin/users, /admin/channels/3) gets the page itself, whose router shows
+ * it: a pasted or reloaded link works.
  */
 export function registerAdminUi(app: FastifyInstance, dir = defaultAdminUiDir()): void {
   const send = (reply: FastifyReply, name: string) => {
@@ -63,7 +77,11 @@ export function registerAdminUi(app: FastifyInstance, dir = defaultAdminUiDir())
         'Referrer-Policy': 'no-referrer',
         'Content-Security-Policy': CSP,
       })
-      .send(readFileSync(path.join(dir, name)));
+      .send(
+        name === 'index.html'
+          ? withBase(readFileSync(path.join(dir, name), 'utf8'))
+          : readFileSync(path.join(dir, name)),
+      );
   };
 
   app.get(`${ADMIN_UI_PREFIX}/`, (request, reply) => {
@@ -73,7 +91,10 @@ export function registerAdminUi(app: FastifyInstance, dir = defaultAdminUiDir())
     }
     return send(reply, 'index.html');
   });
-  app.get<{ Params: { file: string } }>(`${ADMIN_UI_PREFIX}/:file`, (request, reply) =>
-    send(reply, request.params.file),
-  );
+  app.get<{ Params: { '*': string } }>(`${ADMIN_UI_PREFIX}/*`, (request, reply) => {
+    const rest = request.params['*'];
+    if (!rest.includes('/') && rest.includes('.')) return send(reply, rest);
+    if (PAGE_PATH.test(rest)) return send(reply, 'index.html');
+    return reply.code(404).type('text/plain; charset=utf-8').send('Not found');
+  });
 }

@@ -1,3 +1,3 @@
 /** Code playgrounds: adding and removing them (administrators), the realm_playgrounds event and state. */
 export { addPlayground, removePlayground } from './playgrounds.js';
-export { realmPlaygroundsState } from './state.js';
+export { listPlaygrounds, realmPlaygroundsState } from './state.js';

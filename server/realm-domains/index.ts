@@ -5,4 +5,4 @@
  */
 export { addRealmDomain, removeRealmDomain, updateRealmDomain } from './domains.js';
 export { checkEmailAllowedInRealm } from './email.js';
-export { realmDomainsState } from './state.js';
+export { listRealmDomains, realmDomainsState } from './state.js';

@@ -10,12 +10,16 @@ export {
 export { deactivateOrganization } from './deactivate.js';
 export {
   createOrganization,
+  type OrganizationSetup,
   organizationExists,
   organizationInfo,
+  organizationSettings,
   primaryOwner,
+  setUpOrganization,
 } from './organization.js';
 export { serverSettings } from './server-settings.js';
 export { realmState } from './state.js';
+export { serverStatus } from './status.js';
 export {
   type RealmGroupSetting,
   type RealmUpdateInput,

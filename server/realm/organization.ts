@@ -1,11 +1,17 @@
 import { existsSync } from 'node:fs';
 import type { AppContext } from '../core/context.js';
+import { ApiError, badRequest } from '../core/errors.js';
 import { getRealm, insertRealm } from '../db/queries/realm.js';
 import { addSubgroup, groupByName, insertGroup } from '../db/queries/user-groups.js';
 import { allUsers, type UserRow } from '../db/queries/users.js';
+import {
+  MAX_REALM_DESCRIPTION_LENGTH,
+  MAX_REALM_NAME_LENGTH,
+  MIN_PASSWORD_LENGTH,
+} from '../shared/limits.js';
 import { loadRealm } from '../shared/realm.js';
 import { Role, requireRole, systemGroups } from '../shared/roles.js';
-import { createUser } from '../users/index.js';
+import { checkEmail, checkFullName, createUser } from '../users/index.js';
 
 export interface NewOrganization {
   name: string;
@@ -55,6 +61,69 @@ export async function createOrganization(ctx: AppContext, input: NewOrganization
   return owner;
 }
 
+export interface OrganizationSetup {
+  realmName: string;
+  ownerName: string;
+  email: string;
+  password: string;
+}
+
+const invalidField = (message: string, varName: string) =>
+  new ApiError(message, { extra: { var_name: varName } });
+
+/** Set while a first-run setup is creating the organization: a second one must not. */
+let setupInProgress = false;
+
+/**
+ * The desktop's first-run wizard: the organization and its owner as the
+ * person at the keyboard chose them. Refused once an organization exists.
+ */
+export async function setUpOrganization(ctx: AppContext, input: OrganizationSetup) {
+  if (organizationExists(ctx) || setupInProgress) {
+    throw badRequest('The organization has already been set up');
+  }
+  const realmName = input.realmName.trim();
+  if (realmName === '') throw invalidField('Organization name is required', 'realm_name');
+  if ([...realmName].length > MAX_REALM_NAME_LENGTH) {
+    throw invalidField(
+      `Organization name is too long (at most ${MAX_REALM_NAME_LENGTH} characters)`,
+      'realm_name',
+    );
+  }
+  const ownerName = withVarName(() => checkFullName(input.ownerName), 'owner_name');
+  const email = withVarName(() => checkEmail(input.email), 'email');
+  if ([...input.password].length < MIN_PASSWORD_LENGTH) {
+    throw invalidField(
+      `Password is too short (at least ${MIN_PASSWORD_LENGTH} characters)`,
+      'password',
+    );
+  }
+  setupInProgress = true;
+  try {
+    return await createOrganization(ctx, {
+      name: realmName,
+      emailDomain: SETUP_EMAIL_DOMAIN,
+      ownerEmail: email,
+      ownerName,
+      ownerPassword: input.password,
+    });
+  } finally {
+    setupInProgress = false;
+  }
+}
+
+/** Bots' addresses live under it; people keep their own. */
+const SETUP_EMAIL_DOMAIN = 'hearth.local';
+
+function withVarName<T>(check: () => T, varName: string): T {
+  try {
+    return check();
+  } catch (err) {
+    if (err instanceof ApiError) throw invalidField(err.message, varName);
+    throw err;
+  }
+}
+
 /**
  * The account the desktop admin acts as: the longest-standing active human
  * owner. The domain refuses to demote or deactivate the last owner, so one exists
@@ -94,5 +163,23 @@ export function organizationInfo(
     ownerEmail: owner.delivery_email,
     ownerName: owner.full_name,
     zuliprcPath: zuliprcPath && existsSync(zuliprcPath) ? zuliprcPath : null,
+  };
+}
+
+/** What the admin UI's Organization page edits (the PATCH /realm values), with their limits. */
+export function organizationSettings(ctx: AppContext, actor: UserRow) {
+  requireRole(actor, 'admin');
+  const realm = loadRealm(ctx);
+  const s = realm.settings;
+  return {
+    name: realm.row.name,
+    description: realm.row.description,
+    allow_message_editing: s.allow_message_editing,
+    allow_edit_history: s.allow_edit_history,
+    mandatory_topics: s.mandatory_topics,
+    emails_restricted_to_domains: s.emails_restricted_to_domains,
+    enable_read_receipts: s.enable_read_receipts,
+    waiting_period_threshold: s.waiting_period_threshold,
+    limits: { name: MAX_REALM_NAME_LENGTH, description: MAX_REALM_DESCRIPTION_LENGTH },
   };
 }

@@ -1,4 +1,5 @@
 import type { AppContext, Tx } from '../core/context.js';
+import { ApiError } from '../core/errors.js';
 import { getRealm, type RealmRow, setRealmSettings } from '../db/queries/realm.js';
 import { groupByName } from '../db/queries/user-groups.js';
 import { activeUserIds } from '../db/queries/users.js';
@@ -11,7 +12,12 @@ export interface Realm {
 
 export function loadRealm(ctx: AppContext): Realm {
   const row = getRealm(ctx.db);
-  if (!row) throw new Error('the organization has not been created');
+  // Only the desktop's first run, before its wizard completes, lacks one.
+  if (!row) {
+    throw new ApiError('This server has not been set up yet: finish the setup in the Hearth app.', {
+      status: 503,
+    });
+  }
   return { row, settings: mergeRealmSettings(row.settings) };
 }
 

@@ -1,7 +1,8 @@
+import { TRPCError } from '@trpc/server';
 import type { AppContext } from '../core/context.js';
 import type { UserRow } from '../db/queries/users.js';
 import type { DesktopHost } from '../hosting/index.js';
-import { primaryOwner } from '../realm/index.js';
+import { organizationExists, primaryOwner } from '../realm/index.js';
 
 /** What every procedure receives: the server's context and who is acting. */
 export interface TrpcContext {
@@ -14,11 +15,30 @@ export interface TrpcContext {
   desktop?: DesktopHost;
 }
 
-/** The desktop window and the admin token act as the organization owner. */
+/**
+ * The desktop window and the admin token act as the organization owner. The
+ * owner is looked up when a procedure first asks for it: before the first-run
+ * wizard has created the organization there is none, and only `setup.*` runs.
+ */
 export function ownerContext(
   app: AppContext,
   zuliprcPath: string | null,
   desktop?: DesktopHost,
 ): TrpcContext {
-  return { app, actor: primaryOwner(app), zuliprcPath, ...(desktop ? { desktop } : {}) };
+  let owner: UserRow | undefined;
+  return {
+    app,
+    zuliprcPath,
+    ...(desktop ? { desktop } : {}),
+    get actor() {
+      if (!owner && !organizationExists(app)) {
+        throw new TRPCError({
+          code: 'PRECONDITION_FAILED',
+          message: 'The organization has not been set up yet',
+        });
+      }
+      owner ??= primaryOwner(app);
+      return owner;
+    },
+  };
 }

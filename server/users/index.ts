@@ -7,7 +7,7 @@ export {
   formatBot,
   noSuchBot,
 } from './bot-records.js';
-export { createBot } from './bots.js';
+export { createBot, visibleBots } from './bots.js';
 export { apiEmail, avatarUrl, canSeeDeliveryEmail } from './format.js';
 export { notificationBot } from './notification-bot.js';
 export {
@@ -23,11 +23,14 @@ export {
   userSettingsState,
 } from './settings-state.js';
 export { realmBotState, realmUserState } from './state.js';
+export { isSystemBot } from './system-bots.js';
 export {
   accessUserByEmail,
   accessUserById,
+  accountCredentials,
   changeFullName,
   changeRole,
+  checkEmail,
   checkFullName,
   checkRoleChange,
   createUser,
@@ -41,6 +44,8 @@ export {
   listUsers,
   reactivateUser,
   regenerateOwnApiKey,
+  regenerateUserApiKey,
   replaceApiKey,
+  setUserPassword,
   updateUser,
 } from './users.js';

@@ -1,8 +1,8 @@
 import type { AppContext, Tx } from '../core/context.js';
 import { insertUser, type UserRow, userByEmailKey, userById } from '../db/queries/users.js';
 import { generateApiKey } from '../shared/credentials.js';
-import { loadRealm } from '../shared/realm.js';
 import { BotType, Role, syncSystemGroups } from '../shared/roles.js';
+import { notificationBotEmail } from './system-bots.js';
 import { emitPersonAdd } from './users.js';
 
 export const NOTIFICATION_BOT_NAME = 'Notification Bot';
@@ -13,7 +13,7 @@ export const NOTIFICATION_BOT_NAME = 'Notification Bot';
  * organization, found by its address.
  */
 export function notificationBot(ctx: AppContext, tx: Tx): UserRow {
-  const email = `notification-bot@${loadRealm(ctx).row.email_domain}`;
+  const email = notificationBotEmail(ctx);
   const existing = userByEmailKey(ctx.db, email.toLowerCase());
   if (existing) return existing;
   const id = insertUser(ctx.db, {

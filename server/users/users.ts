@@ -23,6 +23,7 @@ import {
   setUserActive,
   setUserApiKey,
   setUserFullName,
+  setUserPasswordHash,
   setUserRole,
   type UserRow,
   userByEmailKey,
@@ -35,7 +36,11 @@ import {
 } from '../profile-fields/index.js';
 import { checkEmailAllowedInRealm } from '../realm-domains/index.js';
 import { generateApiKey, hashPassword } from '../shared/credentials.js';
-import { MAX_USER_NAME_LENGTH, MIN_USER_NAME_LENGTH } from '../shared/limits.js';
+import {
+  MAX_USER_NAME_LENGTH,
+  MIN_PASSWORD_LENGTH,
+  MIN_USER_NAME_LENGTH,
+} from '../shared/limits.js';
 import { loadRealm } from '../shared/realm.js';
 import {
   isAdmin,
@@ -47,6 +52,7 @@ import {
 } from '../shared/roles.js';
 import { canAdminBot, emitBotOwnerChange, emitBotUpdate } from './bot-records.js';
 import { apiEmail, formatUser, groupProfileValues, type Viewer } from './format.js';
+import { isSystemBot } from './system-bots.js';
 
 /** Characters that would break mention syntax (`@**name**`) or quoting. */
 const NAME_INVALID_CHARS = /[*`\\>"@\u0000-\u001f\u007f]/;
@@ -276,6 +282,8 @@ export function checkRoleChange(
 ): void {
   if (!roleValues.includes(role)) throw badRequest('Invalid role');
   if (role === target.role) return;
+  // The Notification Bot speaks for the server; Zulip keeps it outside the realm altogether.
+  if (isSystemBot(ctx, target)) throw badRequest('The role of a system bot cannot be changed');
   if ((role === Role.owner || target.role === Role.owner) && !isOwner(actor)) {
     throw ownerRequired();
   }
@@ -430,6 +438,49 @@ export function replaceApiKey(ctx: AppContext, tx: Tx, target: UserRow): string 
   setUserApiKey(ctx.db, target.id, apiKey);
   if (target.is_bot) emitBotUpdate(ctx, tx, target, { api_key: apiKey });
   return apiKey;
+}
+
+/**
+ * The admin UI's "reset password": an administrator sets a person's password
+ * (Hearth sends no e-mail, so there is no reset link to mail). Only owners
+ * reset owners'.
+ */
+export async function setUserPassword(
+  ctx: AppContext,
+  actor: UserRow,
+  targetId: number,
+  password: string,
+): Promise<Record<string, never>> {
+  requireRole(actor, 'admin');
+  const target = accessUserById(ctx, targetId, { allowDeactivated: true });
+  if (target.role === Role.owner && !isOwner(actor)) throw ownerRequired();
+  if ([...password].length < MIN_PASSWORD_LENGTH) throw badRequest('New password is too weak!');
+  const hash = await hashPassword(password);
+  ctx.transaction(() => setUserPasswordHash(ctx.db, target.id, hash));
+  return {};
+}
+
+/** The admin UI's "new API key" for a person: the old key stops working at once. */
+export function regenerateUserApiKey(ctx: AppContext, actor: UserRow, targetId: number) {
+  requireRole(actor, 'admin');
+  const target = accessUserById(ctx, targetId, { allowDeactivated: true });
+  if (target.role === Role.owner && !isOwner(actor)) throw ownerRequired();
+  const apiKey = ctx.transaction((tx) => replaceApiKey(ctx, tx, target));
+  return { api_key: apiKey };
+}
+
+/**
+ * The e-mail and API key a zuliprc for `targetId` holds, for the admin UI's
+ * download: your own, your bots' (administrators: any bot's), and for an
+ * owner anyone's, since the desktop owner hands people their credentials.
+ */
+export function accountCredentials(ctx: AppContext, actor: UserRow, targetId: number) {
+  const target = accessUserById(ctx, targetId, { allowBots: true, allowDeactivated: true });
+  const allowed =
+    target.id === actor.id ||
+    (target.is_bot ? canAdminBot(actor, target) && !isSystemBot(ctx, target) : isOwner(actor));
+  if (!allowed) throw insufficientPermission();
+  return { email: target.delivery_email, apiKey: target.api_key };
 }
 
 /** POST /users/me/api_key/regenerate: anyone, bots included, for their own key. */

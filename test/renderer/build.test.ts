@@ -29,13 +29,17 @@ describe('ensureRenderer', () => {
     expect(stamp.outputs).toEqual(['app.js', 'app.js.map', 'icon.svg', 'index.html', 'styles.css']);
     expect(Object.keys(stamp.inputs)).toEqual(
       expect.arrayContaining([
-        'renderer/src/main.ts',
+        'renderer/src/main.tsx',
         'renderer/index.html',
         'renderer/styles.css',
         'renderer/build.ts',
-        expect.stringMatching(/^node_modules\/@trpc\/client\//),
+        expect.stringMatching(/(^|\/)node_modules\/@trpc\/client\//),
+        expect.stringMatching(/(^|\/)node_modules\/react-dom\/cjs\/react-dom-client\.production/),
+        expect.stringMatching(/(^|\/)node_modules\/wouter\//),
       ]),
     );
+    // React's development build (several times larger, with dev-only warnings) stays out.
+    expect(Object.keys(stamp.inputs).filter((f) => f.includes('development'))).toEqual([]);
     // Only the bundle's own sources, not type-only imports from the server.
     expect(Object.keys(stamp.inputs).filter((f) => f.startsWith('server/'))).toEqual([]);
   });
@@ -48,10 +52,10 @@ describe('ensureRenderer', () => {
 
   it('rebuilds when an input differs from what the build read', async () => {
     const stamp = readStamp();
-    stamp.inputs['renderer/src/main.ts'] = '0'.repeat(64);
+    stamp.inputs['renderer/src/main.tsx'] = '0'.repeat(64);
     writeFileSync(stampFile, JSON.stringify(stamp));
-    expect(rendererStaleness(out)).toBe('renderer/src/main.ts changed');
-    expect(await ensureRenderer(out)).toBe('renderer/src/main.ts changed');
+    expect(rendererStaleness(out)).toBe('renderer/src/main.tsx changed');
+    expect(await ensureRenderer(out)).toBe('renderer/src/main.tsx changed');
     expect(rendererStaleness(out)).toBeNull();
   });
 

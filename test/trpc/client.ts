@@ -26,6 +26,8 @@ export interface TrpcFailure {
   code: string;
   httpStatus: number;
   zulip: { code: string; msg: string; [key: string]: unknown } | null;
+  /** The input field the error concerns, for forms to show it beside. */
+  field: string | null;
 }
 
 /** The tRPC error a call fails with, as the client sees it. */
@@ -44,5 +46,6 @@ export async function failure(call: Promise<unknown>): Promise<TrpcFailure> {
     code: data?.code ?? '',
     httpStatus: data?.httpStatus ?? 0,
     zulip: data?.zulip ?? null,
+    field: data?.field ?? null,
   };
 }

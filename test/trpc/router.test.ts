@@ -126,6 +126,7 @@ describe('write procedures go through the same actions as the HTTP API', () => {
       code: 'BAD_REQUEST',
       httpStatus: 400,
       zulip: { code: http.body.code, msg: http.body.msg },
+      field: 'email',
     });
     expect(error.message).toBe("Email 'member@example.com' already in use");
   });

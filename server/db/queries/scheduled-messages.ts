@@ -93,6 +93,15 @@ export const pendingScheduledMessagesOf = (db: Db, senderId: number) =>
      ORDER BY scheduled_timestamp, id`,
   ).all(senderId);
 
+/** Every sender's undelivered scheduled messages (not reminders), soonest first. */
+export const allPendingScheduledMessages = (db: Db) =>
+  stmt<[], ScheduledMessageRow>(
+    db,
+    `SELECT * FROM scheduled_messages
+     WHERE delivered = 0 AND is_reminder = 0
+     ORDER BY scheduled_timestamp, id`,
+  ).all();
+
 /** Messages whose time has come and that have not been tried yet (the partial index). */
 export const dueScheduledMessages = (db: Db, nowSeconds: number) =>
   stmt<[number], ScheduledMessageRow>(

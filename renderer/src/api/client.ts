@@ -1,7 +1,8 @@
-import { createTRPCClient, httpBatchLink, TRPCClientError, type TRPCLink } from '@trpc/client';
+import { createTRPCClient, httpBatchLink, type TRPCLink } from '@trpc/client';
+import type { inferRouterOutputs } from '@trpc/server';
 import superjson from 'superjson';
 import { ipcLink } from 'trpc-electron/renderer';
-import type { AppRouter } from '../../server/trpc/router.js';
+import type { AppRouter } from '../../../server/trpc/router.js';
 
 declare global {
   interface Window {
@@ -11,6 +12,7 @@ declare global {
 }
 
 export type Api = ReturnType<typeof createTRPCClient<AppRouter>>;
+export type Outputs = inferRouterOutputs<AppRouter>;
 
 const TOKEN_KEY = 'hearth-admin-token';
 
@@ -41,24 +43,8 @@ export function createApi(token: string | null): Api {
         url: new URL('/trpc', location.href).toString(),
         transformer: superjson,
         // The server caps the batched procedure list in the path at 100 characters.
-        maxItems: 4,
+        maxItems: 3,
         headers: () => (token ? { Authorization: `Bearer ${token}` } : {}),
       });
   return createTRPCClient<AppRouter>({ links: [link] });
-}
-
-/** The domain's message ("Email 'x' already in use") for display. */
-export function errorMessage(error: unknown): string {
-  if (error instanceof TRPCClientError) {
-    const zulip = (error.data as { zulip?: { msg?: string } } | undefined)?.zulip;
-    return zulip?.msg ?? error.message;
-  }
-  return error instanceof Error ? error.message : String(error);
-}
-
-export function isUnauthorized(error: unknown): boolean {
-  return (
-    error instanceof TRPCClientError &&
-    (error.data as { code?: string } | undefined)?.code === 'UNAUTHORIZED'
-  );
 }

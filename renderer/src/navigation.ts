@@ -1,0 +1,44 @@
+import type { ComponentType } from 'react';
+import { BotsPage } from './pages/bots/BotsPage.js';
+import { ChannelPage } from './pages/channels/ChannelPage.js';
+import { ChannelsPage } from './pages/channels/ChannelsPage.js';
+import { DomainsPage } from './pages/domains/DomainsPage.js';
+import { GroupPage } from './pages/groups/GroupPage.js';
+import { GroupsPage } from './pages/groups/GroupsPage.js';
+import { OrganizationPage } from './pages/organization/OrganizationPage.js';
+import { PlaygroundsPage } from './pages/playgrounds/PlaygroundsPage.js';
+import { ProfileFieldsPage } from './pages/profile-fields/ProfileFieldsPage.js';
+import { ScheduledPage } from './pages/scheduled/ScheduledPage.js';
+import { StatusPage } from './pages/status/StatusPage.js';
+import { UsersPage } from './pages/users/UsersPage.js';
+
+export interface Section {
+  /** Under the app's base (/admin over HTTP). */
+  path: string;
+  label: string;
+  page: ComponentType;
+}
+
+/**
+ * The admin UI's pages, in the navigation's order. Pages built later slot in
+ * here with their procedures: Network and QR code (network.get/set), Backups
+ * (backup.*), Logs (logs.recent), Custom emoji, Desktop (desktop.status).
+ */
+export const SECTIONS: Section[] = [
+  { path: '/', label: 'Organization', page: OrganizationPage },
+  { path: '/users', label: 'Users', page: UsersPage },
+  { path: '/bots', label: 'Bots', page: BotsPage },
+  { path: '/channels', label: 'Channels', page: ChannelsPage },
+  { path: '/groups', label: 'User groups', page: GroupsPage },
+  { path: '/profile-fields', label: 'Profile fields', page: ProfileFieldsPage },
+  { path: '/playgrounds', label: 'Code playgrounds', page: PlaygroundsPage },
+  { path: '/domains', label: 'Allowed e-mail domains', page: DomainsPage },
+  { path: '/scheduled', label: 'Scheduled messages', page: ScheduledPage },
+  { path: '/status', label: 'Server status', page: StatusPage },
+];
+
+/** Pages reached from a section rather than from the navigation. */
+export const DETAIL_ROUTES: { path: string; section: string; page: ComponentType }[] = [
+  { path: '/channels/:id', section: '/channels', page: ChannelPage },
+  { path: '/groups/:id', section: '/groups', page: GroupPage },
+];

@@ -1,0 +1,137 @@
+import { type FormEvent, useState } from 'react';
+import { useApi } from '../../api/context.js';
+import { downloadText } from '../../components/download.js';
+import { Field } from '../../components/Field.js';
+import { FormStatus } from '../../components/FormStatus.js';
+import { Secret } from '../../components/Secret.js';
+import { useForm } from '../../components/use-form.js';
+import { BOT_TYPES, OUTGOING_WEBHOOK } from '../../labels.js';
+
+const EMPTY = { fullName: '', shortName: '', botType: 1, payloadUrl: '' };
+const FIELDS = ['fullName', 'shortName', 'botType', 'payloadUrl'] as const;
+
+interface Created {
+  name: string;
+  email: string;
+  apiKey: string;
+  userId: number;
+}
+
+/** POST /bots; the new key is shown until dismissed, with its zuliprc to download. */
+export function NewBotForm({ onCreated }: { onCreated(): void }) {
+  const api = useApi();
+  const form = useForm();
+  const [values, setValues] = useState(EMPTY);
+  const [created, setCreated] = useState<Created | null>(null);
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const sent = values;
+    setCreated(null);
+    void form.run(async () => {
+      const bot = await api.bots.create.mutate({
+        fullName: sent.fullName,
+        shortName: sent.shortName,
+        botType: sent.botType,
+        ...(sent.botType === OUTGOING_WEBHOOK ? { payloadUrl: sent.payloadUrl } : {}),
+      });
+      // POST /bots answers without the address the bot logs in with.
+      const record = await api.users.get.query({ userId: bot.user_id });
+      setCreated({
+        name: sent.fullName.trim(),
+        email: record.delivery_email ?? record.email,
+        apiKey: bot.api_key,
+        userId: bot.user_id,
+      });
+      setValues(EMPTY);
+      onCreated();
+      return `Created the bot ${sent.fullName.trim()}.`;
+    });
+  };
+  const zuliprc = (userId: number) =>
+    api.users.zuliprc.query({ userId }).then(({ text }) => downloadText('zuliprc', text));
+
+  return (
+    <form id="add-bot-form" className="card" onSubmit={submit} noValidate aria-label="New bot">
+      <h2>New bot</h2>
+      <div className="grid">
+        <Field label="Name" name="fullName" error={form.errorFor('fullName')}>
+          {(p) => (
+            <input
+              {...p}
+              autoComplete="off"
+              value={values.fullName}
+              onChange={(e) => setValues({ ...values, fullName: e.target.value })}
+            />
+          )}
+        </Field>
+        <Field
+          label="Username"
+          name="shortName"
+          error={form.errorFor('shortName')}
+          hint="The bot's address becomes username-bot@…"
+        >
+          {(p) => (
+            <input
+              {...p}
+              autoComplete="off"
+              value={values.shortName}
+              onChange={(e) => setValues({ ...values, shortName: e.target.value })}
+            />
+          )}
+        </Field>
+        <Field label="Type" name="botType" error={form.errorFor('botType')}>
+          {(p) => (
+            <select
+              {...p}
+              value={values.botType}
+              onChange={(e) => setValues({ ...values, botType: Number(e.target.value) })}
+            >
+              {BOT_TYPES.map((t) => (
+                <option key={t.value} value={t.value}>
+                  {t.label}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+        {values.botType === OUTGOING_WEBHOOK ? (
+          <Field
+            label="Endpoint URL"
+            name="payloadUrl"
+            error={form.errorFor('payloadUrl')}
+            hint="Hearth POSTs messages that mention the bot here."
+          >
+            {(p) => (
+              <input
+                {...p}
+                type="url"
+                value={values.payloadUrl}
+                onChange={(e) => setValues({ ...values, payloadUrl: e.target.value })}
+              />
+            )}
+          </Field>
+        ) : null}
+      </div>
+      <div className="actions">
+        <button type="submit" className="button primary" disabled={form.busy}>
+          Create bot
+        </button>
+      </div>
+      <FormStatus form={form} fields={FIELDS} />
+      {created ? (
+        <div className="created-key">
+          <Secret
+            title={`API key of ${created.name}`}
+            value={created.apiKey}
+            note={`The bot logs in as ${created.email} with this key.`}
+            onDismiss={() => setCreated(null)}
+          />
+          <button type="button" className="button small" onClick={() => zuliprc(created.userId)}>
+            Download its zuliprc
+          </button>
+        </div>
+      ) : null}
+    </form>
+  );
+}

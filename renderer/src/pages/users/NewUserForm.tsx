@@ -1,0 +1,97 @@
+import { type FormEvent, useState } from 'react';
+import { useApi } from '../../api/context.js';
+import { Field } from '../../components/Field.js';
+import { FormStatus } from '../../components/FormStatus.js';
+import { useForm } from '../../components/use-form.js';
+import { MEMBER_ROLE, ROLES } from '../../labels.js';
+
+const EMPTY = { fullName: '', email: '', password: '', role: MEMBER_ROLE };
+const FIELDS = ['fullName', 'email', 'password', 'role'] as const;
+
+/** POST /users, then the role (which users.update checks) when it is not Member. */
+export function NewUserForm({ onCreated }: { onCreated(): void }) {
+  const api = useApi();
+  const form = useForm();
+  const [values, setValues] = useState(EMPTY);
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    // What was sent names the message: the form is cleared before it shows.
+    const sent = values;
+    void form.run(async () => {
+      const { user_id } = await api.users.create.mutate({
+        fullName: sent.fullName,
+        email: sent.email,
+        password: sent.password,
+      });
+      setValues(EMPTY);
+      onCreated();
+      if (sent.role !== MEMBER_ROLE) {
+        await api.users.update.mutate({ userId: user_id, role: sent.role });
+        onCreated();
+      }
+      return `Created ${sent.fullName.trim()}.`;
+    });
+  };
+
+  return (
+    <form id="add-user-form" className="card" onSubmit={submit} noValidate aria-label="New user">
+      <h2>New user</h2>
+      <div className="grid">
+        <Field label="Full name" name="fullName" error={form.errorFor('fullName')}>
+          {(p) => (
+            <input
+              {...p}
+              autoComplete="off"
+              value={values.fullName}
+              onChange={(e) => setValues({ ...values, fullName: e.target.value })}
+            />
+          )}
+        </Field>
+        <Field label="E-mail" name="email" error={form.errorFor('email')}>
+          {(p) => (
+            <input
+              {...p}
+              type="email"
+              autoComplete="off"
+              value={values.email}
+              onChange={(e) => setValues({ ...values, email: e.target.value })}
+            />
+          )}
+        </Field>
+        <Field label="Password" name="password" error={form.errorFor('password')}>
+          {(p) => (
+            <input
+              {...p}
+              type="password"
+              autoComplete="new-password"
+              value={values.password}
+              onChange={(e) => setValues({ ...values, password: e.target.value })}
+            />
+          )}
+        </Field>
+        <Field label="Role" name="role" error={form.errorFor('role')}>
+          {(p) => (
+            <select
+              {...p}
+              value={values.role}
+              onChange={(e) => setValues({ ...values, role: Number(e.target.value) })}
+            >
+              {ROLES.map((r) => (
+                <option key={r.value} value={r.value}>
+                  {r.label}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+      </div>
+      <div className="actions">
+        <button type="submit" className="button primary" disabled={form.busy}>
+          Create user
+        </button>
+      </div>
+      <FormStatus form={form} fields={FIELDS} />
+    </form>
+  );
+}
