@@ -32,6 +32,8 @@ export interface DesktopHost {
   status(): DesktopStatus;
   /** Restarts the server once the current call has been answered. */
   restartServer(): void;
+  /** Shows a folder in the system's file manager: an empty string when it opened, else why not. */
+  openFolder(folder: string): Promise<string>;
 }
 
 /** A server not supervised by the desktop app (the CLI): running, as configured. */
@@ -51,12 +53,16 @@ export function standaloneStatus(ctx: AppContext): DesktopStatus {
   };
 }
 
-/** desktop.status: the desktop's view when it supervises this server, else the server's own. */
+/**
+ * desktop.status: the desktop's view when it supervises this server, else the
+ * server's own. `actor` is null before the first-run wizard: with no users,
+ * only the desktop window or the admin token can be asking, both as the owner.
+ */
 export function serverStatus(
   ctx: AppContext,
-  actor: Pick<UserRow, 'role' | 'is_bot'>,
+  actor: Pick<UserRow, 'role' | 'is_bot'> | null,
   desktop: DesktopHost | undefined,
 ): DesktopStatus {
-  requireRole(actor, 'owner');
+  if (actor) requireRole(actor, 'owner');
   return desktop ? desktop.status() : standaloneStatus(ctx);
 }
