@@ -160,6 +160,7 @@ export function runDesktop(options: DesktopOptions = {}): Desktop {
       dataDir,
       preferredPort: DESKTOP_PORT,
       log,
+      openPath: (folder) => shell.openPath(folder),
       ...options.supervisor,
     });
     const running = supervisor;

@@ -21,7 +21,9 @@ export type ToServer =
   /** The main process's view of the server, for desktop.status. */
   | { type: 'status'; status: DesktopStatus }
   /** Close the server and the database, then exit. */
-  | { type: 'stop' };
+  | { type: 'stop' }
+  /** How opening a folder went: an empty error when it opened. */
+  | { type: 'open-path-result'; id: number; error: string };
 
 export interface ReadyReport {
   type: 'ready';
@@ -40,4 +42,6 @@ export type FromServer =
   /** network.set saved new settings: restart the server on them. */
   | { type: 'restart' }
   /** Could not start (the message says why); the process exits next. */
-  | { type: 'failed'; message: string };
+  | { type: 'failed'; message: string }
+  /** Show a folder in the system's file manager (only the main process may). */
+  | { type: 'open-path'; id: number; path: string };

@@ -10,6 +10,7 @@
 import { ensureOrganization } from '../server/bootstrap.js';
 import type { Logger } from '../server/core/context.js';
 import {
+  type DesktopHost,
   type DesktopStatus,
   desktopListenChoice,
   readDesktopSettings,
@@ -96,12 +97,16 @@ async function main(): Promise<void> {
     process.exit(1);
   });
 
-  const boot = await ensureOrganization(server, { demo: false });
-  if (boot.created) ctx.log.info(`Created a new organization; owner ${boot.ownerEmail}`);
+  // The window's first-run wizard creates the organization with the owner's own
+  // password: a generated one would be shown nowhere and lost.
+  const boot = await ensureOrganization(server, { demo: false, deferToWizard: true });
+  if ('needsSetup' in boot) ctx.log.info('No organization yet: the first-run wizard sets it up');
 
   let status: DesktopStatus | null = null;
   let restartAfterAnswer = false;
-  const desktop = {
+  let nextOpenId = 1;
+  const opening = new Map<number, (error: string) => void>();
+  const desktop: DesktopHost = {
     status: (): DesktopStatus =>
       status ?? {
         state: 'running',
@@ -118,6 +123,12 @@ async function main(): Promise<void> {
     restartServer: () => {
       restartAfterAnswer = true;
     },
+    openFolder: (folder) =>
+      new Promise<string>((resolve) => {
+        const id = nextOpenId++;
+        opening.set(id, resolve);
+        channel.send({ type: 'open-path', id, path: folder });
+      }),
   };
   const router = createAppRouter();
   let stopping = false;
@@ -147,6 +158,9 @@ async function main(): Promise<void> {
           channel.send({ type: 'restart' });
         }
       });
+    } else if (message.type === 'open-path-result') {
+      opening.get(message.id)?.(message.error);
+      opening.delete(message.id);
     } else if (message.type === 'stop') stop();
   };
   // Under Node's IPC the parent can vanish without a word (Electron kills its utility processes).

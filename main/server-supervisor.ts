@@ -43,6 +43,8 @@ export interface SupervisorOptions {
   /** How long a call waits for a starting server before it fails. */
   callTimeoutMs?: number;
   log?: (message: string) => void;
+  /** Electron's shell.openPath: an empty string when the folder opened, else why not. */
+  openPath?: (folder: string) => Promise<string>;
 }
 
 interface PendingCall {
@@ -83,8 +85,9 @@ export class ServerSupervisor extends EventEmitter<{ status: [DesktopStatus] }> 
   private readonly inFlight = new Map<number, PendingCall>();
   /** Calls waiting for the server to be ready. */
   private queued: Array<PendingCall & { timer: NodeJS.Timeout }> = [];
-  private readonly options: Required<Omit<SupervisorOptions, 'log'>> & {
+  private readonly options: Required<Omit<SupervisorOptions, 'log' | 'openPath'>> & {
     log: (message: string) => void;
+    openPath?: (folder: string) => Promise<string>;
   };
 
   constructor(options: SupervisorOptions) {
@@ -202,7 +205,20 @@ export class ServerSupervisor extends EventEmitter<{ status: [DesktopStatus] }> 
         pending?.resolve(message.response);
       } else if (message.type === 'restart') void this.restart();
       else if (message.type === 'failed') failure = message.message;
+      else if (message.type === 'open-path') void this.openPath(child, message.id, message.path);
     });
+  }
+
+  private async openPath(child: ServerChild, id: number, folder: string): Promise<void> {
+    let error: string;
+    try {
+      error = this.options.openPath
+        ? await this.options.openPath(folder)
+        : 'Folders open only in the desktop app';
+    } catch (err) {
+      error = err instanceof Error ? err.message : String(err);
+    }
+    if (this.child === child) child.postMessage({ type: 'open-path-result', id, error });
   }
 
   private onReady(report: ReadyReport): void {

@@ -2,6 +2,7 @@
  * How this server is hosted: where it listens (the desktop's LAN settings),
  * the URLs clients use, its status under the desktop app, and its log.
  */
+export { type FolderName, openFolder } from './folders.js';
 export { lanInterfaces, type NetworkInterface } from './interfaces.js';
 export { desktopListenChoice, type ListenChoice } from './listen.js';
 export { DEFAULT_LOG_LINES, MAX_LOG_LINES, recentLogs } from './logs.js';

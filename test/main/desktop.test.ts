@@ -156,11 +156,47 @@ describe('on ready', () => {
     expect((await ipcCall('query', 'desktop.status')).data).toEqual(now);
   });
 
-  it('serves the API from the data directory, with the first-start bootstrap done', async () => {
+  it('leaves a fresh data directory to the first-run wizard: no generated password', async () => {
+    const zuliprc = path.join(dataDir, 'zuliprc');
+    expect(existsSync(path.join(dataDir, 'hearth.sqlite'))).toBe(true);
+    expect(existsSync(zuliprc)).toBe(false);
+    expect((await ipcCall('query', 'setup.status')).data).toEqual({ needsSetup: true });
+    const early = await ipcCall('query', 'organization.info');
+    expect(early.error).toMatchObject({ data: { code: 'PRECONDITION_FAILED' } });
+    const log = readFileSync(path.join(dataDir, 'logs', 'hearth.log'), 'utf8');
+    expect(log).toContain('the first-run wizard sets it up');
+    expect(log).not.toMatch(/password|Created a new organization/i);
+
+    const done = await ipcCall('mutation', 'setup.complete', {
+      realmName: 'Hearth',
+      ownerName: 'Desk Owner',
+      email: 'owner@hearth.local',
+      password: 'a chosen passphrase',
+    });
+    expect(done.data).toEqual({ ownerEmail: 'owner@hearth.local', zuliprcPath: zuliprc });
+    expect((await ipcCall('query', 'setup.status')).data).toEqual({ needsSetup: false });
+    const again = await ipcCall('mutation', 'setup.complete', {
+      realmName: 'Other',
+      ownerName: 'Intruder',
+      email: 'x@hearth.local',
+      password: 'another passphrase',
+    });
+    expect(again.error).toMatchObject({ message: 'The organization has already been set up' });
+    // The chosen password logs in.
+    const login = await fetch(`${status().url}/api/v1/fetch_api_key`, {
+      method: 'POST',
+      body: new URLSearchParams({
+        username: 'owner@hearth.local',
+        password: 'a chosen passphrase',
+      }),
+    });
+    expect(await login.json()).toMatchObject({ result: 'success', email: 'owner@hearth.local' });
+  });
+
+  it('serves the API from the data directory once set up', async () => {
     const { url } = status();
     const res = await fetch(`${url}/api/v1/server_settings`);
     expect(await res.json()).toMatchObject({ result: 'success', realm_name: 'Hearth' });
-    expect(existsSync(path.join(dataDir, 'hearth.sqlite'))).toBe(true);
     const rc = readFileSync(path.join(dataDir, 'zuliprc'), 'utf8');
     expect(rc).toContain(`site=${url}`);
     const key = /key=(\S+)/.exec(rc)![1]!;
@@ -207,6 +243,27 @@ describe('the window’s tRPC calls', () => {
     expect(bad.error).toMatchObject({ data: { code: 'BAD_REQUEST', httpStatus: 400 } });
     const missing = await ipcCall('query', 'no.such.procedure');
     expect(missing.error).toMatchObject({ data: { code: 'NOT_FOUND' } });
+  });
+
+  it('open the data and backup folders through Electron’s shell', async () => {
+    electron.shell.openPath.mockClear();
+    expect((await ipcCall('mutation', 'desktop.openFolder', { folder: 'data' })).data).toEqual({});
+    expect(electron.shell.openPath).toHaveBeenLastCalledWith(dataDir);
+    expect(await ipcCall('mutation', 'desktop.openFolder', { folder: 'backups' })).toEqual({
+      data: {},
+    });
+    // Made on the way, so the owner sees where backups will go.
+    expect(electron.shell.openPath).toHaveBeenLastCalledWith(path.join(dataDir, 'backups'));
+    expect(existsSync(path.join(dataDir, 'backups'))).toBe(true);
+    electron.shell.openPath.mockResolvedValueOnce('No application knows how to open it');
+    const failed = await ipcCall('mutation', 'desktop.openFolder', { folder: 'data' });
+    expect(failed.error).toMatchObject({
+      message: `Could not open ${dataDir}: No application knows how to open it`,
+      data: { code: 'BAD_REQUEST' },
+    });
+    const bad = await ipcCall('mutation', 'desktop.openFolder', { folder: '/etc' });
+    expect(bad.error).toMatchObject({ data: { code: 'BAD_REQUEST', httpStatus: 400 } });
+    expect(electron.shell.openPath).toHaveBeenCalledTimes(3);
   });
 
   it('are ignored from anything but Hearth’s windows', async () => {

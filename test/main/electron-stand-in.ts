@@ -192,7 +192,7 @@ export const electron = {
   nativeImage: { createFromDataURL: vi.fn(() => image), createFromPath: vi.fn(() => image) },
   clipboard: { writeText: vi.fn() },
   dialog: { showErrorBox: vi.fn(), showMessageBox: vi.fn(async () => ({ response: 0 })) },
-  shell: { openExternal: vi.fn() },
+  shell: { openExternal: vi.fn(), openPath: vi.fn(async (_folder: string) => '') },
   contextBridge: { exposeInMainWorld: vi.fn() },
   ipcRenderer: { send: vi.fn(), on: vi.fn() },
   utilityProcess: {

@@ -54,6 +54,7 @@ describe('network.get', () => {
       () => asAdmin.network.set.mutate({ lan: true }),
       () => asAdmin.logs.recent.query(),
       () => asAdmin.desktop.status.query(),
+      () => asAdmin.desktop.openFolder.mutate({ folder: 'data' }),
     ];
     for (const call of calls) {
       expect(await failure(call())).toMatchObject({
@@ -147,6 +148,14 @@ describe('desktop.status without the desktop app', () => {
       restarts: 0,
       lastError: null,
     });
+  });
+
+  it('opens no folder: the server may run on another machine', async () => {
+    expect(await failure(admin.desktop.openFolder.mutate({ folder: 'backups' }))).toMatchObject({
+      code: 'BAD_REQUEST',
+      message: 'Folders can be opened only in the desktop app',
+    });
+    expect(existsSync(path.join(t.dataDir, 'backups'))).toBe(false);
   });
 });
 
