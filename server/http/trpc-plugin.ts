@@ -6,12 +6,20 @@ import { authenticate } from '../auth/index.js';
 import type { AppContext } from '../core/context.js';
 import { ApiError } from '../core/errors.js';
 import { defaultRules } from '../core/rate-limit.js';
+import { MAX_EMOJI_FILE_SIZE_MIB } from '../shared/limits.js';
 import { ownerContext, type TrpcContext } from '../trpc/context.js';
 import { toTrpcError } from '../trpc/init.js';
 import { type AppRouter, createAppRouter } from '../trpc/router.js';
 import { jsonTooDeep, tooDeepMessage } from './params.js';
 
 export const TRPC_PREFIX = '/trpc';
+
+/**
+ * emoji.add carries its image in base64 (4 characters per 3 bytes), so the
+ * largest image Zulip allows must fit, with room for the rest of the call.
+ */
+const TRPC_BODY_LIMIT_BYTES =
+  Math.ceil((MAX_EMOJI_FILE_SIZE_MIB * 1024 * 1024 * 4) / 3) + 64 * 1024;
 
 export interface TrpcDoorOptions {
   ctx: AppContext;
@@ -101,5 +109,10 @@ export async function registerTrpc(app: FastifyInstance, options: TrpcDoorOption
   };
   // Fastify's path parameters are capped at 100 characters (routerOptions.maxParamLength),
   // so HTTP batches stay small: the admin UI sends at most 4 calls per request.
-  await app.register(fastifyTRPCPlugin, { prefix: TRPC_PREFIX, trpcOptions });
+  await app.register(async (scope) => {
+    scope.addHook('onRoute', (route) => {
+      route.bodyLimit = TRPC_BODY_LIMIT_BYTES;
+    });
+    await scope.register(fastifyTRPCPlugin, { prefix: TRPC_PREFIX, trpcOptions });
+  });
 }

@@ -2,6 +2,7 @@ import { backupRouter } from './backup.js';
 import { botRouter } from './bots.js';
 import { channelRouter } from './channels.js';
 import { desktopRouter } from './desktop.js';
+import { emojiRouter } from './emoji.js';
 import { groupRouter } from './groups.js';
 import { router } from './init.js';
 import { logsRouter } from './logs.js';
@@ -35,6 +36,7 @@ export function createAppRouter() {
     desktop: desktopRouter,
     network: networkRouter,
     logs: logsRouter,
+    emoji: emojiRouter,
   });
 }
 
