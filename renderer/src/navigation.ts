@@ -1,10 +1,14 @@
 import type { ComponentType } from 'react';
+import { BackupsPage } from './pages/backups/BackupsPage.js';
 import { BotsPage } from './pages/bots/BotsPage.js';
 import { ChannelPage } from './pages/channels/ChannelPage.js';
 import { ChannelsPage } from './pages/channels/ChannelsPage.js';
 import { DomainsPage } from './pages/domains/DomainsPage.js';
+import { EmojiPage } from './pages/emoji/EmojiPage.js';
 import { GroupPage } from './pages/groups/GroupPage.js';
 import { GroupsPage } from './pages/groups/GroupsPage.js';
+import { LogsPage } from './pages/logs/LogsPage.js';
+import { NetworkPage } from './pages/network/NetworkPage.js';
 import { OrganizationPage } from './pages/organization/OrganizationPage.js';
 import { PlaygroundsPage } from './pages/playgrounds/PlaygroundsPage.js';
 import { ProfileFieldsPage } from './pages/profile-fields/ProfileFieldsPage.js';
@@ -19,11 +23,7 @@ export interface Section {
   page: ComponentType;
 }
 
-/**
- * The admin UI's pages, in the navigation's order. Pages built later slot in
- * here with their procedures: Network and QR code (network.get/set), Backups
- * (backup.*), Logs (logs.recent), Custom emoji, Desktop (desktop.status).
- */
+/** The admin UI's pages, in the navigation's order. */
 export const SECTIONS: Section[] = [
   { path: '/', label: 'Organization', page: OrganizationPage },
   { path: '/users', label: 'Users', page: UsersPage },
@@ -33,8 +33,12 @@ export const SECTIONS: Section[] = [
   { path: '/profile-fields', label: 'Profile fields', page: ProfileFieldsPage },
   { path: '/playgrounds', label: 'Code playgrounds', page: PlaygroundsPage },
   { path: '/domains', label: 'Allowed e-mail domains', page: DomainsPage },
+  { path: '/emoji', label: 'Custom emoji', page: EmojiPage },
   { path: '/scheduled', label: 'Scheduled messages', page: ScheduledPage },
+  { path: '/network', label: 'Network', page: NetworkPage },
+  { path: '/backups', label: 'Backups', page: BackupsPage },
   { path: '/status', label: 'Server status', page: StatusPage },
+  { path: '/logs', label: 'Log', page: LogsPage },
 ];
 
 /** Pages reached from a section rather than from the navigation. */

@@ -1,9 +1,11 @@
 import { useEffect } from 'react';
+import { insideElectron } from '../../api/client.js';
 import { useApi } from '../../api/context.js';
 import { useLoad } from '../../api/use-load.js';
 import { PageTitle } from '../../components/Layout.js';
 import { Loading } from '../../components/Loading.js';
 import { formatBytes, formatDuration } from '../../labels.js';
+import { DesktopFacts } from './DesktopFacts.js';
 
 /** How often the figures refresh while the page is open. */
 const REFRESH_MS = 10_000;
@@ -18,6 +20,7 @@ export function StatusPage() {
   return (
     <>
       <PageTitle title="Server status" />
+      {insideElectron() ? <DesktopFacts refreshMs={REFRESH_MS} /> : null}
       <Loading loaded={status}>
         {(s) => (
           <section className="card" aria-label="Figures">
