@@ -1,4 +1,4 @@
-import { type FormEvent, useEffect, useState } from 'react';
+import { type FormEvent, useState } from 'react';
 import type { Outputs } from '../../api/client.js';
 import { useApi } from '../../api/context.js';
 import { CheckField, Field } from '../../components/Field.js';
@@ -12,14 +12,15 @@ const HOURS = Array.from({ length: 24 }, (_, hour) => hour);
 export function BackupSettingsForm(props: { settings: Settings; onSaved: () => void }) {
   const api = useApi();
   const form = useForm();
+  // Set from the list once, then from each save's answer: a list reloaded by
+  // another action (a backup) must not undo edits in progress.
   const [values, setValues] = useState(props.settings);
-  useEffect(() => setValues(props.settings), [props.settings]);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
     const sent = values;
     void form.run(async () => {
-      await api.backup.updateSettings.mutate(sent);
+      setValues(await api.backup.updateSettings.mutate(sent));
       props.onSaved();
       return sent.enabled
         ? `Saved. A backup runs daily at ${String(sent.hour).padStart(2, '0')}:00.`
