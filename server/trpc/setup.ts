@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { backupsOf } from '../backup/index.js';
 import { completeSetup } from '../bootstrap.js';
 import { organizationExists } from '../realm/index.js';
 import { procedure, router } from './init.js';
@@ -18,5 +19,12 @@ export const setupRouter = router({
         password: z.string(),
       }),
     )
-    .mutation(({ ctx, input }) => completeSetup(ctx.app, ctx.zuliprcPath, input)),
+    .mutation(async ({ ctx, input }) => {
+      const done = await completeSetup(ctx.app, ctx.zuliprcPath, input);
+      // Whoever sets up through the wizard runs the app for a team and may
+      // never visit the Backups page: daily backups start on (owners can turn
+      // them off). A headless server keeps them off until asked.
+      await backupsOf(ctx.app).updateSettings({ enabled: true });
+      return done;
+    }),
 });

@@ -103,6 +103,8 @@ describe('first-run setup', () => {
     );
     const info = await client.organization.info.query();
     expect(info).toMatchObject({ name: 'Lakeside', ownerName: 'Lara Lake' });
+    // Set up through the wizard, daily backups are on from the start.
+    expect((await client.backup.list.query()).settings.enabled).toBe(true);
   });
 
   it('refuses a second setup', async () => {
