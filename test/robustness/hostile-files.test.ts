@@ -107,7 +107,7 @@ describe('hostile files', () => {
     for (const who of ['owner', 'member', 'guest', 'generic_bot'] as const) {
       for (const [label, data, name, type] of hostileFiles()) {
         const form = new FormData();
-        form.append('file', new File([data], name, { type }));
+        form.append('file', new File([new Uint8Array(data)], name, { type }));
         watch.before();
         const answer = await answerOf(
           await fetch(t.url + path, {
