@@ -379,6 +379,38 @@ const table: [label: string, probe: Probe, expected: Expected][] = [
   ],
 ];
 
+/** Reads open to every caller but incoming-webhook bots. */
+const openReads = [
+  '/users',
+  '/users/me',
+  '/streams',
+  '/users/me/subscriptions',
+  '/realm/presence',
+  '/scheduled_messages',
+  '/drafts',
+  '/saved_snippets',
+  '/reminders',
+  '/realm/emoji',
+  '/realm/profile_fields',
+  '/attachments',
+  '/users/me/alert_words',
+];
+for (const path of openReads) {
+  table.push([
+    `GET ${path} (everyone)`,
+    async () => ({ method: 'GET', path }),
+    only(everyone, WEBHOOK),
+  ]);
+}
+// Zulip's require_member_or_admin: no guests, no bots.
+for (const path of ['/bots', '/user_groups']) {
+  table.push([
+    `GET ${path} (members and above, humans)`,
+    async () => ({ method: 'GET', path }),
+    only(['owner', 'admin', 'moderator', 'member'], NOT_ALLOWED),
+  ]);
+}
+
 describe('role-restricted endpoints', () => {
   it.each(table)('%s', async (_label, probe, expected) => {
     const actual: Expected = {};
