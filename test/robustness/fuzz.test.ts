@@ -257,6 +257,33 @@ describe('fuzzing every route as every caller', () => {
     },
   );
 
+  it('other methods on every path answer in the envelope, never a 5xx', async () => {
+    const problems: string[] = [];
+    const methods = ['GET', 'POST', 'PATCH', 'DELETE', 'PUT', 'OPTIONS', 'HEAD', 'PROPFIND'];
+    const paths = new Set(allRoutes.map((r) => fillPath(r, seededRandom(SEED))));
+    for (const path of paths) {
+      for (const method of methods) {
+        const res = await fetch(t.url + path, {
+          method,
+          headers: { authorization: callers.authorization('member')! },
+          redirect: 'manual',
+        });
+        const answer = {
+          status: res.status,
+          contentType: res.headers.get('content-type') ?? '',
+          text: await res.text(),
+        };
+        if (method === 'HEAD') {
+          if (answer.status >= 500) problems.push(`HEAD ${path}: ${answer.status}`);
+          continue;
+        }
+        const problem = problemWith({ atRoot: !path.startsWith('/api/') }, answer, false);
+        if (problem) problems.push(`${method} ${path}: ${problem}`);
+      }
+    }
+    expect(problems).toEqual([]);
+  });
+
   it('got past authentication and parameter parsing often enough to mean something', () => {
     const count = (key: string) => answered.get(key) ?? 0;
     // Successes (hostile values a route rightly accepts, e.g. as text) and
