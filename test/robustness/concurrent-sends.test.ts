@@ -33,7 +33,7 @@ describe('hostile sends inside shared commits', () => {
       const content = valid ? `valid send ${i}` : pick(random, hostileTexts);
       const params: Record<string, string> = valid
         ? { type: 'stream', to: 'busy', topic: `t${i % 5}`, content }
-        : pick(random, [
+        : pick<Record<string, string>>(random, [
             { type: 'stream', to: 'busy', topic: 'x', content: 'y'.repeat(10_001) },
             { type: 'stream', to: 'no such channel', topic: 'x', content: 'z' },
             { type: 'stream', to: 'busy', topic: 'x'.repeat(61), content: 'z' },
