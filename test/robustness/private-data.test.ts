@@ -85,6 +85,21 @@ async function ok(who: CallerName, method: string, path: string, params = {}) {
 }
 
 let uploadUrl: string;
+let privateChannelId: number;
+/** The same answers, parsed, for looking up ids. */
+const seenValues = {} as Record<Watcher, unknown[]>;
+
+/** Whether any object in `value` names channel `id` (stream_id, or in stream_ids). */
+function mentionsChannel(value: unknown, id: number): boolean {
+  if (Array.isArray(value)) return value.some((item) => mentionsChannel(item, id));
+  if (value === null || typeof value !== 'object') return false;
+  for (const [key, inner] of Object.entries(value)) {
+    if (key === 'stream_id' && inner === id) return true;
+    if (key === 'stream_ids' && Array.isArray(inner) && inner.includes(id)) return true;
+    if (mentionsChannel(inner, id)) return true;
+  }
+  return false;
+}
 /** What each caller was shown, as one text to search. */
 const seen = {} as Record<Watcher, string>;
 
@@ -104,6 +119,17 @@ beforeAll(async () => {
     subscriptions: [{ name: secrets.channel, description: 'hush' }],
     principals: [ids.owner, ids.moderator],
     invite_only: true,
+  });
+  privateChannelId = (await ok('owner', 'GET', '/get_stream_id', { stream: secrets.channel }))
+    .stream_id as number;
+  // Peer events: a subscriber leaves and comes back.
+  await ok('owner', 'DELETE', '/users/me/subscriptions', {
+    subscriptions: [secrets.channel],
+    principals: [ids.moderator],
+  });
+  await ok('owner', 'POST', '/users/me/subscriptions', {
+    subscriptions: [{ name: secrets.channel }],
+    principals: [ids.moderator],
   });
   await ok('owner', 'POST', '/messages', {
     type: 'stream',
@@ -171,6 +197,7 @@ beforeAll(async () => {
     parts.push((await api(who, 'GET', `/messages/${dm.id}`)).text);
     parts.push((await api(who, 'GET', `/messages/${dm.id}/history`)).text);
     seen[who] = parts.join('\n');
+    seenValues[who] = parts.map((part) => JSON.parse(part));
   }
 }, 60_000);
 afterAll(() => t.close());
@@ -196,6 +223,11 @@ describe('private data after a burst of private activity', () => {
       else expect(res.status, `${who}: ${res.status}`).toBeGreaterThanOrEqual(400);
     }
     expect(served).toEqual(['owner']);
+  });
+
+  it('the private channel id appears only to its subscribers (and administrators)', () => {
+    const reached = watchers.filter((who) => mentionsChannel(seenValues[who], privateChannelId));
+    expect(reached.filter((who) => who !== 'admin')).toEqual(['owner', 'moderator']);
   });
 
   it('typing notifications reach only the conversation', () => {
