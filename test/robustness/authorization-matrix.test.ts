@@ -6,6 +6,7 @@
  * entitled caller makes successfully, and the table gives every caller's
  * answer (ok, or the status and code of the refusal).
  */
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allRoutes } from '../../server/http/routes/index.js';
 import { deactivateOrganization } from '../../server/realm/index.js';
@@ -167,6 +168,8 @@ type Probe = () => Promise<{
   method: string;
   path: string;
   params?: Record<string, unknown>;
+  /** Sent as multipart with a small PNG as its file part. */
+  file?: boolean;
 }>;
 
 const ADMIN = '400 UNAUTHORIZED_PRINCIPAL';
@@ -411,18 +414,84 @@ for (const path of ['/bots', '/user_groups']) {
   ]);
 }
 
+table.push(
+  [
+    "PATCH /bots/{id} (the bot's owner and administrators)",
+    async () => ({
+      method: 'PATCH',
+      path: `/bots/${callers.ids.generic_bot}`,
+      params: { full_name: unique('Renamed bot ') },
+    }),
+    // access_bot_by_id: "Insufficient permission".
+    only(['owner', 'admin', 'member'], INSUFFICIENT),
+  ],
+  [
+    "POST /bots/{id}/api_key/regenerate (the bot's owner and administrators)",
+    async () => ({ method: 'POST', path: `/bots/${callers.ids.outgoing_bot}/api_key/regenerate` }),
+    only(['owner', 'admin', 'member'], INSUFFICIENT),
+  ],
+  [
+    'PATCH /streams/{id} (channel administrators)',
+    async () => ({
+      method: 'PATCH',
+      path: `/streams/${channelId}`,
+      params: { description: unique('About ') },
+    }),
+    only(admins, NOT_CHANNEL_ADMIN),
+  ],
+  [
+    'DELETE /users/me/subscriptions of the member (can_remove_subscribers_group)',
+    async () => {
+      const id = createChannel(t, { name: unique('leave '), subscribers: [callers.ids.member] });
+      return {
+        method: 'DELETE',
+        path: '/users/me/subscriptions',
+        params: { subscriptions: [await channelName(id)], principals: [callers.ids.member] },
+      };
+    },
+    // The member leaves by themselves; others need can_remove_subscribers_group.
+    only([...admins, 'member'], INSUFFICIENT),
+  ],
+  [
+    'POST /realm/emoji/{name} (can_add_custom_emoji_group)',
+    async () => ({ method: 'POST', path: `/realm/emoji/${unique('emoji_')}`, file: true }),
+    // require_member_or_admin, then can_add_custom_emoji_group (members).
+    only(['owner', 'admin', 'moderator', 'member'], NOT_ALLOWED),
+  ],
+);
+
+async function upload(path: string, authorization: string): Promise<Outcome> {
+  const png = await sharp({
+    create: { width: 4, height: 4, channels: 4, background: { r: 9, g: 9, b: 9, alpha: 1 } },
+  })
+    .png()
+    .toBuffer();
+  const form = new FormData();
+  form.append('file', new File([new Uint8Array(png)], 'e.png', { type: 'image/png' }));
+  const res = await fetch(t.url + path, { method: 'POST', headers: { authorization }, body: form });
+  const json = (await res.json()) as { code?: string; msg?: string };
+  return { status: res.status, code: json.code, msg: json.msg };
+}
+
+async function channelName(id: number): Promise<string> {
+  const res = await t.as('owner').get(`/streams/${id}`);
+  return res.body.stream.name;
+}
+
 describe('role-restricted endpoints', () => {
   it.each(table)('%s', async (_label, probe, expected) => {
     const actual: Expected = {};
     for (const who of Object.keys(expected) as CallerName[]) {
       const request = await probe();
-      const res = await call(
-        t.url,
-        request.method,
-        `/api/v1${request.path}`,
-        callers.authorization(who),
-        request.params,
-      );
+      const res = request.file
+        ? await upload(`/api/v1${request.path}`, callers.authorization(who)!)
+        : await call(
+            t.url,
+            request.method,
+            `/api/v1${request.path}`,
+            callers.authorization(who),
+            request.params,
+          );
       actual[who] = res.status === 200 ? 'ok' : `${res.status} ${res.code}`;
     }
     expect(actual).toEqual(expected);
