@@ -255,6 +255,8 @@ describe('fuzzing every route as every caller', () => {
       expect(await serverAnswers()).toBe(true);
       expect(problems).toEqual([]);
     },
+    // Generous: the machine may be shared with the rest of the suite.
+    60_000,
   );
 
   it('other methods on every path answer in the envelope, never a 5xx', async () => {
@@ -282,7 +284,7 @@ describe('fuzzing every route as every caller', () => {
       }
     }
     expect(problems).toEqual([]);
-  });
+  }, 60_000);
 
   it('got past authentication and parameter parsing often enough to mean something', () => {
     const count = (key: string) => answered.get(key) ?? 0;
