@@ -11,7 +11,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allRoutes } from '../../server/http/routes/index.js';
 import { deactivateOrganization } from '../../server/realm/index.js';
 import { createChannel, quickMember } from '../helpers/fixtures.js';
-import { basicAuth, startTestServer, type TestServer } from '../helpers/server.js';
+import {
+  basicAuth,
+  FIXTURE_PASSWORD,
+  startTestServer,
+  type TestServer,
+} from '../helpers/server.js';
 import {
   botCallers,
   type CallerName,
@@ -147,6 +152,14 @@ describe('callers whose credentials cannot work, on every route', () => {
         }
       }
       expect(wrong).toEqual([]);
+      // Logging in is refused the same way; the public server settings still answer.
+      const login = await call(other.url, 'POST', '/api/v1/fetch_api_key', undefined, {
+        username: other.accounts.owner.email,
+        password: FIXTURE_PASSWORD,
+      });
+      expect(login).toMatchObject({ status: 401, code: 'REALM_DEACTIVATED' });
+      const settings = await call(other.url, 'GET', '/api/v1/server_settings', undefined);
+      expect(settings.status).toBe(200);
     } finally {
       await other.close();
     }
