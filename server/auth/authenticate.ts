@@ -9,6 +9,7 @@ import {
 } from '../core/errors.js';
 import { getRealm } from '../db/queries/realm.js';
 import { type UserRow, userByApiKey } from '../db/queries/users.js';
+import { BotType } from '../shared/roles.js';
 import { apiEmail } from '../users/index.js';
 
 const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
@@ -75,4 +76,19 @@ function checkCredentials(ctx: AppContext, header: string | undefined): UserRow 
   if (realm.deactivated) throw realmDeactivated();
   if (!user.is_active) throw userDeactivated();
   return user;
+}
+
+/**
+ * Zulip lets incoming-webhook bots post messages and nothing else: any other
+ * endpoint answers as if the key were not valid for it (401, with the
+ * challenge), after the deactivation checks.
+ */
+export function checkIncomingWebhookAccess(user: UserRow, routeAllowsWebhooks: boolean): void {
+  if (user.bot_type === BotType.incomingWebhook && !routeAllowsWebhooks) {
+    throw new ApiError('This API is not available to incoming webhook bots.', {
+      code: 'UNAUTHORIZED',
+      status: 401,
+      headers: { 'WWW-Authenticate': 'Basic realm="zulip"' },
+    });
+  }
 }

@@ -3,7 +3,7 @@ import formbody from '@fastify/formbody';
 import multipart from '@fastify/multipart';
 import { create as contentDisposition } from 'content-disposition';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
-import { authenticate } from '../auth/index.js';
+import { authenticate, checkIncomingWebhookAccess } from '../auth/index.js';
 import type { AppContext } from '../core/context.js';
 import { ApiError, badRequest, notFound, requestTooLarge } from '../core/errors.js';
 import { defaultRules, headersFor, type RateLimiter, type RateStatus } from '../core/rate-limit.js';
@@ -274,6 +274,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
               : rateLimiter.hit(key, defaultRules.unauthenticatedIp);
           } else {
             user = authenticate(ctx, request.headers.authorization, request.ip);
+            checkIncomingWebhookAccess(user, def.allowIncomingWebhooks === true);
             const key = `user:${user.id}`;
             rate = def.rateLimitExempt
               ? rateLimiter.peek(key, defaultRules.authenticatedUser)

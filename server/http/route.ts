@@ -36,6 +36,8 @@ interface BaseRoute<S extends ParamShape> {
    * concurrent requests (the send path; see write-batcher.ts).
    */
   groupCommit?: boolean;
+  /** Incoming-webhook bots may call it (Zulip: only sending messages). */
+  allowIncomingWebhooks?: boolean;
 }
 
 export interface AuthedRoute<S extends ParamShape> extends BaseRoute<S> {

@@ -345,7 +345,8 @@ describe('who may use bot storage', () => {
   });
 
   it('bots of every type have their own storage', async () => {
-    const all: Account[] = [t.accounts.bot, bots.incoming, bots.outgoing, bots.embedded];
+    // Incoming-webhook bots may only send messages (Zulip's allow_incoming_webhooks).
+    const all: Account[] = [t.accounts.bot, bots.outgoing, bots.embedded];
     for (const bot of all) await clear(bot);
     for (const [i, bot] of all.entries()) {
       const res = await python(bot).updateStorage({ storage: { shared: `bot ${i}` } });
@@ -355,12 +356,24 @@ describe('who may use bot storage', () => {
       expect((await python(bot).getStorage()).body.storage).toEqual({ shared: `bot ${i}` });
     }
     // A bot cannot read another bot's keys.
-    await python(bots.incoming).updateStorage({ storage: { private: 'mine' } });
+    await python(bots.outgoing).updateStorage({ storage: { private: 'mine' } });
     expectError(
       await python(bots.embedded).getStorage({ keys: ['private'] }),
       'BAD_REQUEST',
       'Key does not exist.',
     );
+  });
+
+  it('is not available to incoming-webhook bots', async () => {
+    const res = await python(bots.incoming).updateStorage({ storage: { hook: 'no' } });
+    expect({ status: res.status, body: res.body }).toEqual({
+      status: 401,
+      body: {
+        result: 'error',
+        msg: 'This API is not available to incoming webhook bots.',
+        code: 'UNAUTHORIZED',
+      },
+    });
   });
 
   it('sends no events, to the bot or anyone else', async () => {

@@ -7,6 +7,7 @@ export const messageRoutes = [
     method: 'POST',
     path: '/messages',
     groupCommit: true,
+    allowIncomingWebhooks: true,
     params: {
       type: p.oneOf(['direct', 'private', 'stream', 'channel'] as const),
       to: p.str().optional(),
