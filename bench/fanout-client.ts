@@ -10,7 +10,7 @@ interface Config {
   /** Queues to poll: their id and the owner's Authorization header. */
   queues: Array<{ id: string; auth: string }>;
   senderAuth: string;
-  /** Form body of a send, with {seq} replaced by the message's number. */
+  /** Form body of a send; its (encoded) {seq} becomes the message number. */
   sendBody: string;
   rate: number;
   seconds: number;
@@ -100,7 +100,7 @@ for (let i = 0; i < total; i++) {
       'POST',
       '/api/v1/messages',
       config.senderAuth,
-      config.sendBody.replace('{seq}', String(i)),
+      config.sendBody.replace(encodeURIComponent('{seq}'), String(i)),
     ),
   );
 }
@@ -110,9 +110,12 @@ const deadline = setTimeout(() => {
 }, 30_000);
 await Promise.race([Promise.all(pollers), new Promise((r) => setTimeout(r, 30_000))]);
 clearTimeout(deadline);
+// A message some queue never got counts from its send to the end of the run.
+const end = performance.now();
 const latencies = sentAt.map((s, i) =>
-  arrivals[i] === config.queues.length ? lastArrival[i]! - s : Number.POSITIVE_INFINITY,
+  arrivals[i] === config.queues.length ? lastArrival[i]! - s : end - s,
 );
-process.stdout.write(JSON.stringify({ latencies, seconds: (performance.now() - start) / 1000 }));
+const undelivered = arrivals.filter((a) => a < config.queues.length).length;
+process.stdout.write(JSON.stringify({ latencies, undelivered, seconds: (end - start) / 1000 }));
 agent.destroy();
 process.exit(0);

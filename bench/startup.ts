@@ -18,34 +18,32 @@ const build = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/build.ts'
 if (build.status !== 0) throw new Error('build failed');
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'hearth-bench-start-'));
-const port = 20_000 + Math.floor(Math.random() * 20_000);
-
-async function ready(url: string, started: number, deadline: number): Promise<number> {
-  while (performance.now() < deadline) {
-    try {
-      const res = await fetch(`${url}/api/v1/server_settings`);
-      if (res.ok) return performance.now() - started;
-    } catch {
-      // Not listening yet.
-    }
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  throw new Error('the server did not become ready');
-}
+/** A fresh port per start: the last one may linger a moment after its exit. */
+const nextPort = () => 20_000 + Math.floor(Math.random() * 20_000);
 
 const rssMb = (pid: number) =>
   Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
 
 async function start(): Promise<{ ms: number; stop: () => Promise<void>; pid: number }> {
+  const port = nextPort();
   const started = performance.now();
   const child = spawn(
     process.execPath,
     ['dist/server/cli.js', '--data-dir', dataDir, '--port', String(port)],
-    { cwd: root, stdio: 'ignore' },
+    { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] },
   );
-  const ms = await ready(`http://127.0.0.1:${port}`, started, started + 30_000);
+  // Ready = the line the CLI prints once the server listens.
+  const ms = await new Promise<number>((resolve, reject) => {
+    let output = '';
+    child.stdout!.on('data', (chunk) => {
+      output += chunk;
+      if (output.includes('listening on')) resolve(performance.now() - started);
+    });
+    child.once('exit', (code) => reject(new Error(`the server exited (${code}): ${output}`)));
+  });
   const stop = () =>
     new Promise<void>((resolve) => {
+      child.removeAllListeners('exit');
       child.once('exit', () => resolve());
       child.kill('SIGTERM');
     });

@@ -36,7 +36,13 @@ export function record(figure: Figure): void {
 }
 
 export const format = (n: number) =>
-  Math.abs(n) >= 100 ? n.toFixed(0) : Math.abs(n) >= 10 ? n.toFixed(1) : n.toFixed(2);
+  !Number.isFinite(n)
+    ? String(n)
+    : Math.abs(n) >= 100
+      ? n.toFixed(0)
+      : Math.abs(n) >= 10
+        ? n.toFixed(1)
+        : n.toFixed(2);
 
 export function percentile(samples: number[], p: number): number {
   const sorted = [...samples].sort((a, b) => a - b);
