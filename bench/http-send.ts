@@ -16,10 +16,12 @@ import { userById } from '../server/db/queries/users.js';
 import { createServer } from '../server/index.js';
 import { createOrganization } from '../server/realm/organization.js';
 import { createUser } from '../server/users/users.js';
+import { quick, record } from './lib/report.js';
 
 const { values } = parseArgs({
+  strict: false,
   options: {
-    messages: { type: 'string', default: '20000' },
+    messages: { type: 'string', default: quick ? '3000' : '20000' },
     concurrency: { type: 'string', default: '32' },
   },
 });
@@ -120,9 +122,14 @@ await new Promise<void>((resolve, reject) => {
   );
 });
 const seconds = (JSON.parse(output) as { seconds: number }).seconds;
-console.log(
-  `POST /messages over HTTP, 100 subscribers (20 with event queues), ${CONCURRENCY} concurrent clients: ${Math.round(TOTAL / seconds)} messages/s (target 2000)`,
-);
+record({
+  name: 'POST /messages over HTTP, 100 subscribers',
+  value: TOTAL / seconds,
+  unit: 'msg/s',
+  target: 2000,
+  higherIsBetter: true,
+  note: `20 with event queues, ${CONCURRENCY} concurrent clients`,
+});
 
 await server.close();
 rmSync(dir, { recursive: true, force: true });

@@ -4,6 +4,7 @@
  * Run: npx tsx bench/markdown.ts
  */
 import { type MarkdownLookups, renderMarkdown } from '../server/markdown/markdown.js';
+import { record } from './lib/report.js';
 
 const users = [
   { id: 10, fullName: 'King Hamlet' },
@@ -43,6 +44,11 @@ for (let round = 0; round < 5; round++) {
 }
 rates.sort((a, b) => a - b);
 const median = rates[Math.floor(rates.length / 2)]!;
-console.log(
-  `renders/second: median ${Math.round(median)} (min ${Math.round(rates[0]!)}, max ${Math.round(rates[rates.length - 1]!)}); target ${TARGET}: ${median >= TARGET ? 'met' : 'NOT met'}`,
-);
+record({
+  name: 'Markdown renders per second (median of 5)',
+  value: median,
+  unit: 'msg/s',
+  target: TARGET,
+  higherIsBetter: true,
+  note: `min ${Math.round(rates[0]!)}, max ${Math.round(rates[rates.length - 1]!)}`,
+});

@@ -13,6 +13,7 @@ import {
   setStreamArchived,
   streamById,
   subscribedStreamIds,
+  subscriberCounts,
   subscriberIds,
 } from '../db/queries/streams.js';
 import { activeUserIds, type UserRow } from '../db/queries/users.js';
@@ -76,11 +77,12 @@ function channelsFor(ctx: AppContext, user: UserRow, opts: ListChannelsOptions):
 export function listChannels(ctx: AppContext, user: UserRow, opts: ListChannelsOptions) {
   const traffic = weeklyTraffic(ctx);
   const defaults = opts.includeDefault ? new Set(defaultStreamIds(ctx.db)) : null;
+  const counts = subscriberCounts(ctx.db);
   const streams = channelsFor(ctx, user, opts)
     .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
     .map((stream) => {
       const dict: Record<string, unknown> = {
-        ...formatChannel(ctx, stream),
+        ...formatChannel(ctx, stream, counts),
         stream_weekly_traffic: traffic(stream),
       };
       if (defaults) dict.is_default = defaults.has(stream.id);

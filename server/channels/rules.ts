@@ -33,12 +33,14 @@ export const channelPermissionDefaults = {
 
 export type ChannelPermission = keyof typeof channelPermissionDefaults;
 
+type StoredPermissions = Partial<Record<ChannelPermission, StoredGroupSetting>>;
+
 export function channelPermission(stream: StreamRow, name: ChannelPermission): StoredGroupSetting {
-  const stored = JSON.parse(stream.permissions) as Partial<
-    Record<ChannelPermission, StoredGroupSetting>
-  >;
-  return stored[name] ?? channelPermissionDefaults[name];
+  return storedPermissionOf(JSON.parse(stream.permissions) as StoredPermissions, name);
 }
+
+const storedPermissionOf = (stored: StoredPermissions, name: ChannelPermission) =>
+  stored[name] ?? channelPermissionDefaults[name];
 
 export function hasChannelPermission(
   ctx: AppContext,
@@ -200,15 +202,23 @@ function streamPostPolicy(value: StoredGroupSetting): number {
   return 1;
 }
 
-/** Zulip's stream_to_dict. */
-export function formatChannel(ctx: AppContext, stream: StreamRow): Record<string, unknown> {
+/**
+ * Zulip's stream_to_dict. Lists of channels pass `subscriberCounts`
+ * (subscriberCounts in db/queries) rather than a count query per channel.
+ */
+export function formatChannel(
+  ctx: AppContext,
+  stream: StreamRow,
+  subscriberCounts?: ReadonlyMap<number, number>,
+): Record<string, unknown> {
+  const stored = JSON.parse(stream.permissions) as StoredPermissions;
   const groups: Record<string, unknown> = {};
   for (const name of Object.keys(channelPermissionDefaults) as ChannelPermission[]) {
     // Enforced on send, but not yet part of the channel object in the API reference.
     if (name === 'can_create_topic_group') continue;
-    groups[name] = resolveGroupSetting(ctx, channelPermission(stream, name));
+    groups[name] = resolveGroupSetting(ctx, storedPermissionOf(stored, name));
   }
-  const postPolicy = streamPostPolicy(channelPermission(stream, 'can_send_message_group'));
+  const postPolicy = streamPostPolicy(storedPermissionOf(stored, 'can_send_message_group'));
   return {
     stream_id: stream.id,
     name: stream.name,
@@ -228,7 +238,9 @@ export function formatChannel(ctx: AppContext, stream: StreamRow): Record<string
     folder_id: stream.folder_id,
     is_recently_active: stream.is_recently_active === 1,
     stream_weekly_traffic: null,
-    subscriber_count: subscriberCount(ctx.db, stream.id),
+    subscriber_count: subscriberCounts
+      ? (subscriberCounts.get(stream.id) ?? 0)
+      : subscriberCount(ctx.db, stream.id),
     ...groups,
   };
 }
@@ -241,9 +253,10 @@ export function formatSubscription(
   stream: StreamRow,
   sub: SubscriptionRow,
   subscribers?: number[],
+  subscriberCounts?: ReadonlyMap<number, number>,
 ): Record<string, unknown> {
   const formatted: Record<string, unknown> = {
-    ...formatChannel(ctx, stream),
+    ...formatChannel(ctx, stream, subscriberCounts),
     color: sub.color,
     is_muted: sub.is_muted === 1,
     in_home_view: sub.is_muted !== 1,

@@ -1,6 +1,7 @@
 import { chmodSync, closeSync, openSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { migrate } from './migrate.js';
+import { trackTableWrites } from './write-versions.js';
 
 export type Db = Database.Database;
 
@@ -44,6 +45,7 @@ export function openDatabase(file: string): Db {
   db.pragma('temp_store = MEMORY');
   try {
     migrate(db);
+    trackTableWrites(db);
   } catch (err) {
     // E.g. DatabaseTooNewError: leave the file to the Hearth that wrote it.
     db.close();

@@ -1,5 +1,6 @@
 import type { AppContext, Tx } from '../core/context.js';
 import { ApiError } from '../core/errors.js';
+import type { Db } from '../db/open.js';
 import { getRealm, type RealmRow, setRealmSettings } from '../db/queries/realm.js';
 import { groupByName } from '../db/queries/user-groups.js';
 import { activeUserIds } from '../db/queries/users.js';
@@ -24,9 +25,32 @@ export function loadRealm(ctx: AppContext): Realm {
 /** Group-setting values on the wire: a group id, or an anonymous group object. */
 export type GroupSettingValue = number | { direct_members: number[]; direct_subgroups: number[] };
 
+/**
+ * Ids of the system groups that stored settings name ("role:members"), per
+ * database. System groups are made with the organization and never renamed
+ * or deleted, so an id once found stays right; formatting 200 channels asks
+ * for them about 2,000 times per POST /register.
+ */
+const systemGroupIds = new WeakMap<Db, Map<string, number>>();
+
+function systemGroupId(db: Db, name: string): number {
+  let ids = systemGroupIds.get(db);
+  if (!ids) {
+    ids = new Map();
+    systemGroupIds.set(db, ids);
+  }
+  const known = ids.get(name);
+  if (known !== undefined) return known;
+  const id = groupByName(db, name)?.id;
+  if (id === undefined) return -1;
+  // A group made in a transaction still open could yet be rolled back.
+  if (!db.inTransaction) ids.set(name, id);
+  return id;
+}
+
 export function resolveGroupSetting(ctx: AppContext, value: unknown): GroupSettingValue {
   if (typeof value === 'number') return value;
-  if (typeof value === 'string') return groupByName(ctx.db, value)?.id ?? -1;
+  if (typeof value === 'string') return systemGroupId(ctx.db, value);
   return value as GroupSettingValue;
 }
 

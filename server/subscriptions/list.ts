@@ -8,7 +8,12 @@ import {
   weeklyTraffic,
 } from '../channels/index.js';
 import type { AppContext } from '../core/context.js';
-import { allStreams, subscribersByStream, subscriptionsOfUser } from '../db/queries/streams.js';
+import {
+  allStreams,
+  subscriberCounts,
+  subscribersByStream,
+  subscriptionsOfUser,
+} from '../db/queries/streams.js';
 import type { UserRow } from '../db/queries/users.js';
 import { accessUserById } from '../users/index.js';
 
@@ -31,6 +36,9 @@ export function gatherSubscriptions(
   const subs = new Map(subscriptionsOfUser(ctx.db, user.id).map((s) => [s.stream_id, s]));
   const subscribers = opts.includeSubscribers ? subscribersByStream(ctx.db) : null;
   const traffic = weeklyTraffic(ctx);
+  const counts = subscribers
+    ? new Map([...subscribers].map(([id, list]) => [id, list.length]))
+    : subscriberCounts(ctx.db);
   const subscriptions: Record<string, unknown>[] = [];
   const unsubscribed: Record<string, unknown>[] = [];
   const neverSubscribed: Record<string, unknown>[] = [];
@@ -40,13 +48,13 @@ export function gatherSubscriptions(
     const list = subscribers ? (subscribers.get(stream.id) ?? []) : undefined;
     if (sub?.active) {
       subscriptions.push({
-        ...formatSubscription(ctx, stream, sub, list),
+        ...formatSubscription(ctx, stream, sub, list, counts),
         stream_weekly_traffic: traffic(stream),
       });
     } else if (hasMetadataAccess(ctx, user, stream)) {
       const dict = sub
-        ? formatSubscription(ctx, stream, sub, list)
-        : { ...formatChannel(ctx, stream), ...(list ? { subscribers: list } : {}) };
+        ? formatSubscription(ctx, stream, sub, list, counts)
+        : { ...formatChannel(ctx, stream, counts), ...(list ? { subscribers: list } : {}) };
       dict.stream_weekly_traffic = traffic(stream);
       (sub ? unsubscribed : neverSubscribed).push(dict);
     }

@@ -284,6 +284,59 @@ describe('narrow operators', () => {
     ).toEqual([ids.o2, ids.lone]);
   });
 
+  it('search combines with every other kind of term, from either side of an anchor', async () => {
+    // Driven by the search index (no conversation term) with the rest of the
+    // narrow checked per match: both parts carry their own parameters.
+    expect(
+      await narrowIds([
+        ['search', 'alerts'],
+        ['has', 'reaction'],
+      ]),
+    ).toEqual([ids.o1]);
+    expect(
+      await narrowIds([
+        ['search', 'alerts'],
+        ['sender', t.accounts.owner.email],
+      ]),
+    ).toEqual([ids.o2]);
+    expect(
+      await narrowIds([
+        ['search', 'alerts'],
+        ['stream', 'ops'],
+        ['is', 'starred'],
+      ]),
+    ).toEqual([ids.o1]);
+    expect(
+      await narrowIds([
+        ['search', 'alerts'],
+        ['search', 'wildcard'],
+      ]),
+    ).toEqual([ids.o2]);
+    expect(
+      await narrowIds([
+        ['search', 'alerts'],
+        { operator: 'search', operand: 'coffee', negated: true },
+      ]),
+    ).toEqual([ids.o2]);
+    expect(await narrowIds([['search', 'hi']])).toEqual([ids.dmMA, ids.dmAM]);
+    expect(await narrowIds([['search', 'not for']])).toEqual([]);
+    const after = await t.as('member').get('/messages', {
+      anchor: ids.o1,
+      num_before: 0,
+      num_after: 10,
+      narrow: [['search', 'alerts']],
+    });
+    expect(after.body.messages.map((m: { id: number }) => m.id)).toEqual([ids.o1, ids.o2]);
+    expect(after.body).toMatchObject({ found_anchor: true, found_newest: true });
+    const before = await t.as('member').get('/messages', {
+      anchor: ids.o2,
+      num_before: 1,
+      num_after: 0,
+      narrow: [['search', 'alerts']],
+    });
+    expect(before.body.messages.map((m: { id: number }) => m.id)).toEqual([ids.o1, ids.o2]);
+  });
+
   it('search never highlights inside tags', async () => {
     const res = await t.as('member').get('/messages', {
       anchor: 'newest',
@@ -524,9 +577,12 @@ describe('query plans', () => {
       { userId: 1, contentStreamIds: [1], historyStreamIds: [1], unreadFrom: 0 },
       conditions,
     );
-    const rows = t.server.ctx.db
-      .prepare(`EXPLAIN QUERY PLAN ${windowSql.upTo(q)}`)
-      .all({ ...q.params, bound: 100, limit: 100 }) as Array<{ detail: string }>;
+    const rows = t.server.ctx.db.prepare(`EXPLAIN QUERY PLAN ${windowSql.upTo(q)}`).all({
+      ...q.params,
+      ...(q.search ? { fts_query: q.search.ftsQuery } : {}),
+      bound: 100,
+      limit: 100,
+    }) as Array<{ detail: string }>;
     return rows.map((r) => r.detail).join('\n');
   };
 
@@ -545,5 +601,20 @@ describe('query plans', () => {
     const all = plan([]);
     expect(all).toContain('USING INTEGER PRIMARY KEY (rowid<?)');
     for (const p of [topic, channel, direct, all]) expect(p).not.toContain('TEMP B-TREE');
+  });
+
+  it('walks the search index newest first unless a conversation narrows it', () => {
+    const search = { kind: 'search', ftsQuery: '"release"', negated: false } as const;
+    const alone = plan([search]);
+    expect(alone.split('\n')[0]).toContain('SCAN messages_fts VIRTUAL TABLE');
+    expect(alone).not.toContain('TEMP B-TREE');
+    const channel = plan([{ kind: 'stream', streamId: 1, negated: false }, search]);
+    expect(channel.split('\n')[0]).toContain('SCAN messages_fts VIRTUAL TABLE');
+    const topic = plan([
+      { kind: 'stream', streamId: 1, negated: false },
+      { kind: 'topic', topicKey: 'x', negated: false },
+      search,
+    ]);
+    expect(topic).toContain('USING INDEX messages_by_stream_topic');
   });
 });

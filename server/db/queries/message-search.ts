@@ -101,7 +101,11 @@ class WhereBuilder {
   readonly params: Params;
   private n = 0;
 
-  constructor(visibility: Visibility) {
+  /** `prefix` keeps the parameters of two builders of one query apart. */
+  constructor(
+    visibility: Visibility,
+    private readonly prefix = 'p',
+  ) {
     this.params = {
       u: visibility.userId,
       content_streams: JSON.stringify(visibility.contentStreamIds),
@@ -112,7 +116,7 @@ class WhereBuilder {
   }
 
   param(value: unknown): string {
-    const name = `p${this.n++}`;
+    const name = `${this.prefix}${this.n++}`;
     this.params[name] = value;
     return `@${name}`;
   }
@@ -177,29 +181,72 @@ class WhereBuilder {
 export interface NarrowQuery {
   where: string;
   params: Params;
+  /**
+   * Set when the search index should drive a message window: the narrow has
+   * search words and no term that picks out a conversation or a few ids.
+   * `where` is then the rest of the narrow.
+   */
+  search?: { ftsQuery: string; where: string };
 }
+
+/**
+ * Terms that leave so few candidates that collecting every match of the
+ * words (`m.id IN (...)`) and reading the candidates beats walking the
+ * matches: a topic, a conversation, given ids. A channel or a sender still
+ * leaves a large share of a common word's matches, which the search index
+ * walks newest first (a probe of the index per candidate row costs far more).
+ */
+const INDEX_DRIVEN = new Set<NarrowCondition['kind']>(['topic', 'dmGroup', 'id']);
 
 export function narrowQuery(visibility: Visibility, conditions: NarrowCondition[]): NarrowQuery {
   const builder = new WhereBuilder(visibility);
   for (const condition of conditions) builder.add(condition);
-  return { where: builder.where, params: builder.params };
+  const query: NarrowQuery = { where: builder.where, params: builder.params };
+  const searches = conditions.filter((c) => c.kind === 'search' && !c.negated);
+  if (searches.length > 0 && !conditions.some((c) => !c.negated && INDEX_DRIVEN.has(c.kind))) {
+    const rest = new WhereBuilder(visibility, 'r');
+    for (const condition of conditions) if (!searches.includes(condition)) rest.add(condition);
+    Object.assign(query.params, rest.params);
+    query.search = {
+      ftsQuery: searches.map((c) => `(${(c as { ftsQuery: string }).ftsQuery})`).join(' AND '),
+      where: rest.where,
+    };
+  }
+  return query;
 }
 
-/** The two sides of a message window (exported so tests can EXPLAIN them). */
+/**
+ * The two sides of a message window (exported so tests can EXPLAIN them).
+ * Driven by the search index, its matches come newest (or oldest) first and
+ * the scan stops at `limit` visible ones, however common the word.
+ */
 export const windowSql = {
   upTo: (q: NarrowQuery) =>
-    `SELECT m.* FROM messages m WHERE ${q.where}\n  AND m.id <= @bound ORDER BY m.id DESC LIMIT @limit`,
+    q.search
+      ? `SELECT m.* FROM messages_fts CROSS JOIN messages m ON m.id = messages_fts.rowid
+  WHERE messages_fts MATCH @fts_query AND messages_fts.rowid <= @bound AND ${q.search.where}
+  ORDER BY messages_fts.rowid DESC LIMIT @limit`
+      : `SELECT m.* FROM messages m WHERE ${q.where}\n  AND m.id <= @bound ORDER BY m.id DESC LIMIT @limit`,
   from: (q: NarrowQuery) =>
-    `SELECT m.* FROM messages m WHERE ${q.where}\n  AND m.id >= @bound ORDER BY m.id ASC LIMIT @limit`,
+    q.search
+      ? `SELECT m.* FROM messages_fts CROSS JOIN messages m ON m.id = messages_fts.rowid
+  WHERE messages_fts MATCH @fts_query AND messages_fts.rowid >= @bound AND ${q.search.where}
+  ORDER BY messages_fts.rowid ASC LIMIT @limit`
+      : `SELECT m.* FROM messages m WHERE ${q.where}\n  AND m.id >= @bound ORDER BY m.id ASC LIMIT @limit`,
 };
+
+const windowParams = (q: NarrowQuery, bound: number, limit: number) =>
+  q.search
+    ? { ...q.params, fts_query: q.search.ftsQuery, bound, limit }
+    : { ...q.params, bound, limit };
 
 /** Up to `limit` matching messages with id <= `through`, newest first. */
 export const messagesUpTo = (db: Db, q: NarrowQuery, through: number, limit: number) =>
-  stmt<[Params], MessageRow>(db, windowSql.upTo(q)).all({ ...q.params, bound: through, limit });
+  stmt<[Params], MessageRow>(db, windowSql.upTo(q)).all(windowParams(q, through, limit));
 
 /** Up to `limit` matching messages with id >= `from`, oldest first. */
 export const messagesFrom = (db: Db, q: NarrowQuery, from: number, limit: number) =>
-  stmt<[Params], MessageRow>(db, windowSql.from(q)).all({ ...q.params, bound: from, limit });
+  stmt<[Params], MessageRow>(db, windowSql.from(q)).all(windowParams(q, from, limit));
 
 /** The matching messages among `ids`, ascending. */
 export const messagesAmong = (db: Db, q: NarrowQuery, ids: readonly number[]) =>

@@ -1,0 +1,36 @@
+import type { Db } from './open.js';
+
+/**
+ * A counter per table and database connection, raised by temporary triggers
+ * on every row written to the table through this connection (any query
+ * module, a migration, raw SQL in a test), so in-memory caches of its rows
+ * (authentication's API key -> user) can tell that they may be stale. A
+ * write in a transaction that rolls back still raises it: a needless
+ * reload, never a stale answer. Triggers live in the connection's temp
+ * schema, so the database file is untouched.
+ */
+export type VersionedTable = 'users' | 'realm';
+
+const TABLES: VersionedTable[] = ['users', 'realm'];
+
+const versions = new WeakMap<Db, Record<VersionedTable, number>>();
+
+/** Installs the triggers; openDatabase calls it once, outside any transaction. */
+export function trackTableWrites(db: Db): void {
+  const counters: Record<VersionedTable, number> = { users: 0, realm: 0 };
+  versions.set(db, counters);
+  db.function('hearth_table_written', { deterministic: false, varargs: false }, (table) => {
+    counters[table as VersionedTable]++;
+    return null;
+  });
+  for (const table of TABLES) {
+    for (const event of ['INSERT', 'UPDATE', 'DELETE']) {
+      db.exec(`CREATE TEMP TRIGGER IF NOT EXISTS hearth_${table}_${event.toLowerCase()}
+        AFTER ${event} ON main.${table} BEGIN SELECT hearth_table_written('${table}'); END`);
+    }
+  }
+}
+
+/** NaN (never equal to itself) where writes are not tracked, so nothing is ever cached. */
+export const tableVersion = (db: Db, table: VersionedTable) =>
+  versions.get(db)?.[table] ?? Number.NaN;
