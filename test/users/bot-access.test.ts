@@ -7,6 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setBotOwner } from '../../server/db/queries/bots.js';
+import { userById } from '../../server/db/queries/users.js';
 import { Role } from '../../server/shared/roles.js';
 import { expectError } from '../api/support.js';
 import { quickMember } from '../helpers/fixtures.js';
@@ -19,6 +20,7 @@ import {
 } from '../helpers/server.js';
 import {
   type Callers,
+  expectIncomingWebhookRefused,
   expectUserDeactivated,
   INSUFFICIENT,
   makeBot,
@@ -122,6 +124,7 @@ describe('GET /bots', () => {
       expectError(await t.as(bot).get('/bots'), 400, 'BAD_REQUEST', NOT_BOT);
     }
     expectUserDeactivated(await t.as(callers.deactivated).get('/bots'));
+    expectIncomingWebhookRefused(await t.as(callers.incomingWebhook).get('/bots'));
   });
 });
 
@@ -158,6 +161,9 @@ describe('PATCH /bots/{bot_id}', () => {
     }
     expectUserDeactivated(
       await t.as(callers.deactivated).patch(`/bots/${bot.id}`, { full_name: 'Hijacked' }),
+    );
+    expectIncomingWebhookRefused(
+      await t.as(callers.incomingWebhook).patch(`/bots/${bot.id}`, { full_name: 'Hijacked' }),
     );
     expect((await userOf(bot.id)).full_name).toBe('Patch Refused Bot');
     expect((await userOf(guestBot.id)).full_name).toBe('Patch Refused Guest Bot');
@@ -202,6 +208,9 @@ describe('POST /bots/{bot_id}/api_key/regenerate', () => {
     }
     expectUserDeactivated(
       await t.as(callers.deactivated).post(`/bots/${bot.id}/api_key/regenerate`),
+    );
+    expectIncomingWebhookRefused(
+      await t.as(callers.incomingWebhook).post(`/bots/${bot.id}/api_key/regenerate`),
     );
     await expectKey(bot, bot.apiKey);
     await expectKey(guestBot, guestBot.apiKey);
@@ -248,6 +257,7 @@ describe('DELETE /bots/{bot_id}', () => {
       expectError(await t.as(who).delete(`/bots/${bot.id}`), 400, 'BAD_REQUEST', INSUFFICIENT);
     }
     expectUserDeactivated(await t.as(callers.deactivated).delete(`/bots/${bot.id}`));
+    expectIncomingWebhookRefused(await t.as(callers.incomingWebhook).delete(`/bots/${bot.id}`));
     expect((await userOf(bot.id)).is_active).toBe(true);
     await expectKey(bot, bot.apiKey);
   });
@@ -302,6 +312,9 @@ describe('POST /users/{user_id}/reactivate for a bot', () => {
       expectError(await t.as(who).post(`/users/${id}/reactivate`), 400, 'BAD_REQUEST', msg);
     }
     expectUserDeactivated(await t.as(callers.deactivated).post(`/users/${bot.id}/reactivate`));
+    expectIncomingWebhookRefused(
+      await t.as(callers.incomingWebhook).post(`/users/${bot.id}/reactivate`),
+    );
     expect((await userOf(bot.id)).is_active).toBe(false);
     expect((await userOf(guestBot.id)).is_active).toBe(false);
   });
@@ -355,8 +368,11 @@ describe('POST /users/me/api_key/regenerate', () => {
     },
   );
 
-  it('bots of every type may regenerate their own key', async () => {
-    for (const type of [1, 2, 3, 4]) {
+  it('bots may regenerate their own key, except incoming-webhook bots (as Zulip)', async () => {
+    const incoming = await makeBot(t, 'member', 'Self Rotating 2', 2);
+    expectIncomingWebhookRefused(await t.as(incoming).post('/users/me/api_key/regenerate'));
+    expect(userById(t.server.ctx.db, incoming.id)?.api_key).toBe(incoming.apiKey);
+    for (const type of [1, 3, 4]) {
       const bot = await makeBot(t, 'member', `Self Rotating ${type}`, type);
       const res = await t.as(bot).post('/users/me/api_key/regenerate');
       expect(res.status, JSON.stringify(res.body)).toBe(200);

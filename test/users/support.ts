@@ -58,18 +58,33 @@ export async function deactivatedMember(t: TestServer, name: string): Promise<Ac
 /** The human callers of a role matrix, plus a bot of each type. */
 export interface Callers {
   humans: FixtureName[];
+  /** Generic, outgoing-webhook and embedded bots: they reach the endpoints' own rules. */
   bots: Account[];
+  /** An incoming-webhook bot: refused by every endpoint but POST /messages, before its rules. */
+  incomingWebhook: Account;
   deactivated: Account;
 }
 
 export async function roleMatrixCallers(t: TestServer): Promise<Callers> {
   const bots = [t.accounts.bot];
-  for (const type of [2, 3, 4]) bots.push(await makeBot(t, 'admin', `Caller Type ${type}`, type));
+  for (const type of [3, 4]) bots.push(await makeBot(t, 'admin', `Caller Type ${type}`, type));
   return {
     humans: ['owner', 'admin', 'moderator', 'member', 'guest'],
     bots,
+    incomingWebhook: await makeBot(t, 'admin', 'Caller Type 2', 2),
     deactivated: await deactivatedMember(t, 'Dee Activated'),
   };
+}
+
+export function expectIncomingWebhookRefused(res: ApiResponse): void {
+  expect({ status: res.status, body: res.body }).toEqual({
+    status: 401,
+    body: {
+      result: 'error',
+      msg: 'This API is not available to incoming webhook bots.',
+      code: 'UNAUTHORIZED',
+    },
+  });
 }
 
 export function expectUserDeactivated(res: ApiResponse): void {
