@@ -6,5 +6,10 @@ export default defineConfig({
     testTimeout: 20_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    // Vitest's default is one worker fewer than the cores: a single worker on
+    // a 2-core machine. Many files mostly wait (child processes, long-polls,
+    // timeouts), so two workers nearly halve the suite there; every test runs
+    // on its own ephemeral port and temporary data directory.
+    maxWorkers: 2,
   },
 });
