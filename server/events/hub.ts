@@ -1,14 +1,40 @@
 import { badEventQueue } from '../core/errors.js';
-import { EventQueue, type QueuedEvent, type QueueOptions } from './queue.js';
+import { EventQueue, type QueueOptions, SerialisedEvent } from './queue.js';
 
 /**
  * An event as an operation emits it: either one payload for every recipient,
  * or a function that shapes the payload for each queue (apply_markdown,
  * client capabilities, per-user flags ...) and may return null to skip it.
+ * Each distinct payload object is serialised once per dispatch, so a function
+ * that returns the same object to queues with the same options (see
+ * `memoisePayload`) costs one JSON.stringify, not one per queue.
  */
 export type EventPayload =
   | ({ type: string } & Record<string, unknown>)
   | ((queue: EventQueue) => ({ type: string } & Record<string, unknown>) | null);
+
+type EventObject = { type: string } & Record<string, unknown>;
+
+/**
+ * A payload function that builds once per key: queues whose options give the
+ * same key get the very same object, which the hub then serialises once.
+ * The key must capture everything `build` reads from the queue.
+ */
+export function memoisePayload(
+  keyOf: (queue: EventQueue) => string,
+  build: (queue: EventQueue) => EventObject | null,
+): (queue: EventQueue) => EventObject | null {
+  const built = new Map<string, EventObject | null>();
+  return (queue) => {
+    const key = keyOf(queue);
+    let payload = built.get(key);
+    if (payload === undefined) {
+      payload = build(queue);
+      built.set(key, payload);
+    }
+    return payload;
+  };
+}
 
 export interface PendingEvent {
   /** The event type, used for the queues' event_types filter. */
@@ -46,6 +72,8 @@ export interface EventHubTimings {
   idleQueueMs: number;
   gcIntervalMs: number;
 }
+
+const heartbeat = new SerialisedEvent({ type: 'heartbeat' });
 
 export const defaultTimings: EventHubTimings = {
   heartbeatMs: 50_000,
@@ -148,6 +176,7 @@ export class EventHub {
 
   dispatch(event: PendingEvent): void {
     for (const observer of this.observers) observer(event);
+    const serialised = new Map<object, SerialisedEvent>();
     const seen = new Set<number>();
     for (const userId of event.users) {
       if (seen.has(userId)) continue;
@@ -160,7 +189,12 @@ export class EventHub {
         const payload = typeof event.payload === 'function' ? event.payload(queue) : event.payload;
         if (!payload) continue;
         if (!this.queueFilter(queue, event.type, payload)) continue;
-        queue.push(payload);
+        let text = serialised.get(payload);
+        if (!text) {
+          text = new SerialisedEvent(payload);
+          serialised.set(payload, text);
+        }
+        queue.push(text);
         if (queue.size > this.limits.maxEventsPerQueue) this.delete(queue);
       }
     }
@@ -169,17 +203,17 @@ export class EventHub {
   /**
    * GET /events: acknowledge, then answer at once if events are pending (or
    * dont_block), else wait for one, a heartbeat, or the client going away.
+   * Answers the events' JSON texts.
    */
   async poll(
     queue: EventQueue,
     lastEventId: number | undefined,
     dontBlock: boolean,
     abort: AbortSignal,
-  ): Promise<QueuedEvent[]> {
+  ): Promise<string[]> {
     queue.lastAccessMs = this.now();
     if (lastEventId !== undefined) queue.acknowledge(lastEventId);
-    const ready = queue.pending();
-    if (ready.length > 0 || dontBlock || this.closed) return ready;
+    if (queue.size > 0 || dontBlock || this.closed) return queue.pendingJson();
 
     await new Promise<void>((resolve) => {
       let done = false;
@@ -193,7 +227,7 @@ export class EventHub {
       };
       const waiter = { wake: finish };
       const timer = setTimeout(() => {
-        if (queue.pending().length === 0) queue.push({ type: 'heartbeat' });
+        if (queue.size === 0) queue.push(heartbeat);
         finish();
       }, this.timings.heartbeatMs);
       abort.addEventListener('abort', finish);
@@ -201,7 +235,7 @@ export class EventHub {
       if (abort.aborted) finish();
     });
     queue.lastAccessMs = this.now();
-    return queue.pending();
+    return queue.pendingJson();
   }
 
   collectGarbage(): void {

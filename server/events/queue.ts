@@ -51,6 +51,31 @@ export const DEFAULT_CLIENT_CAPABILITIES: ClientCapabilities = {
 
 export type QueuedEvent = { id: number; type: string } & Record<string, unknown>;
 
+/**
+ * An event as JSON text, made once and shared by every queue that gets the
+ * same payload. `open` is the object's text without its closing brace, so a
+ * queue appends its own event id without re-serialising; null when the
+ * payload has a top-level `id` of its own, which the queue's id replaces.
+ */
+export class SerialisedEvent {
+  private readonly open: string | null;
+
+  constructor(readonly payload: { type: string } & Record<string, unknown>) {
+    this.open = Object.hasOwn(payload, 'id') ? null : JSON.stringify(payload).slice(0, -1);
+  }
+
+  withId(id: number): string {
+    return this.open === null
+      ? JSON.stringify({ ...this.payload, id })
+      : `${this.open},"id":${id}}`;
+  }
+}
+
+interface StoredEvent {
+  id: number;
+  json: string;
+}
+
 interface Waiter {
   wake(): void;
 }
@@ -62,7 +87,8 @@ interface Waiter {
 export class EventQueue {
   readonly id: string = randomUUID();
   readonly options: QueueOptions;
-  private events: QueuedEvent[] = [];
+  /** Kept as text: a poll answer concatenates them, never re-serialising. */
+  private events: StoredEvent[] = [];
   private nextEventId = 0;
   private newestPrunedId = -1;
   lastAccessMs: number;
@@ -86,8 +112,10 @@ export class EventQueue {
     return this.options.eventTypes === null || this.options.eventTypes.has(type);
   }
 
-  push(event: { type: string } & Record<string, unknown>): void {
-    this.events.push({ ...event, id: this.nextEventId++ });
+  push(event: SerialisedEvent | ({ type: string } & Record<string, unknown>)): void {
+    const serialised = event instanceof SerialisedEvent ? event : new SerialisedEvent(event);
+    const id = this.nextEventId++;
+    this.events.push({ id, json: serialised.withId(id) });
     this.waiter?.wake();
   }
 
@@ -112,8 +140,14 @@ export class EventQueue {
     return this.events.length;
   }
 
+  /** The unacknowledged events' JSON texts, oldest first: what GET /events sends. */
+  pendingJson(): string[] {
+    return this.events.map((event) => event.json);
+  }
+
+  /** The unacknowledged events as objects (for inspection; polls use pendingJson). */
   pending(): QueuedEvent[] {
-    return this.events.slice();
+    return this.events.map((event) => JSON.parse(event.json) as QueuedEvent);
   }
 
   get hasWaiter(): boolean {

@@ -9,6 +9,7 @@ import { ApiError, badRequest, notFound, requestTooLarge } from '../core/errors.
 import { defaultRules, headersFor, type RateLimiter, type RateStatus } from '../core/rate-limit.js';
 import type { UserRow } from '../db/queries/users.js';
 import { FileAnswer, type UploadedFile } from '../shared/files.js';
+import { SerialisedFields } from '../shared/json-fields.js';
 import { MAX_UPLOAD_READ_BYTES } from '../shared/limits.js';
 import { parseByteRange } from './byte-range.js';
 import { jsonTooDeep, parseParams, tooDeepMessage } from './params.js';
@@ -291,6 +292,16 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
           ? await ctx.batch(() => handler(ctx, user, params, info))
           : await handler(ctx, user, params, info);
         if (result instanceof FileAnswer) return sendFile(reply, result, request.headers.range);
+        if (result instanceof SerialisedFields) {
+          const extra =
+            ignored.length > 0
+              ? `,"ignored_parameters_unsupported":${JSON.stringify(ignored.sort())}`
+              : '';
+          return reply
+            .code(200)
+            .type('application/json; charset=utf-8')
+            .send(`{"result":"success","msg":"",${result.text}${extra}}`);
+        }
         const body: Record<string, unknown> = { result: 'success', msg: '', ...(result as object) };
         if (ignored.length > 0) body.ignored_parameters_unsupported = ignored.sort();
         return reply.code(200).send(body);

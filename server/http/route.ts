@@ -1,6 +1,7 @@
 import type { AppContext } from '../core/context.js';
 import type { UserRow } from '../db/queries/users.js';
 import type { FileAnswer, UploadedFile } from '../shared/files.js';
+import type { SerialisedFields } from '../shared/json-fields.js';
 import type { ParamShape, ParsedParams } from './params.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE' | 'PUT';
@@ -16,8 +17,8 @@ export interface RequestInfo {
   files: readonly UploadedFile[];
 }
 
-/** What a handler answers: fields of Zulip's JSON envelope, or a file. */
-export type HandlerResult = Record<string, unknown> | FileAnswer;
+/** What a handler answers: fields of Zulip's JSON envelope (as values or as JSON text), or a file. */
+export type HandlerResult = Record<string, unknown> | SerialisedFields | FileAnswer;
 
 interface BaseRoute<S extends ParamShape> {
   method: HttpMethod;

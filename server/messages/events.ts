@@ -1,6 +1,6 @@
 import type { AppContext, Tx } from '../core/context.js';
 import { messageById } from '../db/queries/messages.js';
-import type { NewMessageFacts } from '../events/hub.js';
+import { memoisePayload, type NewMessageFacts } from '../events/hub.js';
 import type { EventQueue } from '../events/queue.js';
 import { flagNames } from '../shared/flags.js';
 import { MessageFormatter } from './format.js';
@@ -39,17 +39,25 @@ export function emitMessageEvent(
     type: 'message',
     users: flagsByUser.keys(),
     ...(facts ? { newMessage: facts } : {}),
-    payload: (queue) => {
-      const message = dictFor(queue);
-      if (!message) return null;
-      const event: { type: string } & Record<string, unknown> = {
-        type: 'message',
-        message,
-        flags: flagNames(flagsByUser.get(queue.userId) ?? 0),
-      };
-      if (local && queue.id === local.queueId) event.local_message_id = local.localId;
-      return event;
-    },
+    // Recipients with the same options and flags share one event (and its JSON).
+    payload: memoisePayload(
+      (queue) => {
+        const o = queue.options;
+        const isLocal = local !== undefined && queue.id === local.queueId;
+        return `${o.applyMarkdown}|${o.capabilities.empty_topic_name}|${flagsByUser.get(queue.userId) ?? 0}|${isLocal}`;
+      },
+      (queue) => {
+        const message = dictFor(queue);
+        if (!message) return null;
+        const event: { type: string } & Record<string, unknown> = {
+          type: 'message',
+          message,
+          flags: flagNames(flagsByUser.get(queue.userId) ?? 0),
+        };
+        if (local && queue.id === local.queueId) event.local_message_id = local.localId;
+        return event;
+      },
+    ),
   });
 }
 

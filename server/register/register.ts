@@ -6,8 +6,8 @@ import {
   type ClientCapabilities,
   DEFAULT_CLIENT_CAPABILITIES,
   type NarrowTerm,
-  type QueuedEvent,
 } from '../events/queue.js';
+import { SerialisedFields } from '../shared/json-fields.js';
 import { isGuest } from '../shared/roles.js';
 import { fetchInitialState } from './state.js';
 
@@ -76,18 +76,20 @@ export function registerQueue(ctx: AppContext, user: UserRow, input: RegisterInp
   };
 }
 
-/** GET /events */
+/** GET /events: the queue's events joined as the JSON text they were stored as. */
 export async function getEvents(
   ctx: AppContext,
   user: UserRow,
   input: { queueId: string | undefined; lastEventId: number | undefined; dontBlock: boolean },
   signal: AbortSignal,
-): Promise<{ events: QueuedEvent[] }> {
+): Promise<SerialisedFields> {
   if (input.queueId === undefined) throw badRequest("Missing 'queue_id' argument");
   if (input.lastEventId === undefined) throw badRequest("Missing 'last_event_id' argument");
   const queue = ctx.events.get(input.queueId, user.id);
   const events = await ctx.events.poll(queue, input.lastEventId, input.dontBlock, signal);
-  return { events };
+  return new SerialisedFields(
+    `"events":[${events.join(',')}],"queue_id":${JSON.stringify(queue.id)}`,
+  );
 }
 
 /** DELETE /events */
