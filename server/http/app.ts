@@ -252,14 +252,19 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
           clientName: clientNameFromUserAgent(request.headers['user-agent']),
           ip: request.ip,
           files: uploadedFiles.get(request) ?? [],
-          // Made on first use: only long-polls need it, and aborting costs a DOMException.
+          // Made on first use: only long-polls need it. Aborted only when the
+          // client leaves before its answer is written: aborting builds a
+          // DOMException, which every answered poll would otherwise pay for.
           get signal() {
             if (!abort) {
               const controller = new AbortController();
               abort = controller;
-              if (request.raw.destroyed || reply.raw.writableEnded) controller.abort();
-              request.raw.once('close', () => controller.abort());
-              reply.raw.once('close', () => controller.abort());
+              const abortUnlessAnswered = () => {
+                if (!reply.raw.writableFinished) controller.abort();
+              };
+              if (request.raw.destroyed || reply.raw.writableEnded) abortUnlessAnswered();
+              request.raw.once('close', abortUnlessAnswered);
+              reply.raw.once('close', abortUnlessAnswered);
             }
             return abort.signal;
           },
