@@ -1,4 +1,5 @@
 import { type ReactNode, useId } from 'react';
+import type { FormState } from './use-form.js';
 
 /** What a control needs to be labelled, described and marked invalid. */
 export interface ControlProps {
@@ -69,5 +70,37 @@ export function CheckField(props: {
         </p>
       ) : null}
     </div>
+  );
+}
+
+/**
+ * A text input bound to one string of a form's values, with the server's
+ * error for that field: the shape nearly every admin form repeats.
+ */
+export function TextField<Values extends object>(props: {
+  label: string;
+  name: keyof Values & string;
+  form: Pick<FormState, 'errorFor'>;
+  values: Values;
+  setValues: (values: Values) => void;
+  hint?: ReactNode;
+  type?: string;
+  autoComplete?: string;
+  placeholder?: string;
+}) {
+  const { label, name, form, values, setValues, hint, type, autoComplete, placeholder } = props;
+  return (
+    <Field label={label} name={name} error={form.errorFor(name)} hint={hint}>
+      {(p) => (
+        <input
+          {...p}
+          type={type}
+          autoComplete={autoComplete}
+          placeholder={placeholder}
+          value={String(values[name] ?? '')}
+          onChange={(e) => setValues({ ...values, [name]: e.target.value })}
+        />
+      )}
+    </Field>
   );
 }

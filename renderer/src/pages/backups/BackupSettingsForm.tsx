@@ -1,7 +1,7 @@
 import { type FormEvent, useState } from 'react';
 import type { Outputs } from '../../api/client.js';
 import { useApi } from '../../api/context.js';
-import { CheckField, Field } from '../../components/Field.js';
+import { CheckField, Field, TextField } from '../../components/Field.js';
 import { FormStatus } from '../../components/FormStatus.js';
 import { useForm } from '../../components/use-form.js';
 
@@ -81,20 +81,14 @@ export function BackupSettingsForm(props: { settings: Settings; onSaved: () => v
             />
           )}
         </Field>
-        <Field
+        <TextField
           label="Folder"
           name="folder"
-          error={form.errorFor('folder')}
           hint="An absolute path; another disk keeps backups safe from this one failing."
-        >
-          {(p) => (
-            <input
-              {...p}
-              value={values.folder}
-              onChange={(e) => setValues({ ...values, folder: e.target.value })}
-            />
-          )}
-        </Field>
+          form={form}
+          values={values}
+          setValues={setValues}
+        />
       </div>
       <div className="actions">
         <button type="submit" className="button primary" disabled={form.busy}>

@@ -1,7 +1,7 @@
 import { type FormEvent, useState } from 'react';
 import { useApi } from '../../api/context.js';
 import { downloadText } from '../../components/download.js';
-import { Field } from '../../components/Field.js';
+import { Field, TextField } from '../../components/Field.js';
 import { FormStatus } from '../../components/FormStatus.js';
 import { Secret } from '../../components/Secret.js';
 import { useForm } from '../../components/use-form.js';
@@ -55,31 +55,23 @@ export function NewBotForm({ onCreated }: { onCreated(): void }) {
     <form id="add-bot-form" className="card" onSubmit={submit} noValidate aria-label="New bot">
       <h2>New bot</h2>
       <div className="grid">
-        <Field label="Name" name="fullName" error={form.errorFor('fullName')}>
-          {(p) => (
-            <input
-              {...p}
-              autoComplete="off"
-              value={values.fullName}
-              onChange={(e) => setValues({ ...values, fullName: e.target.value })}
-            />
-          )}
-        </Field>
-        <Field
+        <TextField
+          label="Name"
+          name="fullName"
+          autoComplete="off"
+          form={form}
+          values={values}
+          setValues={setValues}
+        />
+        <TextField
           label="Username"
           name="shortName"
-          error={form.errorFor('shortName')}
           hint="The bot's address becomes username-bot@…"
-        >
-          {(p) => (
-            <input
-              {...p}
-              autoComplete="off"
-              value={values.shortName}
-              onChange={(e) => setValues({ ...values, shortName: e.target.value })}
-            />
-          )}
-        </Field>
+          autoComplete="off"
+          form={form}
+          values={values}
+          setValues={setValues}
+        />
         <Field label="Type" name="botType" error={form.errorFor('botType')}>
           {(p) => (
             <select
@@ -96,21 +88,15 @@ export function NewBotForm({ onCreated }: { onCreated(): void }) {
           )}
         </Field>
         {values.botType === OUTGOING_WEBHOOK ? (
-          <Field
+          <TextField
             label="Endpoint URL"
             name="payloadUrl"
-            error={form.errorFor('payloadUrl')}
             hint="Hearth POSTs messages that mention the bot here."
-          >
-            {(p) => (
-              <input
-                {...p}
-                type="url"
-                value={values.payloadUrl}
-                onChange={(e) => setValues({ ...values, payloadUrl: e.target.value })}
-              />
-            )}
-          </Field>
+            type="url"
+            form={form}
+            values={values}
+            setValues={setValues}
+          />
         ) : null}
       </div>
       <div className="actions">

@@ -1,6 +1,6 @@
 import { type FormEvent, useState } from 'react';
 import { useApi } from '../../api/context.js';
-import { CheckField, Field } from '../../components/Field.js';
+import { CheckField, TextField } from '../../components/Field.js';
 import { FormStatus } from '../../components/FormStatus.js';
 import { useForm } from '../../components/use-form.js';
 
@@ -34,26 +34,22 @@ export function NewChannelForm({ onCreated }: { onCreated(): void }) {
     >
       <h2>New channel</h2>
       <div className="grid">
-        <Field label="Name" name="name" error={form.errorFor('name')}>
-          {(p) => (
-            <input
-              {...p}
-              autoComplete="off"
-              value={values.name}
-              onChange={(e) => setValues({ ...values, name: e.target.value })}
-            />
-          )}
-        </Field>
-        <Field label="Description" name="description" error={form.errorFor('description')}>
-          {(p) => (
-            <input
-              {...p}
-              autoComplete="off"
-              value={values.description}
-              onChange={(e) => setValues({ ...values, description: e.target.value })}
-            />
-          )}
-        </Field>
+        <TextField
+          label="Name"
+          name="name"
+          autoComplete="off"
+          form={form}
+          values={values}
+          setValues={setValues}
+        />
+        <TextField
+          label="Description"
+          name="description"
+          autoComplete="off"
+          form={form}
+          values={values}
+          setValues={setValues}
+        />
       </div>
       <CheckField
         name="isPrivate"

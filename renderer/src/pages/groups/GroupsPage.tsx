@@ -2,7 +2,7 @@ import { type FormEvent, useState } from 'react';
 import { Link } from 'wouter';
 import { useApi } from '../../api/context.js';
 import { useLoad } from '../../api/use-load.js';
-import { Field } from '../../components/Field.js';
+import { TextField } from '../../components/Field.js';
 import { FormStatus } from '../../components/FormStatus.js';
 import { PageTitle } from '../../components/Layout.js';
 import { Loading } from '../../components/Loading.js';
@@ -85,26 +85,22 @@ function NewGroupForm({ onCreated }: { onCreated(): void }) {
     <form id="add-group-form" className="card" onSubmit={submit} noValidate aria-label="New group">
       <h2>New group</h2>
       <div className="grid">
-        <Field label="Name" name="name" error={form.errorFor('name')}>
-          {(p) => (
-            <input
-              {...p}
-              autoComplete="off"
-              value={values.name}
-              onChange={(e) => setValues({ ...values, name: e.target.value })}
-            />
-          )}
-        </Field>
-        <Field label="Description" name="description" error={form.errorFor('description')}>
-          {(p) => (
-            <input
-              {...p}
-              autoComplete="off"
-              value={values.description}
-              onChange={(e) => setValues({ ...values, description: e.target.value })}
-            />
-          )}
-        </Field>
+        <TextField
+          label="Name"
+          name="name"
+          autoComplete="off"
+          form={form}
+          values={values}
+          setValues={setValues}
+        />
+        <TextField
+          label="Description"
+          name="description"
+          autoComplete="off"
+          form={form}
+          values={values}
+          setValues={setValues}
+        />
       </div>
       <div className="actions">
         <button type="submit" className="button primary" disabled={form.busy}>

@@ -2,7 +2,7 @@ import { type FormEvent, useState } from 'react';
 import { useApi } from '../../api/context.js';
 import { shownError } from '../../api/errors.js';
 import { useLoad } from '../../api/use-load.js';
-import { Field } from '../../components/Field.js';
+import { TextField } from '../../components/Field.js';
 import { FormStatus } from '../../components/FormStatus.js';
 import { PageTitle } from '../../components/Layout.js';
 import { Loading } from '../../components/Loading.js';
@@ -50,43 +50,23 @@ export function PlaygroundsPage() {
       >
         <h2>New playground</h2>
         <div className="grid">
-          <Field label="Name" name="name" error={form.errorFor('name')}>
-            {(p) => (
-              <input
-                {...p}
-                value={values.name}
-                onChange={(e) => setValues({ ...values, name: e.target.value })}
-              />
-            )}
-          </Field>
-          <Field
+          <TextField label="Name" name="name" form={form} values={values} setValues={setValues} />
+          <TextField
             label="Language"
             name="pygmentsLanguage"
-            error={form.errorFor('pygmentsLanguage')}
             hint="As written after ``` (e.g. python)."
-          >
-            {(p) => (
-              <input
-                {...p}
-                value={values.pygmentsLanguage}
-                onChange={(e) => setValues({ ...values, pygmentsLanguage: e.target.value })}
-              />
-            )}
-          </Field>
-          <Field
+            form={form}
+            values={values}
+            setValues={setValues}
+          />
+          <TextField
             label="URL template"
             name="urlTemplate"
-            error={form.errorFor('urlTemplate')}
             hint="With {code} where the code goes."
-          >
-            {(p) => (
-              <input
-                {...p}
-                value={values.urlTemplate}
-                onChange={(e) => setValues({ ...values, urlTemplate: e.target.value })}
-              />
-            )}
-          </Field>
+            form={form}
+            values={values}
+            setValues={setValues}
+          />
         </div>
         <div className="actions">
           <button type="submit" className="button primary" disabled={form.busy}>

@@ -1,6 +1,6 @@
 import { type FormEvent, useState } from 'react';
 import { useApi } from '../../api/context.js';
-import { CheckField, Field } from '../../components/Field.js';
+import { CheckField, Field, TextField } from '../../components/Field.js';
 import { FormStatus } from '../../components/FormStatus.js';
 import { useForm } from '../../components/use-form.js';
 import { PROFILE_FIELD_TYPES, SELECT_FIELD, selectFieldData } from '../../labels.js';
@@ -34,15 +34,7 @@ export function NewFieldForm({ onCreated }: { onCreated(): void }) {
     <form id="add-field-form" className="card" onSubmit={submit} noValidate aria-label="New field">
       <h2>New profile field</h2>
       <div className="grid">
-        <Field label="Label" name="name" error={form.errorFor('name')}>
-          {(p) => (
-            <input
-              {...p}
-              value={values.name}
-              onChange={(e) => setValues({ ...values, name: e.target.value })}
-            />
-          )}
-        </Field>
+        <TextField label="Label" name="name" form={form} values={values} setValues={setValues} />
         <Field label="Type" name="fieldType" error={form.errorFor('fieldType')}>
           {(p) => (
             <select
@@ -58,15 +50,7 @@ export function NewFieldForm({ onCreated }: { onCreated(): void }) {
             </select>
           )}
         </Field>
-        <Field label="Hint" name="hint" error={form.errorFor('hint')}>
-          {(p) => (
-            <input
-              {...p}
-              value={values.hint}
-              onChange={(e) => setValues({ ...values, hint: e.target.value })}
-            />
-          )}
-        </Field>
+        <TextField label="Hint" name="hint" form={form} values={values} setValues={setValues} />
       </div>
       {values.fieldType === SELECT_FIELD ? (
         <Field

@@ -1,6 +1,6 @@
 import { type FormEvent, useState } from 'react';
 import { useApi } from '../../api/context.js';
-import { Field } from '../../components/Field.js';
+import { Field, TextField } from '../../components/Field.js';
 import { FormStatus } from '../../components/FormStatus.js';
 import { useForm } from '../../components/use-form.js';
 import { MEMBER_ROLE, ROLES } from '../../labels.js';
@@ -38,38 +38,32 @@ export function NewUserForm({ onCreated }: { onCreated(): void }) {
     <form id="add-user-form" className="card" onSubmit={submit} noValidate aria-label="New user">
       <h2>New user</h2>
       <div className="grid">
-        <Field label="Full name" name="fullName" error={form.errorFor('fullName')}>
-          {(p) => (
-            <input
-              {...p}
-              autoComplete="off"
-              value={values.fullName}
-              onChange={(e) => setValues({ ...values, fullName: e.target.value })}
-            />
-          )}
-        </Field>
-        <Field label="E-mail" name="email" error={form.errorFor('email')}>
-          {(p) => (
-            <input
-              {...p}
-              type="email"
-              autoComplete="off"
-              value={values.email}
-              onChange={(e) => setValues({ ...values, email: e.target.value })}
-            />
-          )}
-        </Field>
-        <Field label="Password" name="password" error={form.errorFor('password')}>
-          {(p) => (
-            <input
-              {...p}
-              type="password"
-              autoComplete="new-password"
-              value={values.password}
-              onChange={(e) => setValues({ ...values, password: e.target.value })}
-            />
-          )}
-        </Field>
+        <TextField
+          label="Full name"
+          name="fullName"
+          autoComplete="off"
+          form={form}
+          values={values}
+          setValues={setValues}
+        />
+        <TextField
+          label="E-mail"
+          name="email"
+          type="email"
+          autoComplete="off"
+          form={form}
+          values={values}
+          setValues={setValues}
+        />
+        <TextField
+          label="Password"
+          name="password"
+          type="password"
+          autoComplete="new-password"
+          form={form}
+          values={values}
+          setValues={setValues}
+        />
         <Field label="Role" name="role" error={form.errorFor('role')}>
           {(p) => (
             <select
