@@ -1,0 +1,138 @@
+/**
+ * The chat view's client of Hearth's Zulip REST API: same-origin calls to
+ * /api/v1 with Basic auth (`email:api_key`), parameters form-encoded the way
+ * Zulip's own clients send them (arrays and objects as JSON text).
+ */
+
+export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+export type Params = Record<string, unknown>;
+
+export interface Credentials {
+  email: string;
+  apiKey: string;
+}
+
+/** A Zulip error answer (`result: "error"`), or a failure to reach the server. */
+export class ApiError extends Error {
+  constructor(
+    message: string,
+    /** Zulip's `code` (`BAD_REQUEST`, `BAD_EVENT_QUEUE_ID`, …); `NETWORK_ERROR` when there was no answer. */
+    readonly code: string,
+    /** HTTP status; 0 when the server did not answer. */
+    readonly status: number,
+    /** The offending parameter, when the server names one. */
+    readonly varName?: string,
+    /** The whole error body, for fields particular to one error (e.g. `queue_id`). */
+    readonly body: Record<string, unknown> = {},
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+
+  /** True when the server could not be reached (restarting, network gone). */
+  get isNetwork(): boolean {
+    return this.status === 0;
+  }
+}
+
+/** Zulip's wire format: strings as they are, everything else as JSON text. */
+export function encodeParams(params: Params): URLSearchParams {
+  const form = new URLSearchParams();
+  for (const [name, value] of Object.entries(params)) {
+    if (value === undefined) continue;
+    form.append(name, typeof value === 'string' ? value : JSON.stringify(value));
+  }
+  return form;
+}
+
+const basic = ({ email, apiKey }: Credentials) =>
+  // btoa needs Latin-1: encode the UTF-8 bytes of the e-mail first.
+  `Basic ${btoa(String.fromCharCode(...new TextEncoder().encode(`${email}:${apiKey}`)))}`;
+
+export interface ApiOptions {
+  /** The server's origin; the page's own by default. */
+  baseUrl?: string;
+  credentials?: Credentials | null;
+  fetch?: typeof fetch;
+}
+
+export class ZulipApi {
+  readonly baseUrl: string;
+  credentials: Credentials | null;
+  private readonly fetchImpl: typeof fetch;
+
+  constructor(options: ApiOptions = {}) {
+    this.baseUrl = options.baseUrl ?? location.origin;
+    this.credentials = options.credentials ?? null;
+    this.fetchImpl = options.fetch ?? fetch.bind(globalThis);
+  }
+
+  /** An absolute URL for a server path (`/user_uploads/…`, `/api/v1/…`). */
+  url(path: string): string {
+    return new URL(path, this.baseUrl).toString();
+  }
+
+  /**
+   * Calls `/api/v1{path}`; resolves with the success body, rejects with
+   * ApiError. `signal` aborts (an event long-poll when the queue is dropped).
+   */
+  async call<T = Record<string, unknown>>(
+    method: HttpMethod,
+    path: string,
+    params: Params = {},
+    signal?: AbortSignal,
+  ): Promise<T> {
+    const form = encodeParams(params);
+    const inQuery = method === 'GET' || method === 'DELETE';
+    const query = inQuery && [...form].length > 0 ? `?${form}` : '';
+    return this.send<T>(method, `/api/v1${path}${query}`, inQuery ? undefined : form, signal);
+  }
+
+  /** `POST /user_uploads` with one file; resolves with Zulip's answer (`url`, `filename`). */
+  upload(
+    file: File,
+    signal?: AbortSignal,
+  ): Promise<{ url: string; filename: string; uri: string }> {
+    const body = new FormData();
+    body.append('file', file, file.name);
+    return this.send('POST', '/api/v1/user_uploads', body, signal);
+  }
+
+  private async send<T>(
+    method: HttpMethod,
+    path: string,
+    body: BodyInit | undefined,
+    signal: AbortSignal | undefined,
+  ): Promise<T> {
+    const headers: Record<string, string> = {};
+    if (this.credentials) headers.Authorization = basic(this.credentials);
+    let response: Response;
+    try {
+      response = await this.fetchImpl(this.url(path), { method, headers, body, signal });
+    } catch (err) {
+      if (signal?.aborted) throw err;
+      throw new ApiError('The server could not be reached.', 'NETWORK_ERROR', 0);
+    }
+    let answer: Record<string, unknown>;
+    try {
+      answer = (await response.json()) as Record<string, unknown>;
+    } catch {
+      // A proxy page or a server mid-restart: no Zulip answer.
+      throw new ApiError(
+        `The server answered ${response.status}.`,
+        'NETWORK_ERROR',
+        response.status >= 500 ? 0 : response.status,
+      );
+    }
+    if (!response.ok || answer.result === 'error') {
+      throw new ApiError(
+        typeof answer.msg === 'string' ? answer.msg : `The server answered ${response.status}.`,
+        typeof answer.code === 'string' ? answer.code : 'BAD_REQUEST',
+        response.status,
+        typeof answer.var_name === 'string' ? answer.var_name : undefined,
+        answer,
+      );
+    }
+    return answer as T;
+  }
+}

@@ -1,0 +1,216 @@
+/**
+ * What the chat view knows, in Zulip's own shapes (as `POST /register`, the
+ * events and `GET /messages` give them), and the store's interface. The data
+ * layer (this folder) fills it; views read it through `store-context.tsx` and
+ * change the server only through `ChatActions` or the API, never the state.
+ */
+import type { ZulipApi } from './api.js';
+
+/** One narrow term as Zulip's API takes it (`channel`, `topic`, `dm`, `search`, `is`, `near`, …). */
+export interface NarrowTerm {
+  operator: string;
+  operand: string | number | number[];
+  negated?: boolean;
+}
+export type Narrow = NarrowTerm[];
+
+export interface User {
+  user_id: number;
+  email: string;
+  full_name: string;
+  avatar_url: string | null;
+  is_active: boolean;
+  is_bot: boolean;
+  role: number;
+  is_admin: boolean;
+  is_owner: boolean;
+  is_guest: boolean;
+  timezone: string;
+  date_joined: string;
+  bot_type?: number | null;
+  [other: string]: unknown;
+}
+
+export interface Subscription {
+  stream_id: number;
+  name: string;
+  description: string;
+  rendered_description: string;
+  color: string;
+  pin_to_top: boolean;
+  is_muted: boolean;
+  invite_only: boolean;
+  is_archived?: boolean;
+  desktop_notifications: boolean | null;
+  [other: string]: unknown;
+}
+
+/** A channel the user may see but need not be subscribed to (`streams` in register). */
+export interface Channel {
+  stream_id: number;
+  name: string;
+  description: string;
+  rendered_description: string;
+  invite_only: boolean;
+  is_archived?: boolean;
+  is_web_public?: boolean;
+  [other: string]: unknown;
+}
+
+export interface Reaction {
+  emoji_name: string;
+  emoji_code: string;
+  reaction_type: 'unicode_emoji' | 'realm_emoji' | 'zulip_extra_emoji';
+  user_id: number;
+}
+
+export interface Message {
+  id: number;
+  type: 'stream' | 'private';
+  sender_id: number;
+  sender_full_name: string;
+  sender_email: string;
+  avatar_url: string | null;
+  /** Rendered HTML (the chat always registers with `apply_markdown`). */
+  content: string;
+  /** Channel messages: the channel id and topic. */
+  stream_id?: number;
+  subject: string;
+  display_recipient: string | { id: number; email: string; full_name: string }[];
+  timestamp: number;
+  last_edit_timestamp?: number;
+  last_moved_timestamp?: number;
+  flags: string[];
+  reactions: Reaction[];
+  submessages: unknown[];
+  /** Set on a message sent from this tab that the server has not confirmed yet. */
+  local_id?: string;
+  [other: string]: unknown;
+}
+
+export type VisibilityPolicy = 0 | 1 | 2 | 3; // inherit, muted, unmuted, followed
+
+export interface UserTopic {
+  stream_id: number;
+  topic_name: string;
+  visibility_policy: VisibilityPolicy;
+  last_updated: number;
+}
+
+export interface Presence {
+  /** `active`, `idle` or `offline`, derived from the timestamps the server reports. */
+  status: 'active' | 'idle' | 'offline';
+  last_active: number | null;
+}
+
+export interface UserStatus {
+  status_text?: string;
+  emoji_name?: string;
+  emoji_code?: string;
+  reaction_type?: string;
+  away?: boolean;
+}
+
+export interface CustomEmoji {
+  id: string;
+  name: string;
+  source_url: string;
+  still_url?: string | null;
+  deactivated: boolean;
+}
+
+/** Where the compose box sends: a channel and topic, or direct-message recipients. */
+export type ComposeTarget =
+  | { kind: 'channel'; channelId: number; topic: string }
+  | { kind: 'direct'; userIds: number[] };
+
+/** Unread counts the sidebar, title and Inbox show; kept by the data layer from register + events. */
+export interface UnreadCounts {
+  total: number;
+  /** By channel id (muted topics and channels excluded as Zulip's web app counts them). */
+  channels: Map<number, number>;
+  /** By channel id then topic name. */
+  topics: Map<number, Map<string, number>>;
+  /** By DM conversation key (`dmKey`: sorted user ids joined by `,`, the user's own id left out). */
+  directs: Map<string, number>;
+  mentions: number;
+}
+
+/** A loaded stretch of one narrow's messages, as the feed shows them. */
+export interface MessageListState {
+  narrow: Narrow;
+  /** Message ids in order. */
+  ids: number[];
+  foundOldest: boolean;
+  foundNewest: boolean;
+  loadingOlder: boolean;
+  loadingNewer: boolean;
+  /** The message to scroll to first (the first unread, or `near`). */
+  anchorId: number | null;
+  error: string | null;
+}
+
+export type ConnectionState = 'connecting' | 'connected' | 'reconnecting' | 'logged-out';
+
+export interface ChatState {
+  connection: ConnectionState;
+  ownUserId: number;
+  realm: {
+    name: string;
+    /** `realm_*` settings from register as given (edit limits, `realm_allow_message_editing`, …). */
+    settings: Record<string, unknown>;
+    emoji: Record<string, CustomEmoji>;
+    /** `server_emoji_data_url` and friends from register. */
+    serverEmojiDataUrl: string | null;
+    maxFileUploadSizeMib: number;
+  };
+  /** Active and deactivated users and bots by id (`realm_users`, `realm_non_active_users`, cross-realm bots). */
+  users: Map<number, User>;
+  subscriptions: Map<number, Subscription>;
+  /** Every channel the user can see (`streams`), subscribed or not. */
+  channels: Map<number, Channel>;
+  /** Topics per channel, newest first (`GET /users/me/{id}/topics` loaded on demand, kept by events). */
+  topics: Map<number, { name: string; maxId: number }[]>;
+  userTopics: UserTopic[];
+  mutedUserIds: Set<number>;
+  presence: Map<number, Presence>;
+  userStatus: Map<number, UserStatus>;
+  /** Users typing per conversation key (`channel:{id}:{topic}` or `dm:{key}`). */
+  typing: Map<string, number[]>;
+  /** Every message the tab has, by id. */
+  messages: Map<number, Message>;
+  /** The feed's current list. */
+  list: MessageListState | null;
+  unread: UnreadCounts;
+  /** `user_settings` from register (enter_sends, twenty_four_hour_time, …) kept by events. */
+  settings: Record<string, unknown>;
+  /** Drafts by id (`drafts` from register and events). */
+  drafts: Map<number, Record<string, unknown>>;
+}
+
+/** What views may ask of the data layer; each goes to the server and comes back as events. */
+export interface ChatActions {
+  /** Shows `narrow` in the feed: loads around its first unread (or `near`). */
+  showNarrow(narrow: Narrow): void;
+  loadOlder(): void;
+  loadNewer(): void;
+  /** Marks messages read (they were seen in the feed). */
+  markRead(ids: number[]): void;
+  /** Marks every message of the current narrow read. */
+  markNarrowRead(): void;
+  /** Sends with local echo; resolves with the server's id. */
+  send(target: ComposeTarget, content: string): Promise<number>;
+  /** Loads a channel's topics when the sidebar opens it. */
+  loadTopics(channelId: number): void;
+  logOut(): Promise<void>;
+}
+
+export interface ChatStore {
+  readonly api: ZulipApi;
+  readonly actions: ChatActions;
+  getState(): ChatState;
+  /** Calls `listener` after every change; returns the unsubscribe. */
+  subscribe(listener: () => void): () => void;
+  /** Stops the event loop and deletes the queue (log-out, page unload). */
+  close(): void;
+}
