@@ -15,7 +15,6 @@ import {
   type Json,
   loadRecording,
   polls,
-  replayHandler,
   success,
   until,
 } from './fake-server.js';
@@ -116,7 +115,7 @@ describe('the event loop', () => {
     });
     await until(fake.store, (s) => s.connection === 'connected');
     fake.store.actions.showNarrow([{ operator: 'channel', operand: general }]);
-    await until(fake.store, (s) => registers === 2 && fetches === 2);
+    await waitFor(() => registers === 2 && fetches === 2);
     // The old list stays while the new one loads.
     expect(fake.store.getState().list?.ids).toEqual([10]);
     expect(fake.store.getState().messages.get(10)).toBeDefined();
@@ -337,7 +336,7 @@ describe('actions', () => {
 
     const show = async (narrow: Json) => {
       f.store.actions.showNarrow(narrow);
-      await until(f.store, (s) => s.list?.narrow === narrow && !s.list.loadingNewer);
+      await until(f.store, (s) => s.list?.narrow === narrow && s.list?.loadingNewer === false);
       f.store.actions.markNarrowRead();
     };
     await show([
