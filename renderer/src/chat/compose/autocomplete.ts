@@ -222,6 +222,27 @@ export function mentionSuggestions(
   return entries.slice(0, MAX_SUGGESTIONS).map((e) => e.suggestion);
 }
 
+/** People to add as DM recipients (oneself too: a note to self): active, not already chosen, best matches first, humans before bots. */
+export function recipientSuggestions(
+  query: string,
+  users: Iterable<User>,
+  chosen: ReadonlySet<number>,
+): User[] {
+  const ranked: Ranked<User>[] = [];
+  for (const user of users) {
+    if (!user.is_active || chosen.has(user.user_id)) continue;
+    const rank =
+      bestRank([user.full_name], query) ?? (matchRank(user.email, query) === 0 ? 2 : null);
+    if (rank !== null) ranked.push({ rank, item: user });
+  }
+  ranked.sort(
+    byRankThen<User>(
+      (a, b) => Number(a.is_bot) - Number(b.is_bot) || byName(a.full_name, b.full_name),
+    ),
+  );
+  return ranked.slice(0, MAX_SUGGESTIONS).map((r) => r.item);
+}
+
 /** Channels the person is subscribed to first, then the others they can see. */
 export function channelSuggestions(
   query: string,
