@@ -211,6 +211,21 @@ const people: Script = async ({ t, member, admin, ids }) => {
     member.delete('/users/me/subscriptions', { subscriptions: JSON.stringify(['announce']) }),
   );
   await ok(member.delete(`/drafts/${ids.draft}`));
+  const group = await ok(
+    admin.post('/user_groups/create', {
+      name: 'cooks',
+      description: 'Kitchen',
+      members: JSON.stringify([t.accounts.member.id]),
+    }),
+  );
+  ids.group = group.group_id;
+  await ok(
+    admin.post(`/user_groups/${ids.group}/members`, {
+      add: JSON.stringify([t.accounts.moderator.id]),
+      delete: JSON.stringify([t.accounts.member.id]),
+    }),
+  );
+  await ok(admin.patch(`/user_groups/${ids.group}`, { name: 'chefs' }));
   ids.late = await send(admin, { type: 'stream', to: general, topic: 'lunch', content: 'late' });
 };
 
