@@ -417,6 +417,32 @@ describe('actions', () => {
     expect(state.topics.get(general)).toEqual([{ name: 'lunch', maxId: 12 }]);
   });
 
+  it('reports presence at once and every 50 s, taking everyone elses back', async () => {
+    const f = await withFeed([], [], (call) =>
+      call.path === '/users/me/presence'
+        ? success({
+            presences: {
+              [ids.admin!]: {
+                active_timestamp: 1_700_000_000 - 30,
+                idle_timestamp: 1_700_000_000 - 30,
+              },
+            },
+          })
+        : undefined,
+    );
+    await until(f.store, (s) => s.presence.get(ids.admin!)?.status === 'active');
+    const pings = () => calledAt(f, '/users/me/presence');
+    expect(pings()[0]!.params).toEqual({
+      status: 'active',
+      new_user_input: 'true',
+      slim_presence: 'true',
+    });
+    const ping = f.timers.find((timer) => timer.ms === 50_000);
+    expect(ping).toBeDefined();
+    f.runTimers(50_000);
+    await waitFor(() => pings().length === 2);
+  });
+
   it('logs out: deletes the queue and the image cookie, forgets the key', async () => {
     const saved = new Map<string, string>([[CREDENTIALS_KEY, '{"email":"a","apiKey":"b"}']]);
     const storage = {

@@ -12,7 +12,7 @@ import type {
 import { addMessages, mergeIds, recountUnread, replaceMessages } from './model-updates.js';
 import { canonicalOperatorOf, messageMatchesNarrow, narrowIsLocal } from './narrow.js';
 import { closeImageSession, forgetCredentials, openImageSession } from './session.js';
-import { initialChatState, type RegisterAnswer, stateFromRegister } from './state.js';
+import { initialChatState, presenceFrom, type RegisterAnswer, stateFromRegister } from './state.js';
 import { bookFromRegister, emptyBook, forget, type UnreadBook } from './unread.js';
 
 /**
@@ -56,6 +56,17 @@ export interface StoreOptions {
   now?: () => number;
   setTimer?: (fn: () => void, ms: number) => unknown;
   clearTimer?: (timer: unknown) => void;
+  /** Whether the user is at the page now (presence reports active or idle). */
+  userIsActive?: () => boolean;
+}
+
+/** How often the tab reports presence (Zulip's web app: every 50 s). */
+export const PRESENCE_PING_MS = 50_000;
+
+/** Active while the page is shown and focused, as Zulip's web app reports it. */
+function pageIsActive(): boolean {
+  if (typeof document === 'undefined') return true;
+  return document.visibilityState === 'visible' && document.hasFocus();
 }
 
 interface MessagesAnswer {
@@ -101,6 +112,8 @@ export function createChatStore(api: ZulipApi, options: StoreOptions = {}): Chat
   let readTimer: unknown = null;
   let readInFlight = false;
   let echoCounter = 0;
+  let presenceTimer: unknown = null;
+  const userIsActive = options.userIsActive ?? pageIsActive;
 
   function set(next: ChatState) {
     if (next === state) return;
@@ -145,6 +158,7 @@ export function createChatStore(api: ZulipApi, options: StoreOptions = {}): Chat
     queueId = answer.queue_id;
     lastEventId = answer.last_event_id;
     set(next);
+    if (presenceTimer === null) void reportPresence();
     void loadRecent();
     if (previous.list) void fetchList(previous.list.narrow, { keepShown: true });
     for (const channelId of previous.topics.keys()) loadTopics(channelId);
@@ -536,6 +550,36 @@ export function createChatStore(api: ZulipApi, options: StoreOptions = {}): Chat
   }
 
   // -------------------------------------------------------------------------
+  // Presence
+
+  /**
+   * Reports this tab's presence and takes everyone's back: the answer
+   * refreshes statuses that would otherwise go stale between events.
+   */
+  async function reportPresence() {
+    presenceTimer = setTimer(() => void reportPresence(), PRESENCE_PING_MS);
+    const active = userIsActive();
+    try {
+      const answer = await api.call<{
+        presences?: Record<string, { active_timestamp?: number; idle_timestamp?: number }>;
+      }>('POST', '/users/me/presence', {
+        status: active ? 'active' : 'idle',
+        new_user_input: active,
+        slim_presence: true,
+      });
+      if (closed || !answer.presences) return;
+      const nowSecs = now() / 1000;
+      const presence = new Map(state.presence);
+      for (const [id, times] of Object.entries(answer.presences)) {
+        if (/^\d+$/.test(id)) presence.set(Number(id), presenceFrom(times, nowSecs));
+      }
+      set({ ...state, presence });
+    } catch {
+      // The next ping tries again; the event loop reports the connection.
+    }
+  }
+
+  // -------------------------------------------------------------------------
   // Topics
 
   function loadTopics(channelId: number) {
@@ -560,6 +604,7 @@ export function createChatStore(api: ZulipApi, options: StoreOptions = {}): Chat
     for (const timer of typingTimers.values()) clearTimer(timer);
     typingTimers.clear();
     if (readTimer !== null) clearTimer(readTimer);
+    if (presenceTimer !== null) clearTimer(presenceTimer);
     if (queueId !== null) {
       api.call('DELETE', '/events', { queue_id: queueId }).catch(() => {});
       queueId = null;
