@@ -151,6 +151,12 @@ export interface UnreadCounts {
   mentions: number;
   /** Added by the data layer: register said older unreads were left out (the counts are a lower bound). */
   oldUnreadsMissing?: boolean;
+  /**
+   * Added by the data layer: conversations with an unread mention, by the
+   * keys of `recent` and `typing` (`channel:{id}:{lower-cased topic}`,
+   * `dm:{dmKey}`), for Inbox's and the sidebar's `@` marks.
+   */
+  mentionConversations?: Set<string>;
 }
 
 /**

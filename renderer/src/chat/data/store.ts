@@ -109,6 +109,8 @@ export function createChatStore(api: ZulipApi, options: StoreOptions = {}): Chat
   let listGeneration = 0;
   const typingTimers = new Map<string, unknown>();
   const pendingRead = new Set<number>();
+  /** Reads in the request on its way (the server may not have them yet when a fetch answers). */
+  const sendingRead = new Set<number>();
   let readTimer: unknown = null;
   let readInFlight = false;
   let echoCounter = 0;
@@ -136,9 +138,16 @@ export function createChatStore(api: ZulipApi, options: StoreOptions = {}): Chat
       include_subscribers: false,
       client_capabilities: CLIENT_CAPABILITIES,
     });
+    if (closed) {
+      // Closed while registering (a page leaving, a re-mount): drop the new queue too.
+      api.call('DELETE', '/events', { queue_id: answer.queue_id }).catch(() => {});
+      return;
+    }
     const previous = state;
     let next = stateFromRegister(answer, now() / 1000);
     book = bookFromRegister(answer.unread_msgs, next.ownUserId);
+    // Reads not yet sent stay read on screen.
+    for (const id of [...pendingRead, ...sendingRead]) forget(book, id);
     // Keep the feed on screen (and the loaded topic lists) until fresh data replaces it.
     if (previous.list) {
       const messages = new Map(next.messages);
@@ -245,12 +254,19 @@ export function createChatStore(api: ZulipApi, options: StoreOptions = {}): Chat
   // -------------------------------------------------------------------------
   // Messages: the feed's list and Recent conversations
 
-  function fetchMessages(params: Params): Promise<MessagesAnswer> {
-    return api.call<MessagesAnswer>('GET', '/messages', {
+  async function fetchMessages(params: Params): Promise<MessagesAnswer> {
+    const answer = await api.call<MessagesAnswer>('GET', '/messages', {
       apply_markdown: true,
       client_gravatar: false,
       ...params,
     });
+    // Reads this tab has not sent yet must not come back as unread.
+    const messages = answer.messages.map((m) =>
+      (pendingRead.has(m.id) || sendingRead.has(m.id)) && !m.flags.includes('read')
+        ? { ...m, flags: [...m.flags, 'read'] }
+        : m,
+    );
+    return { ...answer, messages };
   }
 
   async function loadRecent() {
@@ -397,6 +413,7 @@ export function createChatStore(api: ZulipApi, options: StoreOptions = {}): Chat
     if (pendingRead.size === 0 || closed) return;
     const messages = [...pendingRead];
     pendingRead.clear();
+    for (const id of messages) sendingRead.add(id);
     readInFlight = true;
     try {
       await api.call('POST', '/messages/flags', { messages, op: 'add', flag: 'read' });
@@ -408,6 +425,7 @@ export function createChatStore(api: ZulipApi, options: StoreOptions = {}): Chat
       }
     } finally {
       readInFlight = false;
+      for (const id of messages) sendingRead.delete(id);
     }
     if (pendingRead.size > 0) scheduleReadFlush();
   }
