@@ -103,6 +103,7 @@ const onUpdateMessage: Apply = (state, event, ctx) => {
     if (typeof event.rendered_content === 'string') edited.content = event.rendered_content;
     if (typeof event.is_me_message === 'boolean') edited.is_me_message = event.is_me_message;
     if (Array.isArray(event.flags)) edited.flags = event.flags;
+    if (Array.isArray(event.topic_links)) edited.topic_links = event.topic_links;
     if (!event.rendering_only && typeof event.rendered_content === 'string') {
       edited.last_edit_timestamp = event.edit_timestamp;
     }
@@ -403,7 +404,13 @@ const onStream: Apply = (state, event, ctx) => {
       if (channel) channels = mapWith(channels, id, { ...channel, ...extra });
       const sub = subscriptions.get(id);
       if (sub) subscriptions = mapWith(subscriptions, id, { ...sub, ...extra });
-      return { ...state, channels, subscriptions };
+      const next = { ...state, channels, subscriptions };
+      if (event.property !== 'name') return next;
+      // Messages name their channel too (display_recipient).
+      const renamed = [...state.messages.values()]
+        .filter((m) => m.type === 'stream' && m.stream_id === id)
+        .map((m) => ({ ...m, display_recipient: String(event.value) }));
+      return replaceMessages(next, renamed);
     }
     default:
       return state;
@@ -460,7 +467,16 @@ const onRealmUser: Apply = (state, event) => {
         else profile[field.id] = { value: field.value, rendered_value: field.rendered_value };
         user = { ...old, profile_data: profile };
       }
-      return { ...state, users: mapWith(state.users, person.user_id, user) };
+      const next = { ...state, users: mapWith(state.users, person.user_id, user) };
+      // Messages carry their sender's name and picture as they were when fetched.
+      const senderChanges: Partial<Message> = {};
+      if (typeof person.full_name === 'string') senderChanges.sender_full_name = person.full_name;
+      if ('avatar_url' in person) senderChanges.avatar_url = person.avatar_url ?? null;
+      if (Object.keys(senderChanges).length === 0) return next;
+      const changed = [...state.messages.values()]
+        .filter((m) => m.sender_id === person.user_id)
+        .map((m) => ({ ...m, ...senderChanges }));
+      return replaceMessages(next, changed);
     }
     default:
       return state;
