@@ -262,6 +262,18 @@ describe('actions', () => {
     });
   });
 
+  it('opens views that do not mark read (starred, search) at the newest message', async () => {
+    const f = await withFeed([], []);
+    f.store.actions.showNarrow([{ operator: 'is', operand: 'starred' }]);
+    await waitFor(() =>
+      calledAt(f, '/messages', 'GET').some((c) => c.params.narrow?.includes('starred')),
+    );
+    const fetch = calledAt(f, '/messages', 'GET').find((c) =>
+      c.params.narrow?.includes('starred'),
+    )!;
+    expect(fetch.params.anchor).toBe('newest');
+  });
+
   it('uses a near operand as the anchor and leaves it out of the narrow', async () => {
     const f = await withFeed([channelMessage(7)], []);
     f.store.actions.showNarrow([

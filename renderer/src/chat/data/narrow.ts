@@ -484,6 +484,35 @@ const knownIs = new Set([
   'muted',
 ]);
 
+/**
+ * Whether reading a message in this narrow marks it read, as Zulip's web app
+ * decides (filter.ts can_mark_messages_read): conversation views do; search
+ * results, starred, mentions and other filtered views do not, and they open
+ * at the newest message rather than the first unread.
+ */
+export function narrowMarksRead(narrow: Narrow): boolean {
+  const kinds = narrow
+    .filter((term) => !['near', 'with'].includes(canonicalOperatorOf(term.operator)))
+    .map((term) => {
+      if (term.negated) return '-';
+      const operator = canonicalOperatorOf(term.operator);
+      return operator === 'is' || operator === 'in'
+        ? `${operator}:${String(term.operand)}`
+        : operator;
+    })
+    .join(' ');
+  return [
+    '',
+    'in:home',
+    'channel',
+    'channel topic',
+    'dm',
+    'is:dm',
+    'is:private',
+    'channels',
+  ].includes(kinds);
+}
+
 // ---------------------------------------------------------------------------
 // Titles and compose targets
 

@@ -10,7 +10,12 @@ import type {
   Narrow,
 } from './model.js';
 import { addMessages, mergeIds, recountUnread, replaceMessages } from './model-updates.js';
-import { canonicalOperatorOf, messageMatchesNarrow, narrowIsLocal } from './narrow.js';
+import {
+  canonicalOperatorOf,
+  messageMatchesNarrow,
+  narrowIsLocal,
+  narrowMarksRead,
+} from './narrow.js';
 import { closeImageSession, forgetCredentials, openImageSession } from './session.js';
 import { initialChatState, presenceFrom, type RegisterAnswer, stateFromRegister } from './state.js';
 import { bookFromRegister, emptyBook, forget, type UnreadBook } from './unread.js';
@@ -81,6 +86,12 @@ interface MessagesAnswer {
 function wireNarrow(narrow: Narrow): Narrow {
   return narrow.filter((term) => canonicalOperatorOf(term.operator) !== 'near');
 }
+
+/** `is:unread` views open at the first unread although they do not mark read (Zulip's rule). */
+const isUnreadView = (narrow: Narrow) =>
+  narrow.some(
+    (t) => canonicalOperatorOf(t.operator) === 'is' && t.operand === 'unread' && !t.negated,
+  );
 
 function nearOf(narrow: Narrow): number | null {
   const term = narrow.find((t) => canonicalOperatorOf(t.operator) === 'near');
@@ -306,7 +317,8 @@ export function createChatStore(api: ZulipApi, options: StoreOptions = {}): Chat
     const near = nearOf(narrow);
     try {
       const answer = await fetchMessages({
-        anchor: near ?? 'first_unread',
+        anchor:
+          near ?? (narrowMarksRead(narrow) || isUnreadView(narrow) ? 'first_unread' : 'newest'),
         num_before: FETCH_BATCH,
         num_after: FETCH_BATCH,
         narrow: wireNarrow(narrow),
