@@ -470,6 +470,8 @@ describe('actions', () => {
       expect(calledAt(f, '/events', 'DELETE')[0]?.params).toEqual({ queue_id: 'q' });
       expect(calledAt(f, '/chat/session', 'DELETE')).toHaveLength(1);
       expect(saved.has(CREDENTIALS_KEY)).toBe(false);
+      // No timer outlives the session (presence pings, typing expiry, mark-read batches).
+      expect(f.timers.filter((timer) => !timer.cleared)).toEqual([]);
     } finally {
       delete (globalThis as { localStorage?: unknown }).localStorage;
     }

@@ -513,6 +513,28 @@ export function narrowMarksRead(narrow: Narrow): boolean {
   ].includes(kinds);
 }
 
+/** The narrow the server gets: `near` is the anchor, not a filter (as Zulip's web app sends it). */
+export function wireNarrow(narrow: Narrow): Narrow {
+  return narrow.filter((term) => canonicalOperatorOf(term.operator) !== 'near');
+}
+
+/** The `near` operand as a message id, if the narrow has one. */
+export function nearOf(narrow: Narrow): number | null {
+  const term = narrow.find((t) => canonicalOperatorOf(t.operator) === 'near');
+  const id = term ? Number(term.operand) : Number.NaN;
+  return Number.isSafeInteger(id) ? id : null;
+}
+
+/** Where a list opens: at the first unread where reading marks read, and in `is:unread` views (Zulip's rule). */
+export function opensAtFirstUnread(narrow: Narrow): boolean {
+  return (
+    narrowMarksRead(narrow) ||
+    narrow.some(
+      (t) => canonicalOperatorOf(t.operator) === 'is' && t.operand === 'unread' && !t.negated,
+    )
+  );
+}
+
 // ---------------------------------------------------------------------------
 // Titles and compose targets
 
