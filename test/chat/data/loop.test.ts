@@ -407,6 +407,34 @@ describe('actions', () => {
     });
   });
 
+  it('sends a failed message again, or drops it', async () => {
+    let attempts = 0;
+    const f = await withFeed([channelMessage(50)], [], (call) => {
+      if (call.path !== '/messages' || call.method !== 'POST') return undefined;
+      attempts++;
+      return attempts === 1 ? 'network-error' : success({ id: 51 });
+    });
+    const target = { kind: 'channel' as const, channelId: general, topic: 'lunch' };
+    await expect(f.store.actions.send(target, 'again')).rejects.toMatchObject({ isNetwork: true });
+    const failed = f.store.getState().list!.ids[1]!;
+    await expect(f.store.actions.retrySend!(failed)).resolves.toBe(51);
+    const state = f.store.getState();
+    expect(state.messages.has(failed)).toBe(false);
+    const echo = state.list!.ids[1]!;
+    expect(state.messages.get(echo)?.content).toBe('<p>again</p>');
+    expect(state.messages.get(echo)?.failed).toBeUndefined();
+    expect(calledAt(f, '/messages').filter((c) => c.method === 'POST')[1]!.params.content).toBe(
+      'again',
+    );
+
+    attempts = 0;
+    await expect(f.store.actions.send(target, 'gone')).rejects.toBeDefined();
+    const dropped = f.store.getState().list!.ids.at(-1)!;
+    f.store.actions.discardFailed!(dropped);
+    expect(f.store.getState().messages.has(dropped)).toBe(false);
+    expect(f.store.getState().list!.ids).not.toContain(dropped);
+  });
+
   it('sends direct messages to user ids', async () => {
     const f = await withFeed([], [], (call) =>
       call.path === '/messages' && call.method === 'POST' ? success({ id: 99 }) : undefined,

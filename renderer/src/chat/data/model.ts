@@ -254,6 +254,13 @@ export interface ChatActions {
   markNarrowRead(): void;
   /** Sends with local echo; resolves with the server's id. */
   send(target: ComposeTarget, content: string): Promise<number>;
+  /**
+   * Added by the data layer: sends a failed local echo (`failed: true`)
+   * again, replacing it with a new echo; resolves with the server's id.
+   */
+  retrySend?(echoId: number): Promise<number>;
+  /** Added by the data layer: drops a failed local echo the user gives up on. */
+  discardFailed?(echoId: number): void;
   /** Loads a channel's topics when the sidebar opens it. */
   loadTopics(channelId: number): void;
   logOut(): Promise<void>;

@@ -1,6 +1,6 @@
 import type { Params } from './api.js';
 import type { ComposeTarget, Message } from './model.js';
-import { isLocalId, mergeIds, replaceMessages } from './model-updates.js';
+import { isLocalId, mergeIds, removeMessages, replaceMessages } from './model-updates.js';
 import { messageMatchesNarrow, narrowIsLocal } from './narrow.js';
 import type { StoreCore } from './store-core.js';
 
@@ -13,6 +13,8 @@ const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.char
  */
 export class Sending {
   private echoes = 0;
+  /** What each unconfirmed echo was, so a failed one can be sent again. */
+  private readonly sent = new Map<number, { target: ComposeTarget; content: string }>();
 
   constructor(private readonly core: StoreCore) {}
 
@@ -77,6 +79,7 @@ export class Sending {
       next = { ...next, list: { ...list, ids: mergeIds(list.ids, [id]) } };
     }
     core.set(next);
+    this.sent.set(id, { target, content });
     const params: Params =
       target.kind === 'channel'
         ? { type: 'stream', to: target.channelId, topic: target.topic, content }
@@ -88,11 +91,28 @@ export class Sending {
         queue_id: core.queueId ?? undefined,
         local_id: localId,
       });
+      // The event replaces the echo; nothing is left to retry.
+      this.sent.delete(id);
       return answer.id;
     } catch (err) {
       const current = core.state.messages.get(id);
       if (current) core.set(replaceMessages(core.state, [{ ...current, failed: true }]));
       throw err;
     }
+  }
+
+  async retry(echoId: number): Promise<number> {
+    const original = this.sent.get(echoId);
+    if (!original || !this.core.state.messages.get(echoId)?.failed) {
+      throw new Error('Only a message that failed to send can be sent again.');
+    }
+    this.discard(echoId);
+    return this.send(original.target, original.content);
+  }
+
+  discard(echoId: number): void {
+    if (!this.core.state.messages.get(echoId)?.failed) return;
+    this.sent.delete(echoId);
+    this.core.set(removeMessages(this.core.state, this.core.book, [echoId]));
   }
 }

@@ -281,6 +281,8 @@ export function createChatStore(api: ZulipApi, options: StoreOptions = {}): Chat
         if (list) void reading.markNarrowRead(list.narrow);
       },
       send: (target, content) => sending.send(target, content),
+      retrySend: (echoId) => sending.retry(echoId),
+      discardFailed: (echoId) => sending.discard(echoId),
       loadTopics,
       logOut,
     },
