@@ -216,6 +216,13 @@ describe('hash links', () => {
     expect(hashToNarrow('#narrow/-is/starred', state)).toEqual([
       { operator: 'is', operand: 'starred', negated: true },
     ]);
+    expect(hashToNarrow('#narrow/channel/5-general/topic/', state)).toEqual([
+      { operator: 'channel', operand: 5 },
+      { operator: 'topic', operand: '' },
+    ]);
+    expect(hashToNarrow('#narrow/is/starred/', state)).toEqual([
+      { operator: 'is', operand: 'starred' },
+    ]);
     expect(hashToNarrow('#', state)).toEqual([]);
     expect(hashToNarrow('#feed', state)).toEqual([]);
     expect(hashToNarrow('#settings', state)).toBeNull();
@@ -329,6 +336,15 @@ describe('titles, compose targets and DM keys', () => {
       'Alice Smith, Bob',
     );
     expect(describeNarrow([{ operator: 'dm', operand: [ME] }], state)).toBe('Mel Member (you)');
+    expect(
+      describeNarrow(
+        [
+          { operator: 'channel', operand: 5 },
+          { operator: 'topic', operand: '' },
+        ],
+        state,
+      ),
+    ).toBe('#general > general chat');
     expect(describeNarrow([{ operator: 'is', operand: 'mentioned' }], state)).toBe('Mentions');
     expect(describeNarrow([{ operator: 'is', operand: 'starred' }], state)).toBe(
       'Starred messages',

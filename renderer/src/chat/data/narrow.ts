@@ -327,8 +327,8 @@ export function hashToNarrow(hash: string, state: ChatState): Narrow | null {
   }
   const parts = path.split('/');
   if (parts[0] !== 'narrow') return null;
-  // A trailing slash leaves an empty last part: ignore it.
-  if (parts[parts.length - 1] === '') parts.pop();
+  // A trailing slash leaves an empty last part: ignore it (but `/topic/` is the empty topic).
+  if (parts.length % 2 === 0 && parts[parts.length - 1] === '') parts.pop();
   if (parts.length % 2 === 0) return null;
   const narrow: Narrow = [];
   for (let i = 1; i < parts.length; i += 2) {
@@ -554,6 +554,13 @@ function userName(id: number, state: ChatState): string {
   return state.users.get(id)?.full_name ?? 'Unknown user';
 }
 
+/** How a topic is shown: the empty topic by the realm's name for it ("general chat"). */
+export function topicDisplayName(topic: string, state: ChatState): string {
+  if (topic !== '') return topic;
+  const name = state.realm.settings.realm_empty_topic_display_name;
+  return typeof name === 'string' && name !== '' ? name : 'general chat';
+}
+
 /** A title for the narrow ("#general > lunch", "Alice, Bob", "Mentions", "Search results"). */
 export function describeNarrow(narrow: Narrow, state: ChatState): string {
   const terms = narrow.filter(
@@ -569,7 +576,8 @@ export function describeNarrow(narrow: Narrow, state: ChatState): string {
   if (terms.length <= 2 && channel && (terms.length === 1 || topic)) {
     const id = channelIdOf(channel.operand, state);
     const name = (id !== null ? channelName(id, state) : null) ?? String(channel.operand);
-    return topic ? `#${name} > ${String(topic.operand)}` : `#${name}`;
+    if (!topic) return `#${name}`;
+    return `#${name} > ${topicDisplayName(String(topic.operand), state)}`;
   }
   if (terms.length === 1) {
     const [term] = terms;
