@@ -88,6 +88,18 @@ export class ZulipApi {
     return this.send<T>(method, `/api/v1${path}${query}`, inQuery ? undefined : form, signal);
   }
 
+  /**
+   * Calls a path outside /api/v1 (`/chat/session`) with the same
+   * authentication and error handling as `call`.
+   */
+  callAtRoot<T = Record<string, unknown>>(
+    method: HttpMethod,
+    path: string,
+    signal?: AbortSignal,
+  ): Promise<T> {
+    return this.send<T>(method, path, undefined, signal);
+  }
+
   /** `POST /user_uploads` with one file; resolves with Zulip's answer (`url`, `filename`). */
   upload(
     file: File,
@@ -108,7 +120,10 @@ export class ZulipApi {
     if (this.credentials) headers.Authorization = basic(this.credentials);
     let response: Response;
     try {
-      response = await this.fetchImpl(this.url(path), { method, headers, body, signal });
+      // A DELETE (the event queue, the image cookie) is often sent as the page
+      // goes away; keepalive lets it finish after the page is gone.
+      const keepalive = method === 'DELETE';
+      response = await this.fetchImpl(this.url(path), { method, headers, body, signal, keepalive });
     } catch (err) {
       if (signal?.aborted) throw err;
       throw new ApiError('The server could not be reached.', 'NETWORK_ERROR', 0);

@@ -1,11 +1,303 @@
-import type { ZulipApi } from './api.js';
-import type { ChatStore } from './model.js';
+import { ApiError, type ZulipApi } from './api.js';
+import { applyEvent, type EventEffects, noEffects, withTyping, type ZulipEvent } from './events.js';
+import { Feed } from './feed.js';
+import type { ChatStore, ConnectionState } from './model.js';
+import { recountUnread } from './model-updates.js';
+import { Reading } from './reading.js';
+import { Sending } from './sending.js';
+import { closeImageSession, forgetCredentials, openImageSession } from './session.js';
+import { presenceFrom, type RegisterAnswer, stateFromRegister } from './state.js';
+import { type Clock, realClock, StoreCore } from './store-core.js';
+import { bookFromRegister, forget } from './unread.js';
+
+export { FETCH_BATCH, RECENT_FETCH } from './feed.js';
 
 /**
- * The chat's store: registers an event queue, applies events, keeps the
+ * The chat's store: registers an event queue, applies its events, keeps the
  * unread counts and the feed's message list, and re-registers when the
- * queue is lost. STUB: replaced by the data-layer implementation.
+ * queue is lost, keeping what is on screen until the new data arrives.
  */
-export function createChatStore(_api: ZulipApi): ChatStore {
-  throw new Error('createChatStore: not implemented yet');
+
+/** What a modern Zulip client declares (server/events/queue.ts lists what Hearth knows). */
+export const CLIENT_CAPABILITIES = {
+  notification_settings_null: true,
+  bulk_message_deletion: true,
+  user_avatar_url_field_optional: false,
+  stream_typing_notifications: true,
+  user_settings_object: true,
+  linkifier_url_template: true,
+  user_list_incomplete: false,
+  include_deactivated_groups: true,
+  archived_channels: true,
+  empty_topic_name: true,
+  simplified_presence_events: true,
+};
+
+/** A typing notice lapses after this long without renewal (Zulip's web app: 15 s). */
+export const TYPING_EXPIRY_MS = 15_000;
+export const BACKOFF_FIRST_MS = 1_000;
+export const BACKOFF_MAX_MS = 30_000;
+/** How often the tab reports presence (Zulip's web app: every 50 s). */
+export const PRESENCE_PING_MS = 50_000;
+
+export interface StoreOptions extends Partial<Clock> {
+  /** Whether the user is at the page now (presence reports active or idle). */
+  userIsActive?: () => boolean;
+}
+
+/** Active while the page is shown and focused, as Zulip's web app reports it. */
+function pageIsActive(): boolean {
+  if (typeof document === 'undefined') return true;
+  return document.visibilityState === 'visible' && document.hasFocus();
+}
+
+export function createChatStore(api: ZulipApi, options: StoreOptions = {}): ChatStore {
+  const { userIsActive = pageIsActive, ...clockOptions } = options;
+  const clock: Clock = { ...realClock, ...clockOptions };
+  const core = new StoreCore(api, clock);
+  const reading = new Reading(core);
+  const feed = new Feed(core, reading);
+  const sending = new Sending(core);
+  let lastEventId = -1;
+  let poll: AbortController | null = null;
+  const typingTimers = new Map<string, unknown>();
+  let presenceTimer: unknown = null;
+
+  const setConnection = (connection: ConnectionState) => {
+    if (core.state.connection !== connection) core.set({ ...core.state, connection });
+  };
+
+  // -------------------------------------------------------------------------
+  // Register and the event loop
+
+  async function register(): Promise<void> {
+    const answer = await api.call<RegisterAnswer>('POST', '/register', {
+      apply_markdown: true,
+      client_gravatar: false,
+      slim_presence: true,
+      include_subscribers: false,
+      client_capabilities: CLIENT_CAPABILITIES,
+    });
+    if (core.closed) {
+      // Closed while registering (a page leaving, a re-mount): drop the new queue too.
+      api.call('DELETE', '/events', { queue_id: answer.queue_id }).catch(() => {});
+      return;
+    }
+    const previous = core.state;
+    let next = stateFromRegister(answer, clock.now() / 1000);
+    core.book = bookFromRegister(answer.unread_msgs, next.ownUserId);
+    // Reads not yet confirmed stay read on screen.
+    for (const id of reading.unsent()) forget(core.book, id);
+    // Keep the feed on screen (and the loaded topic lists) until fresh data replaces it.
+    if (previous.list) {
+      const messages = new Map(next.messages);
+      for (const id of previous.list.ids) {
+        const message = previous.messages.get(id);
+        if (message) messages.set(id, message);
+      }
+      next = {
+        ...next,
+        messages,
+        list: previous.list,
+        topics: previous.topics,
+        recent: previous.recent,
+      };
+    }
+    core.queueId = answer.queue_id;
+    lastEventId = answer.last_event_id;
+    core.set(recountUnread({ ...next, connection: 'connected' }, core.book));
+    if (presenceTimer === null) void reportPresence();
+    void feed.loadRecent();
+    if (previous.list) void feed.show(previous.list.narrow, { keepShown: true });
+    for (const channelId of previous.topics.keys()) loadTopics(channelId);
+  }
+
+  function backoffDelay(attempt: number): number {
+    const base = Math.min(BACKOFF_MAX_MS, BACKOFF_FIRST_MS * 2 ** attempt);
+    // Jitter spreads the reconnections of many tabs after a server restart.
+    return base / 2 + clock.random() * (base / 2);
+  }
+
+  async function run(): Promise<void> {
+    await openImageSession(api);
+    let failures = 0;
+    while (!core.closed) {
+      try {
+        if (core.queueId === null) await register();
+        poll = new AbortController();
+        const answer = await api.call<{ events: ZulipEvent[] }>(
+          'GET',
+          '/events',
+          { queue_id: core.queueId, last_event_id: lastEventId },
+          poll.signal,
+        );
+        failures = 0;
+        if (core.closed) return;
+        setConnection('connected');
+        applyEvents(answer.events);
+      } catch (err) {
+        if (core.closed) return;
+        if (!(err instanceof ApiError)) {
+          if (poll?.signal.aborted) continue;
+          throw err;
+        }
+        if (err.code === 'BAD_EVENT_QUEUE_ID') {
+          core.queueId = null;
+          continue;
+        }
+        if (err.status === 401) {
+          setConnection('logged-out');
+          return;
+        }
+        const starting = core.state.ownUserId === 0 && failures === 0;
+        setConnection(starting ? 'connecting' : 'reconnecting');
+        await clock.sleep(backoffDelay(failures));
+        failures++;
+      }
+    }
+  }
+
+  function applyEvents(events: ZulipEvent[]) {
+    if (events.length === 0) return;
+    const effects: EventEffects = noEffects();
+    let next = core.state;
+    const nowSecs = clock.now() / 1000;
+    for (const event of events) {
+      lastEventId = Math.max(lastEventId, event.id);
+      next = applyEvent(next, event, { book: core.book, effects, nowSecs });
+    }
+    core.set(next);
+    for (const notice of effects.typing) {
+      scheduleTypingExpiry(notice.key, notice.userId, notice.op);
+    }
+    for (const channelId of effects.reloadTopics) {
+      if (core.state.topics.has(channelId)) loadTopics(channelId);
+    }
+    const list = core.state.list;
+    if (effects.refetchList && list) void feed.show(list.narrow, { keepShown: true });
+  }
+
+  function scheduleTypingExpiry(key: string, userId: number, op: 'start' | 'stop') {
+    const timerKey = `${key}\n${userId}`;
+    const old = typingTimers.get(timerKey);
+    if (old !== undefined) clock.clearTimer(old);
+    typingTimers.delete(timerKey);
+    if (op === 'stop') return;
+    const expire = () => {
+      typingTimers.delete(timerKey);
+      core.set(withTyping(core.state, key, userId, false));
+    };
+    typingTimers.set(timerKey, clock.setTimer(expire, TYPING_EXPIRY_MS));
+  }
+
+  // -------------------------------------------------------------------------
+  // Presence and topics
+
+  /**
+   * Reports this tab's presence and takes everyone's back: the answer
+   * refreshes statuses that would otherwise go stale between events.
+   */
+  async function reportPresence() {
+    presenceTimer = clock.setTimer(() => void reportPresence(), PRESENCE_PING_MS);
+    const active = userIsActive();
+    try {
+      const answer = await api.call<{
+        presences?: Record<string, { active_timestamp?: number; idle_timestamp?: number }>;
+      }>('POST', '/users/me/presence', {
+        status: active ? 'active' : 'idle',
+        new_user_input: active,
+        slim_presence: true,
+      });
+      if (core.closed || !answer.presences) return;
+      const nowSecs = clock.now() / 1000;
+      const presence = new Map(core.state.presence);
+      for (const [id, times] of Object.entries(answer.presences)) {
+        if (/^\d+$/.test(id)) presence.set(Number(id), presenceFrom(times, nowSecs));
+      }
+      core.set({ ...core.state, presence });
+    } catch {
+      // The next ping tries again; the event loop reports the connection.
+    }
+  }
+
+  function loadTopics(channelId: number) {
+    api
+      .call<{ topics: { name: string; max_id: number }[] }>(
+        'GET',
+        `/users/me/${channelId}/topics`,
+        {
+          allow_empty_topic_name: true,
+        },
+      )
+      .then((answer) => {
+        const list = answer.topics.map((t) => ({ name: t.name, maxId: t.max_id }));
+        core.set({ ...core.state, topics: new Map(core.state.topics).set(channelId, list) });
+      })
+      .catch(() => {
+        // The sidebar shows the topics it has; opening the channel again retries.
+      });
+  }
+
+  // -------------------------------------------------------------------------
+  // Ending
+
+  /** Stops polling and every timer; returns the queue to delete, if any. */
+  function stop(): string | null {
+    core.closed = true;
+    poll?.abort();
+    for (const timer of typingTimers.values()) clock.clearTimer(timer);
+    typingTimers.clear();
+    reading.stop();
+    if (presenceTimer !== null) clock.clearTimer(presenceTimer);
+    const queue = core.queueId;
+    core.queueId = null;
+    return queue;
+  }
+
+  function close() {
+    if (core.closed) return;
+    const queue = stop();
+    if (queue !== null) api.call('DELETE', '/events', { queue_id: queue }).catch(() => {});
+  }
+
+  async function logOut() {
+    // Send what was read before the key goes.
+    await reading.flush().catch(() => {});
+    const queue = stop();
+    await Promise.all([
+      queue !== null ? api.call('DELETE', '/events', { queue_id: queue }).catch(() => {}) : null,
+      closeImageSession(api),
+    ]);
+    forgetCredentials();
+    core.set({ ...core.state, connection: 'logged-out' });
+  }
+
+  const store: ChatStore = {
+    api,
+    getState: () => core.state,
+    subscribe: (listener) => core.subscribe(listener),
+    close,
+    actions: {
+      showNarrow: (narrow) => void feed.show(narrow, { keepShown: false }),
+      loadOlder: () => void feed.extend('older'),
+      loadNewer: () => void feed.extend('newer'),
+      markRead: (ids) => reading.markRead(ids),
+      markNarrowRead: () => {
+        const list = core.state.list;
+        if (list) void reading.markNarrowRead(list.narrow);
+      },
+      send: (target, content) => sending.send(target, content),
+      retrySend: (echoId) => sending.retry(echoId),
+      discardFailed: (echoId) => sending.discard(echoId),
+      loadTopics,
+      logOut,
+    },
+  };
+
+  run().catch((err) => {
+    // A bug, not a network problem: show it as a lost connection rather than a frozen page.
+    console.error('chat event loop stopped', err);
+    setConnection('reconnecting');
+  });
+  return store;
 }
