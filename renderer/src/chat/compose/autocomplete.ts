@@ -343,6 +343,27 @@ export function emojiMatches(
   return ranked.slice(0, limit).map((r) => r.choice);
 }
 
+/**
+ * The picker's order: with no search, the frequent and popular emoji first
+ * and then the rest as the data lists them; with one, as the typeahead ranks.
+ */
+export function pickerOrder(
+  query: string,
+  emoji: readonly EmojiChoice[],
+  frequent: readonly string[],
+  limit: number,
+): EmojiChoice[] {
+  if (query !== '') return emojiMatches(query, emoji, frequent, limit);
+  const byKey = new Map(emoji.map((e) => [emojiKey(e), e]));
+  const first: EmojiChoice[] = [];
+  for (const key of [...frequent, ...POPULAR_EMOJI_CODES]) {
+    const choice = byKey.get(key);
+    if (choice && !first.includes(choice)) first.push(choice);
+  }
+  const rest = emoji.filter((e) => !first.includes(e));
+  return [...first, ...rest].slice(0, limit);
+}
+
 /** Identifies an emoji across names: Unicode by code, custom by name. */
 export const emojiKey = (choice: Pick<EmojiChoice, 'type' | 'code' | 'name'>) =>
   choice.type === 'unicode_emoji' ? choice.code : `${choice.type}:${choice.name}`;
