@@ -73,6 +73,10 @@ function enhance(root: HTMLElement, ownUserId: number): void {
       mention.tabIndex = 0;
     }
   }
+  for (const emoji of Array.from(root.querySelectorAll<HTMLElement>('span.emoji'))) {
+    const glyph = unicodeEmoji(emoji);
+    if (glyph) emoji.textContent = glyph;
+  }
   for (const header of Array.from(root.querySelectorAll<HTMLElement>('.spoiler-header'))) {
     header.setAttribute('role', 'button');
     header.tabIndex = 0;
@@ -84,6 +88,23 @@ function enhance(root: HTMLElement, ownUserId: number): void {
       link.target = '_blank';
       link.rel = 'noopener noreferrer';
     }
+  }
+}
+
+/**
+ * The character of a Unicode emoji span: the server writes `:name:` as text
+ * and the code points in its `emoji-1f44d` (or `emoji-1f468-200d-1f4bb`)
+ * class, for clients that draw from sprite sheets; the system font draws it here.
+ */
+function unicodeEmoji(span: HTMLElement): string | null {
+  const code = Array.from(span.classList)
+    .find((c) => /^emoji-[0-9a-f]+(?:-[0-9a-f]+)*$/.test(c))
+    ?.slice('emoji-'.length);
+  if (!code) return null;
+  try {
+    return String.fromCodePoint(...code.split('-').map((part) => Number.parseInt(part, 16)));
+  } catch {
+    return null;
   }
 }
 
