@@ -1,4 +1,5 @@
 import type { ChatState } from '../data/model.js';
+import { isTopicMuted } from '../data/narrow.js';
 import { sortChannels } from './channel-order.js';
 
 /** A topic's unread count from the store's counts (topic names compare without case, as the server's do). */
@@ -19,7 +20,7 @@ export interface TopicRef {
 /**
  * The `n` key: the next topic with unread messages after the current one,
  * in sidebar order (channels as listed, topics newest first), wrapping round;
- * muted channels are skipped as Zulip skips them.
+ * muted channels and topics are skipped as Zulip skips them.
  */
 export function nextUnreadTopic(state: ChatState, current: TopicRef | null): TopicRef | null {
   const order: TopicRef[] = [];
