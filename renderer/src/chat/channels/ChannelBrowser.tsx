@@ -1,6 +1,7 @@
+import './channels.css';
 import { useEffect, useId, useMemo, useState } from 'react';
 import type { Channel } from '../data/model.js';
-import { useChat, useChatActions, useChatStore, useZulipApi } from '../data/store-context.js';
+import { useChat, useChatStore, useZulipApi } from '../data/store-context.js';
 import { ConfirmDialog } from '../ui/ConfirmDialog.js';
 import { Dialog } from '../ui/Dialog.js';
 import { goToNarrow } from '../ui/navigate.js';
@@ -21,7 +22,6 @@ export function ChannelBrowser({ open, onClose }: { open: boolean; onClose: () =
 
 function ChannelBrowserDialog({ onClose }: { onClose: () => void }) {
   const store = useChatStore();
-  const actions = useChatActions();
   const channels = useChat((s) => s.channels);
   const subscriptions = useChat((s) => s.subscriptions);
   const ownUser = useChat((s) => s.users.get(s.ownUserId));
@@ -51,12 +51,12 @@ function ChannelBrowserDialog({ onClose }: { onClose: () => void }) {
     const sub = [...subscriptions.values()].find((s) => s.name.toLowerCase() === wanted);
     if (!sub) return;
     onClose();
-    goToNarrow([{ operator: 'channel', operand: sub.stream_id }], store.getState(), actions);
-  }, [created, subscriptions, onClose, store, actions]);
+    goToNarrow([{ operator: 'channel', operand: sub.stream_id }], store.getState());
+  }, [created, subscriptions, onClose, store]);
 
   const open = (channel: Channel) => {
     onClose();
-    goToNarrow([{ operator: 'channel', operand: channel.stream_id }], store.getState(), actions);
+    goToNarrow([{ operator: 'channel', operand: channel.stream_id }], store.getState());
   };
 
   return (
@@ -113,7 +113,7 @@ function ChannelBrowserDialog({ onClose }: { onClose: () => void }) {
           />
           <button
             type="button"
-            className="chat-button primary"
+            className="button primary"
             disabled={!mayCreate}
             aria-describedby={groups !== null && !mayCreate ? explainId : undefined}
             onClick={() => setCreating(true)}
@@ -239,7 +239,7 @@ function ChannelRow({
       </div>
       <button
         type="button"
-        className={`chat-button${subscribed ? '' : ' primary'}`}
+        className={`button${subscribed ? '' : ' primary'}`}
         disabled={busy}
         aria-label={`${subscribed ? 'Unsubscribe from' : 'Subscribe to'} ${channel.name}`}
         aria-describedby={error ? errorId : undefined}

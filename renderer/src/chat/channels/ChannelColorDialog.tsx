@@ -50,10 +50,10 @@ export function ChannelColorDialog({
           />
         </div>
         <div className="chat-dialog-actions">
-          <button type="button" className="chat-button" onClick={onCancel}>
+          <button type="button" className="button" onClick={onCancel}>
             Cancel
           </button>
-          <button type="submit" className="chat-button primary" data-autofocus>
+          <button type="submit" className="button primary" data-autofocus>
             Save colour
           </button>
         </div>

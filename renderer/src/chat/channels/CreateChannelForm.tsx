@@ -153,10 +153,10 @@ export function CreateChannelForm({
         </p>
       )}
       <div className="chat-dialog-actions">
-        <button type="button" className="chat-button" onClick={onCancel}>
+        <button type="button" className="button" onClick={onCancel}>
           Cancel
         </button>
-        <button type="submit" className="chat-button primary" disabled={busy}>
+        <button type="submit" className="button primary" disabled={busy}>
           Create
         </button>
       </div>

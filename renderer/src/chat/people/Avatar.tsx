@@ -10,10 +10,20 @@ export function initials(name: string): string {
 /** A user's picture (decorative: the name is always next to it), or their initials. */
 export function Avatar({ user, size = 'small' }: { user: User; size?: 'small' | 'large' }) {
   if (user.avatar_url) {
-    return <img className={`avatar avatar-${size}`} src={user.avatar_url} alt="" loading="lazy" />;
+    return (
+      <img
+        className={`person-avatar person-avatar-${size}`}
+        src={user.avatar_url}
+        alt=""
+        loading="lazy"
+      />
+    );
   }
   return (
-    <span className={`avatar avatar-${size} avatar-initials`} aria-hidden="true">
+    <span
+      className={`person-avatar person-avatar-${size} person-avatar-initials`}
+      aria-hidden="true"
+    >
       {initials(user.full_name)}
     </span>
   );

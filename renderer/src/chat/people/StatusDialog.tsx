@@ -160,17 +160,17 @@ export function StatusDialog({ onClose }: { onClose: () => void }) {
           {hasStatus && (
             <button
               type="button"
-              className="chat-button"
+              className="button"
               disabled={busy}
               onClick={() => void save('', { emoji_name: '', emoji_code: '' })}
             >
               Clear status
             </button>
           )}
-          <button type="button" className="chat-button" onClick={onClose}>
+          <button type="button" className="button" onClick={onClose}>
             Cancel
           </button>
-          <button type="submit" className="chat-button primary" disabled={busy}>
+          <button type="submit" className="button primary" disabled={busy}>
             Save
           </button>
         </div>

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import type { ZulipApi } from '../data/api.js';
 import type { User } from '../data/model.js';
-import { useChat, useChatActions, useChatStore, useZulipApi } from '../data/store-context.js';
+import { useChat, useChatStore, useZulipApi } from '../data/store-context.js';
 import { actionFailure, reportActionError } from '../ui/action-errors.js';
 import { Dialog } from '../ui/Dialog.js';
 import { Emoji } from '../ui/Emoji.js';
@@ -86,7 +86,6 @@ export function UserCard({
   onOpenUser: (userId: number) => void;
 }) {
   const store = useChatStore();
-  const actions = useChatActions();
   const api = useZulipApi();
   const ownUserId = useChat((s) => s.ownUserId);
   const presence = useChat((s) => s.presence);
@@ -110,7 +109,7 @@ export function UserCard({
 
   const go = (narrow: Parameters<typeof goToNarrow>[0]) => {
     onClose();
-    goToNarrow(narrow, store.getState(), actions);
+    goToNarrow(narrow, store.getState());
   };
   const toggleMute = () => {
     const what = muted ? `unmute ${user.full_name}` : `mute ${user.full_name}`;
@@ -202,7 +201,7 @@ export function UserCard({
         {user.is_active && (
           <button
             type="button"
-            className="chat-button primary"
+            className="button primary"
             data-autofocus
             onClick={() => go([{ operator: 'dm', operand: [user.user_id] }])}
           >
@@ -211,18 +210,18 @@ export function UserCard({
         )}
         <button
           type="button"
-          className="chat-button"
+          className="button"
           onClick={() => go([{ operator: 'sender', operand: user.user_id }])}
         >
           {isSelf ? 'View your messages' : 'View messages sent'}
         </button>
         {isSelf && (
-          <button type="button" className="chat-button" onClick={() => setEditingStatus(true)}>
+          <button type="button" className="button" onClick={() => setEditingStatus(true)}>
             Set status
           </button>
         )}
         {!isSelf && (
-          <button type="button" className="chat-button" onClick={toggleMute}>
+          <button type="button" className="button" onClick={toggleMute}>
             {muted ? 'Unmute this user' : 'Mute this user'}
           </button>
         )}

@@ -1,3 +1,4 @@
+import './people.css';
 import { useEffect, useState } from 'react';
 import { useChat } from '../data/store-context.js';
 import { ActionErrorHost } from '../ui/ActionErrorHost.js';

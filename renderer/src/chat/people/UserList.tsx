@@ -1,3 +1,4 @@
+import './people.css';
 import { useId, useMemo, useState } from 'react';
 import type { User } from '../data/model.js';
 import { useChat, useZulipApi } from '../data/store-context.js';

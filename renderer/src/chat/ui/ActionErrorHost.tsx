@@ -1,3 +1,4 @@
+import './ui.css';
 import { useEffect, useState } from 'react';
 import { onActionError } from './action-errors.js';
 

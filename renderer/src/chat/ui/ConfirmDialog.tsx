@@ -21,12 +21,12 @@ export function ConfirmDialog({
     <Dialog title={title} onClose={onCancel} className="chat-confirm">
       <div className="chat-confirm-body">{children}</div>
       <div className="chat-dialog-actions">
-        <button type="button" className="chat-button" onClick={onCancel}>
+        <button type="button" className="button" onClick={onCancel}>
           Cancel
         </button>
         <button
           type="button"
-          className={`chat-button ${danger ? 'danger' : 'primary'}`}
+          className={`button ${danger ? 'danger' : 'primary'}`}
           onClick={onConfirm}
         >
           {confirmLabel}

@@ -1,3 +1,4 @@
+import './ui.css';
 import { type ReactNode, useEffect, useId, useRef } from 'react';
 
 export interface DialogProps {
@@ -38,7 +39,7 @@ export function Dialog({ title, onClose, children, className, headerExtra }: Dia
   return (
     <dialog
       ref={ref}
-      className={`chat-dialog${className ? ` ${className}` : ''}`}
+      className={`dialog chat-dialog${className ? ` ${className}` : ''}`}
       aria-labelledby={titleId}
       onCancel={(event) => {
         event.preventDefault();

@@ -1,3 +1,4 @@
+import './ui.css';
 import {
   createContext,
   type ReactNode,
@@ -110,7 +111,7 @@ export function MenuButton({ label, children, items, className }: MenuButtonProp
       <button
         ref={button}
         type="button"
-        className={className ?? 'icon-button menu-button'}
+        className={className ?? 'icon-button chat-menu-trigger'}
         aria-label={label}
         title={label}
         aria-haspopup="menu"

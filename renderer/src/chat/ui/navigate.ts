@@ -1,15 +1,14 @@
-import type { ChatActions, ChatState, Narrow } from '../data/model.js';
+import type { ChatState, Narrow } from '../data/model.js';
 import { narrowToHash } from '../data/narrow.js';
+import { hashFor, navigate } from '../views/routing.js';
 
 /**
- * Shows a narrow in the feed and puts its `#narrow/…` link in the address
- * bar (a history entry, so Back returns), as following a link in Zulip's
- * web app does. pushState fires no hashchange, so the narrow is shown once.
+ * Shows a narrow in the feed the way a link does: the URL hash is the
+ * app's one source of truth (views/routing.ts), so setting it opens the
+ * narrow and makes a history entry that Back returns from.
  */
-export function goToNarrow(narrow: Narrow, state: ChatState, actions: ChatActions): void {
-  actions.showNarrow(narrow);
-  const hash = narrowToHash(narrow, state);
-  if (hash && window.location.hash !== hash) window.history.pushState(null, '', hash);
+export function goToNarrow(narrow: Narrow, state: ChatState): void {
+  navigate(hashFor(narrow, state));
 }
 
 /** The shareable URL of a narrow: the chat's address with its `#narrow/…` fragment. */
