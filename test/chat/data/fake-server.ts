@@ -48,9 +48,9 @@ export function fakeFetch(handler: Handler, calls: Call[]): typeof fetch {
     const call = { method, path: url.pathname.replace(/^\/api\/v1/, ''), params };
     calls.push(call);
     const signal = init.signal ?? undefined;
-    let answer = handler(call, signal) ?? success();
-    if (answer === 'network-error') throw new TypeError('fetch failed');
-    answer = await answer;
+    const pending = handler(call, signal) ?? success();
+    if (pending === 'network-error') throw new TypeError('fetch failed');
+    const answer: { status?: number; body: Json } = await pending;
     return new Response(JSON.stringify(answer.body), {
       status: answer.status ?? 200,
       headers: { 'content-type': 'application/json' },
