@@ -12,13 +12,34 @@ import {
 } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
+import { type BuildOptions, build } from 'esbuild';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.dirname(HERE);
 export const RENDERER_DIST = path.join(HERE, 'dist');
 
 const STATIC_FILES = ['index.html', 'styles.css', 'icon.svg'];
+/**
+ * Colour tokens shared by the admin UI and the chat, if they have been moved
+ * out of styles.css: copied beside index.html (the chat bundles them through
+ * chat.css's `@import`).
+ */
+const OPTIONAL_STATIC_FILES = ['tokens.css'];
+/** The chat's files go into their own folder, served at /chat/<name>. */
+export const CHAT_DIR = 'chat';
+/** Copied into the chat's folder as they are. */
+const CHAT_STATIC_FILES = ['chat.html', 'icon.svg'];
+/**
+ * Fonts and images that stylesheets name (KaTeX's fonts) become files beside
+ * chat.css, named by content hash; the CSS refers to them relatively.
+ */
+const ASSET_LOADERS = {
+  '.woff2': 'file',
+  '.woff': 'file',
+  '.ttf': 'file',
+  '.svg': 'file',
+  '.png': 'file',
+} as const;
 /** Written last into the output folder; its leading dot keeps it from being served. */
 const STAMP = '.build-inputs.json';
 
@@ -28,47 +49,101 @@ interface Stamp {
   inputs: Record<string, string>;
 }
 
+/** Every file under `dir`, relative to it with `/` (the chat's are in a folder). */
+const filesUnder = (dir: string) =>
+  readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => path.relative(dir, path.join(entry.parentPath, entry.name)))
+    .map((f) => f.split(path.sep).join('/'))
+    .sort();
+
 const sha256 = (file: string) =>
   createHash('sha256')
     .update(readFileSync(path.resolve(ROOT, file)))
     .digest('hex');
 
+/** The chat's entry, made up here (no such file). */
+const CHAT_ENTRY = path.join(HERE, 'chat-entry.ts');
+
+/** What both bundles share: one classic script each for Chromium, React in production mode. */
+const SCRIPT_OPTIONS = {
+  absWorkingDir: ROOT,
+  bundle: true,
+  format: 'iife',
+  platform: 'browser',
+  target: ['chrome120'],
+  jsx: 'automatic',
+  // React's development build checks a lot and is several times larger.
+  define: { 'process.env.NODE_ENV': '"production"' },
+  sourcemap: true,
+  minify: true,
+  legalComments: 'none',
+  logLevel: 'warning',
+  metafile: true,
+} satisfies BuildOptions;
+
 /**
- * Bundles the admin UI into renderer/dist: one classic script (it must run
- * from file:// inside Electron as well as from /admin/ over HTTP), the page
- * and its stylesheet. The build is made in a sibling folder and renamed into
- * place, so a reader (or a concurrent build) never sees half of one.
+ * The chat: renderer/src/chat/main.tsx and renderer/chat.css bundled into
+ * chat/chat.js and chat/chat.css. Every stylesheet the chat imports (from its
+ * TypeScript, or through chat.css's `@import`, e.g. KaTeX's CSS from
+ * node_modules) lands in that one chat.css, its fonts as files beside it.
+ * renderer/chat.css comes last, so its rules win over the libraries'; it is
+ * bundled even when no TypeScript imports it (importing it too is harmless).
+ */
+function buildChat(outDir: string) {
+  return build({
+    ...SCRIPT_OPTIONS,
+    stdin: {
+      contents: "import './src/chat/main.tsx';\nimport './chat.css';\n",
+      resolveDir: HERE,
+      sourcefile: CHAT_ENTRY,
+      loader: 'ts',
+    },
+    outfile: path.join(outDir, CHAT_DIR, 'chat.js'),
+    loader: ASSET_LOADERS,
+    assetNames: '[name]-[hash]',
+  });
+}
+
+/**
+ * Bundles the admin UI and the chat into renderer/dist. The admin UI is one
+ * classic script (it must run from file:// inside Electron as well as from
+ * /admin/ over HTTP), its page and its stylesheet; the chat's files are in
+ * renderer/dist/chat/ (see buildChat). The build is made in a sibling folder
+ * and renamed into place, so a reader (or a concurrent build) never sees half
+ * of one.
  */
 export async function buildRenderer(outDir = RENDERER_DIST): Promise<string> {
   const parent = path.dirname(outDir);
   const work = mkdtempSync(path.join(parent, `.${path.basename(outDir)}-`));
   chmodSync(work, 0o755);
   try {
-    const result = await build({
-      absWorkingDir: ROOT,
-      entryPoints: [path.join(HERE, 'src', 'main.tsx')],
-      outfile: path.join(work, 'app.js'),
-      bundle: true,
-      format: 'iife',
-      platform: 'browser',
-      target: ['chrome120'],
-      jsx: 'automatic',
-      // React's development build checks a lot and is several times larger.
-      define: { 'process.env.NODE_ENV': '"production"' },
-      sourcemap: true,
-      minify: true,
-      legalComments: 'none',
-      logLevel: 'warning',
-      metafile: true,
-    });
-    for (const file of STATIC_FILES) copyFileSync(path.join(HERE, file), path.join(work, file));
+    const [admin, chat] = await Promise.all([
+      build({
+        ...SCRIPT_OPTIONS,
+        entryPoints: [path.join(HERE, 'src', 'main.tsx')],
+        outfile: path.join(work, 'app.js'),
+      }),
+      buildChat(work),
+    ]);
+    const optional = OPTIONAL_STATIC_FILES.filter((f) => existsSync(path.join(HERE, f)));
+    for (const file of [...STATIC_FILES, ...optional]) {
+      copyFileSync(path.join(HERE, file), path.join(work, file));
+    }
+    for (const file of CHAT_STATIC_FILES) {
+      copyFileSync(path.join(HERE, file), path.join(work, CHAT_DIR, file));
+    }
     const inputs = [
-      ...Object.keys(result.metafile.inputs),
-      ...[...STATIC_FILES, 'build.ts'].map((f) => path.relative(ROOT, path.join(HERE, f))),
+      ...Object.keys(admin.metafile.inputs),
+      // The chat's entry is made up here; this script is an input anyway.
+      ...Object.keys(chat.metafile.inputs).filter((f) => path.resolve(ROOT, f) !== CHAT_ENTRY),
+      ...[...STATIC_FILES, ...optional, ...CHAT_STATIC_FILES, 'build.ts'].map((f) =>
+        path.relative(ROOT, path.join(HERE, f)),
+      ),
     ].map((f) => f.split(path.sep).join('/'));
     const stamp: Stamp = {
-      outputs: readdirSync(work).sort(),
-      inputs: Object.fromEntries(inputs.sort().map((f) => [f, sha256(f)])),
+      outputs: filesUnder(work),
+      inputs: Object.fromEntries([...new Set(inputs)].sort().map((f) => [f, sha256(f)])),
     };
     writeFileSync(path.join(work, STAMP), `${JSON.stringify(stamp, null, 1)}\n`);
     // A concurrent build may have just put the same output there: keep it.
@@ -87,7 +162,7 @@ export async function buildRenderer(outDir = RENDERER_DIST): Promise<string> {
 }
 
 /**
- * Why the admin UI in `outDir` needs building, or null when it is current:
+ * Why the admin UI and chat in `outDir` need building, or null when it is current:
  * it is current when every output is there and every input the last build
  * read (sources, the packages it bundled, this script) is unchanged.
  */
@@ -107,7 +182,7 @@ export function rendererStaleness(outDir = RENDERER_DIST): string | null {
   return null;
 }
 
-/** Builds the admin UI only when it is missing or out of date; returns why it built. */
+/** Builds the admin UI and the chat only when it is missing or out of date; returns why it built. */
 export async function ensureRenderer(outDir = RENDERER_DIST): Promise<string | null> {
   const reason = rendererStaleness(outDir);
   if (reason !== null) await buildRenderer(outDir);
@@ -124,7 +199,9 @@ if (invokedDirectly) {
   run.then(
     (why) => {
       if (why === null) return;
-      console.log(`admin UI built into ${path.relative(process.cwd(), RENDERER_DIST)}${why}`);
+      console.log(
+        `admin UI and chat built into ${path.relative(process.cwd(), RENDERER_DIST)}${why}`,
+      );
     },
     (err: unknown) => {
       console.error(err);

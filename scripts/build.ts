@@ -141,7 +141,7 @@ export async function ensureBuilt(outDir = DIST): Promise<string[]> {
     built.push(`${path.relative(process.cwd(), outDir) || '.'} (${app})`);
   }
   const renderer = await ensureRenderer();
-  if (renderer !== null) built.push(`the admin UI (${renderer})`);
+  if (renderer !== null) built.push(`the admin UI and chat (${renderer})`);
   return built;
 }
 

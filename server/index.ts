@@ -11,6 +11,7 @@ import { openDatabase } from './db/open.js';
 import { defaultTimings, EventHub, type EventHubTimings } from './events/hub.js';
 import { registerAdminUi } from './http/admin-ui.js';
 import { buildHttpApp } from './http/app.js';
+import { registerChatUi } from './http/chat-ui.js';
 import { logRequests } from './http/request-log.js';
 import { allRoutes } from './http/routes/index.js';
 import { registerTrpc } from './http/trpc-plugin.js';
@@ -227,6 +228,7 @@ async function startRun(options: ServerOptions): Promise<ServerRun> {
     requestTimeoutMs: options.requestTimeoutMs,
   });
   if (fileLog) logRequests(app, fileLog.request);
+  registerChatUi(app);
   if (options.adminToken) {
     await registerTrpc(app, { ctx, adminToken: options.adminToken, zuliprcPath });
     registerAdminUi(app);

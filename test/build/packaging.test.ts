@@ -200,6 +200,9 @@ describe('the files packaged, after a build', () => {
       'dist/server/index.js',
       'renderer/dist/index.html',
       'renderer/dist/app.js',
+      'renderer/dist/chat/chat.html',
+      'renderer/dist/chat/chat.js',
+      'renderer/dist/chat/chat.css',
       'package.json',
     ]) {
       expect(shipped(file), file).toBe(true);
@@ -218,6 +221,7 @@ describe('the files packaged, after a build', () => {
       'dist/.build-inputs.json',
       'renderer/dist/.build-inputs.json',
       'renderer/dist/app.js.map',
+      'renderer/dist/chat/chat.js.map',
       'electron-builder.yml',
       'build/icon.png',
     ]) {

@@ -26,10 +26,29 @@ describe('ensureRenderer', () => {
     expect(await ensureRenderer(out)).toBe('not built yet');
     expect(rendererStaleness(out)).toBeNull();
     const stamp = readStamp();
-    expect(stamp.outputs).toEqual(['app.js', 'app.js.map', 'icon.svg', 'index.html', 'styles.css']);
+    expect(stamp.outputs).toEqual(
+      expect.arrayContaining(['app.js', 'app.js.map', 'icon.svg', 'index.html', 'styles.css']),
+    );
+    // The chat's files, in their own folder (served at /chat/<name>).
+    expect(stamp.outputs).toEqual(
+      expect.arrayContaining([
+        'chat/chat.html',
+        'chat/chat.js',
+        'chat/chat.js.map',
+        'chat/chat.css',
+        'chat/icon.svg',
+      ]),
+    );
+    expect(stamp.outputs.filter((f) => !f.startsWith('chat/'))).toEqual(
+      expect.arrayContaining(['app.js', 'index.html']),
+    );
     expect(Object.keys(stamp.inputs)).toEqual(
       expect.arrayContaining([
         'renderer/src/main.tsx',
+        'renderer/src/chat/main.tsx',
+        'renderer/chat.html',
+        // Bundled (not copied), whether or not the chat's TypeScript imports it.
+        'renderer/chat.css',
         'renderer/index.html',
         'renderer/styles.css',
         'renderer/build.ts',
@@ -42,6 +61,17 @@ describe('ensureRenderer', () => {
     expect(Object.keys(stamp.inputs).filter((f) => f.includes('development'))).toEqual([]);
     // Only the bundle's own sources, not type-only imports from the server.
     expect(Object.keys(stamp.inputs).filter((f) => f.startsWith('server/'))).toEqual([]);
+    // The chat's made-up entry is not a file anyone could change.
+    expect(Object.keys(stamp.inputs).filter((f) => f.includes('chat-entry'))).toEqual([]);
+  });
+
+  it('rebuilds when a chat source changes', async () => {
+    const stamp = readStamp();
+    stamp.inputs['renderer/chat.css'] = '0'.repeat(64);
+    writeFileSync(stampFile, JSON.stringify(stamp));
+    expect(rendererStaleness(out)).toBe('renderer/chat.css changed');
+    expect(await ensureRenderer(out)).toBe('renderer/chat.css changed');
+    expect(rendererStaleness(out)).toBeNull();
   });
 
   it('does nothing while the build is current', async () => {

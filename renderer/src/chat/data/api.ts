@@ -88,6 +88,18 @@ export class ZulipApi {
     return this.send<T>(method, `/api/v1${path}${query}`, inQuery ? undefined : form, signal);
   }
 
+  /**
+   * Calls a path outside /api/v1 (`/chat/session`) with the same
+   * authentication and error handling as `call`.
+   */
+  callAtRoot<T = Record<string, unknown>>(
+    method: HttpMethod,
+    path: string,
+    signal?: AbortSignal,
+  ): Promise<T> {
+    return this.send<T>(method, path, undefined, signal);
+  }
+
   /** `POST /user_uploads` with one file; resolves with Zulip's answer (`url`, `filename`). */
   upload(
     file: File,

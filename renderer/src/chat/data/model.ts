@@ -85,6 +85,8 @@ export interface Message {
   submessages: unknown[];
   /** Set on a message sent from this tab that the server has not confirmed yet. */
   local_id?: string;
+  /** Added by the data layer: a local echo whose send failed (the view offers retry or delete). */
+  failed?: boolean;
   [other: string]: unknown;
 }
 
@@ -147,6 +149,26 @@ export interface UnreadCounts {
   /** By DM conversation key (`dmKey`: sorted user ids joined by `,`, the user's own id left out). */
   directs: Map<string, number>;
   mentions: number;
+  /** Added by the data layer: register said older unreads were left out (the counts are a lower bound). */
+  oldUnreadsMissing?: boolean;
+}
+
+/**
+ * Added by the data layer: one conversation of Recent conversations, newest
+ * first in `ChatState.recent`. `key` is `channel:{id}:{lower-cased topic}` or
+ * `dm:{dmKey}` (narrow.ts `conversationKeyOf`), the same keys as `typing`.
+ */
+export interface RecentConversation {
+  key: string;
+  channelId?: number;
+  /** The topic as its newest message spells it. */
+  topic?: string;
+  /** DMs: the other participants (own id alone for a self-DM). */
+  userIds?: number[];
+  /** The newest message id the tab knows in the conversation. */
+  maxId: number;
+  /** Senders of the loaded messages, newest first (avatars in the Recent view). */
+  senderIds: number[];
 }
 
 /** A loaded stretch of one narrow's messages, as the feed shows them. */
@@ -199,6 +221,14 @@ export interface ChatState {
   settings: Record<string, unknown>;
   /** Drafts by id (`drafts` from register and events). */
   drafts: Map<number, Record<string, unknown>>;
+  /**
+   * Added by the data layer: Recent conversations, newest first, from the
+   * newest 400 messages loaded at start (as Zulip's web app does) and every
+   * message since. Inbox reads `unread.topics` / `unread.directs`.
+   */
+  recent: RecentConversation[];
+  /** Added by the data layer: true once the start-up load of recent messages has answered. */
+  recentLoaded: boolean;
   /**
    * User groups by id (`realm_user_groups`): `@` mentions of groups, and who
    * holds a group-setting permission (editing, moving, deleting messages).

@@ -1,0 +1,112 @@
+import type {
+  Channel,
+  ChatState,
+  CustomEmoji,
+  Presence,
+  Subscription,
+  User,
+  UserStatus,
+  UserTopic,
+} from './model.js';
+
+/**
+ * The chat state before and right after `POST /register`. Exported so
+ * views' tests can build a state without a server.
+ */
+export function initialChatState(ownUserId = 0): ChatState {
+  return {
+    connection: 'connecting',
+    ownUserId,
+    realm: { name: '', settings: {}, emoji: {}, serverEmojiDataUrl: null, maxFileUploadSizeMib: 0 },
+    users: new Map(),
+    subscriptions: new Map(),
+    channels: new Map(),
+    topics: new Map(),
+    userTopics: [],
+    mutedUserIds: new Set(),
+    presence: new Map(),
+    userStatus: new Map(),
+    typing: new Map(),
+    messages: new Map(),
+    list: null,
+    unread: { total: 0, channels: new Map(), topics: new Map(), directs: new Map(), mentions: 0 },
+    settings: {},
+    drafts: new Map(),
+    recent: [],
+    recentLoaded: false,
+  };
+}
+
+/** Zulip's presence thresholds (web/src/presence.ts): older reports mean offline. */
+export const OFFLINE_THRESHOLD_SECS = 140;
+
+/** A modern presence record (`active_timestamp`, `idle_timestamp`) as a status now. */
+export function presenceFrom(
+  times: { active_timestamp?: number; idle_timestamp?: number },
+  nowSecs: number,
+): Presence {
+  const active = times.active_timestamp ?? 0;
+  const idle = times.idle_timestamp ?? 0;
+  let status: Presence['status'] = 'offline';
+  if (active > 0 && nowSecs - active < OFFLINE_THRESHOLD_SECS) status = 'active';
+  else if (idle > 0 && nowSecs - idle < OFFLINE_THRESHOLD_SECS) status = 'idle';
+  return { status, last_active: active > 0 ? active : null };
+}
+
+/** Role codes (Zulip's UserProfile.ROLE_*) behind the is_* booleans. */
+export function withRoleFlags(user: User): User {
+  return {
+    ...user,
+    is_owner: user.role === 100,
+    is_admin: user.role === 100 || user.role === 200,
+    is_guest: user.role === 600,
+  };
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: the register answer is Zulip's loosely typed JSON
+export type RegisterAnswer = Record<string, any>;
+
+export function stateFromRegister(answer: RegisterAnswer, nowSecs: number): ChatState {
+  const state = initialChatState(answer.user_id ?? 0);
+  const settings: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(answer)) {
+    if (key.startsWith('realm_')) settings[key] = value;
+  }
+  state.realm = {
+    name: String(answer.realm_name ?? ''),
+    settings,
+    emoji: (answer.realm_emoji ?? {}) as Record<string, CustomEmoji>,
+    serverEmojiDataUrl: answer.server_emoji_data_url ?? null,
+    maxFileUploadSizeMib: Number(answer.max_file_upload_size_mib ?? 0),
+  };
+  for (const list of [answer.realm_users, answer.realm_non_active_users, answer.cross_realm_bots]) {
+    for (const user of (list ?? []) as User[]) state.users.set(user.user_id, user);
+  }
+  for (const channel of (answer.streams ?? []) as Channel[])
+    state.channels.set(channel.stream_id, channel);
+  for (const sub of (answer.subscriptions ?? []) as Subscription[]) {
+    state.subscriptions.set(sub.stream_id, sub);
+    if (!state.channels.has(sub.stream_id)) state.channels.set(sub.stream_id, sub);
+  }
+  for (const list of [answer.unsubscribed, answer.never_subscribed]) {
+    for (const channel of (list ?? []) as Channel[]) {
+      if (!state.channels.has(channel.stream_id)) state.channels.set(channel.stream_id, channel);
+    }
+  }
+  state.userTopics = ((answer.user_topics ?? []) as UserTopic[]).filter(
+    (entry) => entry.visibility_policy !== 0,
+  );
+  for (const muted of (answer.muted_users ?? []) as { id: number }[])
+    state.mutedUserIds.add(muted.id);
+  for (const [id, times] of Object.entries(answer.presences ?? {})) {
+    if (/^\d+$/.test(id)) state.presence.set(Number(id), presenceFrom(times as object, nowSecs));
+  }
+  for (const [id, status] of Object.entries(answer.user_status ?? {})) {
+    state.userStatus.set(Number(id), status as UserStatus);
+  }
+  state.settings = { ...(answer.user_settings ?? {}) };
+  for (const draft of (answer.drafts ?? []) as Record<string, unknown>[]) {
+    state.drafts.set(Number(draft.id), draft);
+  }
+  return state;
+}

@@ -1,0 +1,134 @@
+/**
+ * The store against the real server: register, the long-poll, the feed's
+ * list, unread counts, sending with local echo, reading and logging in.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ZulipApi } from '../../../renderer/src/chat/data/api.js';
+import type { ChatState, ChatStore } from '../../../renderer/src/chat/data/model.js';
+import { logIn } from '../../../renderer/src/chat/data/session.js';
+import { createChatStore } from '../../../renderer/src/chat/data/store.js';
+import { unreadInTopic } from '../../../renderer/src/chat/data/unread.js';
+import { createChannel } from '../../helpers/fixtures.js';
+import { sendDirect, sendToChannel } from '../../helpers/messages.js';
+import { FIXTURE_PASSWORD, startTestServer, type TestServer } from '../../helpers/server.js';
+
+let t: TestServer;
+let general: number;
+
+beforeAll(async () => {
+  t = await startTestServer();
+  general = createChannel(t, {
+    name: 'general',
+    subscribers: [t.accounts.member.id, t.accounts.admin.id],
+  });
+});
+afterAll(() => t?.close());
+
+function storeFor(who: 'member' | 'admin'): ChatStore {
+  const account = t.accounts[who];
+  const api = new ZulipApi({
+    baseUrl: t.url,
+    credentials: { email: account.email, apiKey: account.apiKey },
+  });
+  return createChatStore(api);
+}
+
+/** Resolves when the state satisfies `test` (checked after every change). */
+function until(store: ChatStore, test: (s: ChatState) => boolean, ms = 5000): Promise<ChatState> {
+  return new Promise((resolve, reject) => {
+    if (test(store.getState())) return resolve(store.getState());
+    const timer = setTimeout(() => {
+      stop();
+      reject(new Error('state never matched'));
+    }, ms);
+    const stop = store.subscribe(() => {
+      if (test(store.getState())) {
+        clearTimeout(timer);
+        stop();
+        resolve(store.getState());
+      }
+    });
+  });
+}
+
+describe('the chat store on the real server', () => {
+  it('logs in with a password and keeps the key', async () => {
+    const api = new ZulipApi({ baseUrl: t.url });
+    const credentials = await logIn(t.accounts.member.email, FIXTURE_PASSWORD, api);
+    expect(credentials).toEqual({
+      email: t.accounts.member.email,
+      apiKey: t.accounts.member.apiKey,
+    });
+    expect(api.credentials).toEqual(credentials);
+    await expect(
+      logIn(t.accounts.member.email, 'wrong', new ZulipApi({ baseUrl: t.url })),
+    ).rejects.toMatchObject({
+      status: 401,
+    });
+  });
+
+  it('registers, shows a narrow, counts unreads live and reads them', async () => {
+    const before = await sendToChannel(t, 'admin', general, 'lunch', 'first');
+    const store = storeFor('member');
+    try {
+      let state = await until(store, (s) => s.connection === 'connected' && s.recentLoaded);
+      expect(state.ownUserId).toBe(t.accounts.member.id);
+      expect(state.subscriptions.get(general)?.name).toBe('general');
+      expect(state.unread.channels.get(general)).toBe(1);
+      expect(state.recent[0]).toMatchObject({ channelId: general, topic: 'lunch', maxId: before });
+
+      store.actions.showNarrow([
+        { operator: 'channel', operand: general },
+        { operator: 'topic', operand: 'lunch' },
+      ]);
+      state = await until(store, (s) => s.list !== null && !s.list.loadingNewer);
+      expect(state.list).toMatchObject({ ids: [before], anchorId: before, foundNewest: true });
+
+      const live = await sendToChannel(t, 'admin', general, 'LUNCH', 'second');
+      const dm = await sendDirect(t, 'admin', [t.accounts.member.id]);
+      state = await until(store, (s) => s.messages.has(dm) && s.list!.ids.includes(live));
+      expect(unreadInTopic(state.unread, general, 'lunch')).toBe(2);
+      expect(state.unread.directs.get(String(t.accounts.admin.id))).toBe(1);
+      expect(state.unread.total).toBe(3);
+
+      store.actions.markRead([before, live]);
+      expect(store.getState().unread.total).toBe(1);
+      // The server confirms: another tab's store sees them read.
+      const other = storeFor('member');
+      try {
+        await until(other, (s) => s.connection === 'connected' && s.unread.total === 1);
+      } finally {
+        other.close();
+      }
+    } finally {
+      store.close();
+    }
+  });
+
+  it('sends with a local echo that the server message replaces', async () => {
+    const store = storeFor('member');
+    try {
+      await until(store, (s) => s.connection === 'connected');
+      store.actions.showNarrow([{ operator: 'channel', operand: general }]);
+      await until(store, (s) => s.list?.foundNewest === true && !s.list.loadingNewer);
+      const sending = store.actions.send(
+        { kind: 'channel', channelId: general, topic: 'echo' },
+        'hi *there*',
+      );
+      const echoed = store.getState();
+      const echoId = echoed.list!.ids[echoed.list!.ids.length - 1]!;
+      expect(Number.isInteger(echoId)).toBe(false);
+      expect(echoed.messages.get(echoId)).toMatchObject({
+        content: '<p>hi *there*</p>',
+        flags: ['read'],
+      });
+      const id = await sending;
+      const state = await until(store, (s) => s.list!.ids.includes(id));
+      expect(state.list!.ids).not.toContain(echoId);
+      expect(state.messages.get(id)?.content).toBe('<p>hi <em>there</em></p>');
+      expect(state.unread.total).toBe(store.getState().unread.total);
+    } finally {
+      store.close();
+    }
+  });
+});

@@ -1,0 +1,289 @@
+/**
+ * The chat view in headless Chromium against the real server: log in,
+ * the sidebar's counts, a channel's and a topic's feed, search, Zulip's
+ * keyboard shortcuts, phone width and dark mode. What the page shows is
+ * checked against what the REST API says.
+ */
+import { mkdirSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureRenderer } from '../../renderer/build.js';
+import { createChannel } from '../helpers/fixtures.js';
+import { sendDirect, sendToChannel } from '../helpers/messages.js';
+import { FIXTURE_PASSWORD, startTestServer, type TestServer } from '../helpers/server.js';
+import { launchBrowser, openPage, scrollsSideways, WAIT } from './browser.js';
+
+const SHOTS = path.join(os.tmpdir(), 'hearth-chat-screenshots');
+const shot = (page: Page, name: string) =>
+  page.screenshot({ path: path.join(SHOTS, `${name}.png`) });
+
+let t: TestServer;
+let browser: Browser;
+let page: Page;
+let errors: string[];
+let general: number;
+let random: number;
+let quiet: number;
+
+beforeAll(async () => {
+  mkdirSync(SHOTS, { recursive: true });
+  await ensureRenderer();
+  t = await startTestServer();
+  const { owner, member, admin } = t.accounts;
+  general = createChannel(t, { name: 'general', subscribers: [owner.id, member.id, admin.id] });
+  random = createChannel(t, { name: 'random', subscribers: [owner.id, member.id] });
+  quiet = createChannel(t, { name: 'quiet', subscribers: [owner.id, member.id] });
+  // Muted: its messages count nowhere and it is dimmed.
+  await t.as('member').post('/users/me/subscriptions/properties', {
+    subscription_data: JSON.stringify([{ stream_id: quiet, property: 'is_muted', value: true }]),
+  });
+  await sendToChannel(t, 'owner', general, 'lunch', 'Who is in for **lunch**?');
+  await sendToChannel(t, 'owner', general, 'lunch', 'Tacos at noon.');
+  await sendToChannel(t, 'admin', general, 'lunch', `I am in, @**Mel Member**!`);
+  await sendToChannel(
+    t,
+    'owner',
+    general,
+    'markup',
+    [
+      '```python',
+      'def greet(name):',
+      '    return f"hello {name}"',
+      '```',
+      '',
+      '> a quote',
+      '',
+      '```spoiler Plot twist',
+      'It was the butler.',
+      '```',
+      '',
+      ':smile: and $$e^{i\\pi} + 1 = 0$$',
+      '',
+      '| a | b |',
+      '|---|---|',
+      '| 1 | 2 |',
+    ].join('\n'),
+  );
+  await sendToChannel(t, 'owner', random, 'weekend', 'Any plans?');
+  await sendToChannel(t, 'owner', quiet, 'noise', 'muted chatter');
+  await sendDirect(t, 'admin', [member.id], 'A private word.');
+  browser = await launchBrowser();
+  ({ page, errors } = await openPage(browser));
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await t?.close();
+});
+
+const sidebar = () => page.getByRole('navigation', { name: 'Views and channels' });
+const sidebarLink = (label: string) =>
+  sidebar()
+    .locator('.sidebar-link')
+    .filter({ has: page.getByText(label, { exact: true }) })
+    .first();
+/** The count beside a sidebar entry ('' when none). */
+const sidebarCount = (label: string) =>
+  sidebarLink(label)
+    .locator('.unread-count')
+    .evaluate((el) => el.firstChild?.textContent ?? '')
+    .catch(() => '');
+const viewTitle = () => page.locator('#view-title').textContent();
+
+describe('the chat page', { timeout: 60_000 }, () => {
+  it('refuses a wrong password with the server’s message, then logs in', async () => {
+    await page.goto(`${t.url}/`);
+    await page.getByLabel('E-mail').fill('member@example.com');
+    await page.getByLabel('Password').fill('not the password');
+    await page.getByRole('button', { name: 'Log in' }).click();
+    await expect.poll(() => page.getByRole('alert').textContent(), WAIT).toMatch(/\S/);
+    await shot(page, 'login-error');
+    await page.getByLabel('Password').fill(FIXTURE_PASSWORD);
+    await page.getByRole('button', { name: 'Log in' }).click();
+    await expect.poll(() => sidebar().isVisible(), WAIT).toBe(true);
+  });
+
+  it('shows unread counts in the sidebar and the title', async () => {
+    // 4 in general, 1 in random, 1 DM; the muted channel counts nowhere.
+    await expect.poll(() => sidebarCount('general'), WAIT).toBe('4');
+    expect(await sidebarCount('random')).toBe('1');
+    expect(await sidebarCount('quiet')).toBe('');
+    expect(await sidebarCount('Inbox')).toBe('6');
+    expect(await sidebarCount('Mentions')).toBe('1');
+    expect(await sidebarCount('Ada Admin')).toBe('1');
+    expect(await page.title()).toBe('(6) Inbox - Hearth');
+    // Muted channels are dimmed, pinned-then-alphabetical order.
+    const names = await sidebar().locator('.channel-item .sidebar-label').allTextContents();
+    expect(names).toEqual(['general', 'quiet', 'random']);
+    expect(await sidebar().locator('.channel-item.muted .sidebar-label').textContent()).toBe(
+      'quiet',
+    );
+    await shot(page, 'inbox');
+  });
+
+  it('lists unread conversations in the Inbox', async () => {
+    const main = page.getByRole('main');
+    expect(await main.getByRole('link', { name: 'Ada Admin' }).count()).toBe(1);
+    expect(await main.getByRole('link', { name: 'lunch' }).count()).toBe(1);
+    expect(await main.getByRole('link', { name: 'markup' }).count()).toBe(1);
+    expect(await main.getByRole('link', { name: 'noise' }).count()).toBe(0);
+  });
+
+  it('opens a channel: grouped by topic, one name per run of a sender', async () => {
+    await sidebarLink('general').click();
+    await expect.poll(viewTitle, WAIT).toBe('#general');
+    expect(new URL(page.url()).hash).toMatch(/^#narrow\/channel\/\d+-general$/);
+    await expect.poll(() => page.locator('.message').count(), WAIT).toBe(4);
+    const headers = await page.locator('.recipient-title').allTextContents();
+    expect(headers.map((h) => h.replace(/\s+/g, ' ').replace(' topic ', ' '))).toEqual([
+      '#general > lunch',
+      '#general > markup',
+    ]);
+    // Olivia's two lunch messages share one name; Ada's starts a new run.
+    const senders = await page.locator('.sender-name').allTextContents();
+    expect(senders).toEqual(['Olivia Owner', 'Ada Admin', 'Olivia Owner']);
+    // The topics of the open channel are listed, with their counts.
+    await expect
+      .poll(() => sidebar().locator('.topic-list .sidebar-label').allTextContents(), WAIT)
+      .toEqual(expect.arrayContaining(['lunch', 'markup']));
+    await shot(page, 'channel');
+  });
+
+  it('renders Zulip’s markup: code, mention of me, spoiler, emoji, math, table', async () => {
+    const markup = page.locator('.message').filter({ hasText: 'def greet' });
+    expect(await markup.locator('.codehilite .k').first().textContent()).toBe('def');
+    expect(await markup.locator('blockquote').textContent()).toContain('a quote');
+    expect(await markup.locator('.katex').count()).toBeGreaterThan(0);
+    expect(await markup.locator('table td').allTextContents()).toEqual(['1', '2']);
+    expect(await markup.locator('span.emoji').textContent()).toBe('🙂');
+    const spoiler = markup.locator('.spoiler-header');
+    expect(await markup.locator('.spoiler-content').isVisible()).toBe(false);
+    await spoiler.click();
+    expect(await markup.locator('.spoiler-content').isVisible()).toBe(true);
+    expect(await spoiler.getAttribute('aria-expanded')).toBe('true');
+    const mention = page.locator('.message.mentioned .user-mention');
+    expect(await mention.getAttribute('class')).toContain('self-mention');
+  });
+
+  it('marks what was seen as read; the counts drop', async () => {
+    await page.bringToFront();
+    await expect.poll(() => sidebarCount('general'), WAIT).toBe('');
+    const unread = await t.as('member').get('/messages', {
+      anchor: 'newest',
+      num_before: 20,
+      num_after: 0,
+      narrow: JSON.stringify([{ operator: 'channel', operand: general }]),
+    });
+    expect(
+      unread.body.messages.filter((m: { flags: string[] }) => !m.flags.includes('read')),
+    ).toEqual([]);
+    expect(await page.title()).toBe('(2) #general - Hearth');
+  });
+
+  it('opens a topic and goes back with the browser', async () => {
+    await page.locator('.recipient-title a', { hasText: 'markup' }).click();
+    await expect.poll(viewTitle, WAIT).toBe('#general > markup');
+    await expect.poll(() => page.locator('.message').count(), WAIT).toBe(1);
+    await page.goBack();
+    await expect.poll(viewTitle, WAIT).toBe('#general');
+    await page.goForward();
+    await expect.poll(viewTitle, WAIT).toBe('#general > markup');
+  });
+
+  it('searches with Zulip’s syntax and shows the narrow as text', async () => {
+    await page.keyboard.press('/');
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('search-input');
+    expect(await page.locator('#search-input').inputValue()).toBe('channel:general topic:markup');
+    await page.locator('#search-input').fill('tacos');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.locator('.message').count(), WAIT).toBe(1);
+    expect(await page.locator('.message').textContent()).toContain('Tacos at noon.');
+    expect(new URL(page.url()).hash).toBe('#narrow/search/tacos');
+  });
+
+  it('follows Zulip’s keyboard shortcuts', async () => {
+    await page.goto(`${t.url}/#narrow/channel/${general}-general`);
+    await expect.poll(viewTitle, WAIT).toBe('#general');
+    await page.locator('.message').first().waitFor();
+    // Unread elsewhere, for n and p to go to (the open channel reads its own at once).
+    await sendToChannel(t, 'owner', random, 'weekend', 'Hiking?');
+    await sendToChannel(t, 'owner', quiet, 'noise', 'more muted chatter');
+    await sendDirect(t, 'admin', [t.accounts.member.id], 'Another word.');
+    await expect.poll(() => sidebarCount('random'), WAIT).toBe('2');
+    // j/k and the arrows move the selection.
+    const selected = () => page.locator('.message.selected').getAttribute('data-message-id');
+    await page.locator('main').focus();
+    const first = await selected();
+    await page.keyboard.press('k');
+    const before = await selected();
+    await page.keyboard.press('j');
+    expect(await selected()).toBe(first);
+    expect(Number(before)).toBeLessThan(Number(first));
+    // n: the next unread topic (random > weekend; the muted channel's are skipped).
+    await page.keyboard.press('n');
+    await expect.poll(viewTitle, WAIT).toBe('#random > weekend');
+    // p: the next unread DM.
+    await page.keyboard.press('p');
+    await expect.poll(viewTitle, WAIT).toMatch(/Ada Admin/);
+    // ?: the help dialog; Esc closes it.
+    await page.keyboard.press('?');
+    await expect
+      .poll(() => page.getByRole('dialog', { name: 'Keyboard shortcuts' }).isVisible(), WAIT)
+      .toBe(true);
+    await shot(page, 'shortcuts');
+    await page.keyboard.press('Escape');
+    await expect.poll(() => page.getByRole('dialog').count(), WAIT).toBe(0);
+  });
+
+  it('fits a 360 px phone: one column, the sidebar behind a menu button', async () => {
+    await page.setViewportSize({ width: 360, height: 740 });
+    await page.goto(`${t.url}/#narrow/channel/${general}-general`);
+    await page.locator('.message').first().waitFor();
+    expect(await scrollsSideways(page)).toBe(false);
+    expect(await sidebar().isVisible()).toBe(false);
+    await shot(page, 'phone-feed');
+    const menu = page.getByRole('button', { name: 'Channels and views' });
+    await menu.click();
+    await expect.poll(() => sidebar().isVisible(), WAIT).toBe(true);
+    expect(await menu.getAttribute('aria-expanded')).toBe('true');
+    await shot(page, 'phone-sidebar');
+    await sidebarLink('Recent conversations').click();
+    await expect.poll(viewTitle, WAIT).toBe('Recent conversations');
+    await expect.poll(() => sidebar().isVisible(), WAIT).toBe(false);
+    expect(await scrollsSideways(page)).toBe(false);
+    await shot(page, 'phone-recent');
+    await page.setViewportSize({ width: 1200, height: 900 });
+  });
+
+  it('follows the system’s dark mode', async () => {
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.goto(`${t.url}/#narrow/channel/${general}-general`);
+    await page.locator('.message').first().waitFor();
+    const background = await page
+      .locator('.chat-main')
+      .evaluate((el) => getComputedStyle(el).backgroundColor);
+    expect(background).toBe('rgb(31, 34, 39)');
+    await shot(page, 'dark-channel');
+    await page.emulateMedia({ colorScheme: 'light' });
+  });
+
+  it('logs out from the user menu', async () => {
+    await page.getByRole('button', { name: 'Mel Member', exact: true }).click();
+    expect(await page.getByRole('menuitem', { name: 'Administration' }).count()).toBe(0);
+    await page.getByRole('menuitem', { name: 'Log out' }).click();
+    await expect.poll(() => page.getByLabel('E-mail').isVisible(), WAIT).toBe(true);
+    expect(await page.evaluate(() => localStorage.length)).toBe(0);
+  });
+
+  it('had no script errors or failed requests', () => {
+    // The wrong password's refusal is the one this test provokes.
+    // TODO(chat-server): drop the /chat/session exception once that route is merged.
+    expect(
+      errors.filter(
+        (e) => !/^40[13] .*fetch_api_key/.test(e) && !/^404 .*\/chat\/session$/.test(e),
+      ),
+    ).toEqual([]);
+  });
+});
