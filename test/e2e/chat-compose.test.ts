@@ -94,8 +94,9 @@ describe('the compose box', { timeout: 60_000 }, () => {
     await expect
       .poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label')), WAIT)
       .toBe('Message');
-    expect(await page.getByLabel('Channel').inputValue()).toBe(String(general));
-    expect(await page.getByLabel('Topic').inputValue()).toBe('lunch');
+    const compose = page.getByRole('region', { name: 'Compose' });
+    expect(await compose.getByLabel('Channel').inputValue()).toBe(String(general));
+    expect(await compose.getByLabel('Topic').inputValue()).toBe('lunch');
     // Zulip's default: Enter adds a line, Ctrl+Enter sends.
     await textarea().fill('first line');
     await textarea().press('Enter');
@@ -311,6 +312,8 @@ describe('message actions', { timeout: 60_000 }, () => {
     await page.emulateMedia({ colorScheme: 'dark' });
     await textarea().fill('From my phone');
     expect(await scrollsSideways(page)).toBe(false);
+    // The sidebar becomes a drawer at this width; let its slide finish before the picture.
+    await page.waitForTimeout(500);
     await shot(page, 'phone-dark');
     await textarea().fill('');
     await page.setViewportSize({ width: 1200, height: 900 });
