@@ -10,6 +10,7 @@ import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureRenderer } from '../../renderer/build.js';
+import { Watcher } from '../helpers/event-queues.js';
 import { createChannel } from '../helpers/fixtures.js';
 import { sendToChannel } from '../helpers/messages.js';
 import { FIXTURE_PASSWORD, startTestServer, type TestServer } from '../helpers/server.js';
@@ -182,7 +183,13 @@ describe('the compose box', { timeout: 60_000 }, () => {
   });
 
   it('keeps an unsent draft per conversation across narrows and a reload', async () => {
+    const drafts = async () =>
+      (await t.as('member').get('/drafts')).body.drafts.map(
+        (d: { to: number[]; topic: string; content: string }) => [d.to, d.topic, d.content],
+      );
     await textarea().fill('half a thought');
+    // enable_drafts_synchronization is on by default: the draft is on the server.
+    await expect.poll(drafts, WAIT).toEqual([[[general], 'lunch', 'half a thought']]);
     await page.goto(`${t.url}/#narrow/channel/${general}-general/topic/other`);
     await expect
       .poll(() => page.locator('#view-title').textContent(), WAIT)
@@ -194,9 +201,82 @@ describe('the compose box', { timeout: 60_000 }, () => {
     await page.reload();
     await expect.poll(() => textarea().inputValue(), WAIT).toBe('half a thought');
     await textarea().fill('');
+    await expect.poll(drafts, WAIT).toEqual([]);
     await page.reload();
     await row(ownerMessage).waitFor();
     expect(await textarea().count()).toBe(0);
+  });
+
+  it('tells the others who are typing, and stops when sent', async () => {
+    const owner = await Watcher.register(t.as('owner'), {
+      event_types: ['typing'],
+      client_capabilities: { stream_typing_notifications: true },
+    });
+    await page.getByRole('button', { name: 'Message #general > lunch' }).click();
+    await textarea().pressSequentially('typing…');
+    await expect
+      .poll(async () => (await owner.take()).map((e) => [e.op, e.stream_id, e.topic]), WAIT)
+      .toEqual([['start', general, 'lunch']]);
+    await textarea().press('Enter');
+    await expect.poll(async () => (await owner.take()).map((e) => e.op), WAIT).toEqual(['stop']);
+  });
+
+  it('writes a direct message to people picked by name', async () => {
+    await textarea().press('Escape');
+    await page.getByRole('button', { name: 'New direct message' }).click();
+    const person = page.getByRole('combobox', { name: 'Add a person' });
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label')), WAIT)
+      .toBe('Add a person');
+    await person.pressSequentially('Oli');
+    await expect
+      .poll(
+        () =>
+          page.getByRole('listbox', { name: 'People' }).getByRole('option').first().textContent(),
+        WAIT,
+      )
+      .toContain('Olivia Owner');
+    await person.press('Enter');
+    expect(await page.getByRole('button', { name: 'Remove Olivia Owner' }).count()).toBe(1);
+    await textarea().fill('Just between us');
+    await shot(page, 'direct');
+    await textarea().press('Enter');
+    await expect
+      .poll(async () => {
+        const answer = await t.as('owner').get('/messages', {
+          anchor: 'newest',
+          num_before: 1,
+          num_after: 0,
+          apply_markdown: false,
+          narrow: JSON.stringify([{ operator: 'dm', operand: [t.accounts.member.id] }]),
+        });
+        return answer.body.messages.map((m: ApiMessage) => m.content);
+      }, WAIT)
+      .toEqual(['Just between us']);
+    await textarea().press('Escape');
+  });
+
+  it('uploads a pasted image', async () => {
+    await page.getByRole('button', { name: 'Message #general > lunch' }).click();
+    await textarea().focus();
+    // A 1×1 PNG on the clipboard, as a screenshot tool leaves it.
+    await textarea().evaluate((area) => {
+      const png = Uint8Array.from(
+        atob(
+          'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
+        ),
+        (c) => c.charCodeAt(0),
+      );
+      const data = new DataTransfer();
+      data.items.add(new File([png], 'pasted.png', { type: 'image/png' }));
+      area.dispatchEvent(
+        new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }),
+      );
+    });
+    await expect
+      .poll(() => textarea().inputValue(), WAIT)
+      .toMatch(/^\[pasted\.png\]\(\/user_uploads\/\S+\)$/);
+    await textarea().fill('');
   });
 });
 
