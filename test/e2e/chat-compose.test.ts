@@ -74,7 +74,9 @@ beforeAll(async () => {
   createChannel(t, { name: 'design', subscribers: [owner.id, member.id] });
   ownerMessage = await sendToChannel(t, 'owner', general, 'lunch', 'Who is in for **lunch**?');
   browser = await launchBrowser();
-  ({ page, errors } = await openPage(browser));
+  ({ page, errors } = await openPage(browser, {
+    permissions: ['clipboard-read', 'clipboard-write'],
+  }));
   await page.goto(`${t.url}/`);
   await page.getByLabel('E-mail').fill('member@example.com');
   await page.getByLabel('Password').fill(FIXTURE_PASSWORD);
@@ -278,6 +280,23 @@ describe('the compose box', { timeout: 60_000 }, () => {
       .toMatch(/^\[pasted\.png\]\(\/user_uploads\/\S+\)$/);
     await textarea().fill('');
   });
+
+  it('uploads a file dropped on the box', async () => {
+    await page.getByRole('region', { name: 'Compose' }).evaluate((box) => {
+      const data = new DataTransfer();
+      data.items.add(new File(['dropped text'], 'dropped.txt', { type: 'text/plain' }));
+      box.dispatchEvent(
+        new DragEvent('dragover', { dataTransfer: data, bubbles: true, cancelable: true }),
+      );
+      box.dispatchEvent(
+        new DragEvent('drop', { dataTransfer: data, bubbles: true, cancelable: true }),
+      );
+    });
+    await expect
+      .poll(() => textarea().inputValue(), WAIT)
+      .toMatch(/^\[dropped\.txt\]\(\/user_uploads\/\S+\)$/);
+    await textarea().fill('');
+  });
 });
 
 describe('message actions', { timeout: 60_000 }, () => {
@@ -312,6 +331,15 @@ describe('message actions', { timeout: 60_000 }, () => {
     expect(labels).not.toContain('Edit message');
     await page.keyboard.press('Escape');
     await expect.poll(() => page.getByRole('menu').count(), WAIT).toBe(0);
+  });
+
+  it('copies an absolute link to the message', async () => {
+    await openActions(ownerMessage);
+    await menuItem('Copy link to message').click();
+    await expect.poll(() => page.getByText('Link copied.').count(), WAIT).toBe(1);
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(
+      `${t.url}/#narrow/channel/${general}-general/topic/lunch/near/${ownerMessage}`,
+    );
   });
 
   it('quotes a message into the compose box with Zulip’s quote block', async () => {

@@ -51,6 +51,25 @@ describe('local drafts', () => {
 });
 
 describe('server drafts', () => {
+  it('creates a new draft when the one it patched was removed elsewhere', async () => {
+    const calls: string[] = [];
+    const api = {
+      call: async (method: string, path: string) => {
+        calls.push(`${method} ${path}`);
+        if (path === '/drafts/5')
+          throw Object.assign(new Error('Draft does not exist'), { status: 404 });
+        return { ids: [40] };
+      },
+    } as unknown as ZulipApi;
+    const known = new Map<number, Record<string, unknown>>([
+      [5, { id: 5, type: 'private', to: [2], topic: '', content: 'old', timestamp: 1 }],
+    ]);
+    const drafts = serverDrafts(api, () => known);
+    await drafts.save({ kind: 'direct', userIds: [2] }, 'new');
+    await drafts.save({ kind: 'direct', userIds: [2] }, 'newer');
+    expect(calls).toEqual(['PATCH /drafts/5', 'POST /drafts', 'PATCH /drafts/40']);
+  });
+
   it('creates once, then patches, then deletes, finding drafts from register too', async () => {
     const calls: string[] = [];
     const api = {

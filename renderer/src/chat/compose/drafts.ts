@@ -52,6 +52,9 @@ export interface DraftStore {
 
 type KeyValueStorage = Pick<Storage, 'getItem' | 'setItem'>;
 
+const isNotFound = (err: unknown) =>
+  err instanceof Error && 'status' in err && (err as { status: unknown }).status === 404;
+
 /** Drafts in localStorage under one key per user. */
 export function localDrafts(
   storage: KeyValueStorage | null,
@@ -100,13 +103,15 @@ export function serverDrafts(
   now = Date.now,
 ): DraftStore {
   const created = new Map<string, number>();
+  /** Ids the server no longer has, though the store may not have heard yet. */
+  const ignored = new Set<number>();
   const idFor = (target: ComposeTarget): number | undefined => {
     const key = draftKey(target);
     const mine = created.get(key);
     if (mine !== undefined) return mine;
     for (const [id, draft] of drafts()) {
       const t = draftTarget(draft);
-      if (t && draftKey(t) === key) return id;
+      if (t && draftKey(t) === key && !ignored.has(id)) return id;
     }
     return undefined;
   };
@@ -124,8 +129,15 @@ export function serverDrafts(
       const draft = draftObject(target, content, now());
       const id = idFor(target);
       if (id !== undefined) {
-        await api.call('PATCH', `/drafts/${id}`, { draft });
-        return;
+        try {
+          await api.call('PATCH', `/drafts/${id}`, { draft });
+          return;
+        } catch (err) {
+          // Removed meanwhile (sent or deleted from another client): keep the text as a new draft.
+          if (!isNotFound(err)) throw err;
+          created.delete(draftKey(target));
+          ignored.add(id);
+        }
       }
       const answer = await api.call<{ ids: number[] }>('POST', '/drafts', { drafts: [draft] });
       const newId = answer.ids[0];
@@ -139,8 +151,9 @@ export function serverDrafts(
         await api.call('DELETE', `/drafts/${id}`);
       } catch (err) {
         // Another client already removed it: the goal is reached.
-        if (!(err instanceof Error && 'status' in err && err.status === 404)) throw err;
+        if (!isNotFound(err)) throw err;
       }
+      ignored.add(id);
     },
   };
   return store;
