@@ -311,14 +311,24 @@ describe('message actions', { timeout: 60_000 }, () => {
     await expect
       .poll(async () => (await messageById(ownerMessage)).reactions.map((r) => r.emoji_name), WAIT)
       .toEqual(['octopus']);
-    const chip = row(ownerMessage).locator('.reaction');
+    const chip = row(ownerMessage).locator('.reaction:not(.reaction-add)');
     await expect.poll(() => chip.getAttribute('aria-pressed'), WAIT).toBe('true');
     expect(await chip.getAttribute('title')).toBe('You reacted with :octopus:');
     // Focus came back to the actions button.
     expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe(
       'Message actions',
     );
-    await chip.click();
+    // The + beside the chips adds another.
+    await row(ownerMessage).getByRole('button', { name: 'Add emoji reaction' }).click();
+    await picker.getByLabel('Search emoji').fill('tada');
+    await picker.getByLabel('Search emoji').press('Enter');
+    await expect
+      .poll(async () => (await messageById(ownerMessage)).reactions.map((r) => r.emoji_name), WAIT)
+      .toEqual(['octopus', 'tada']);
+    await expect.poll(() => chip.count(), WAIT).toBe(2);
+    await shot(page, 'reactions');
+    await chip.first().click();
+    await chip.first().click();
     await expect.poll(async () => (await messageById(ownerMessage)).reactions, WAIT).toEqual([]);
     await expect.poll(() => chip.count(), WAIT).toBe(0);
   });
