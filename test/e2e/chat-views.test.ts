@@ -85,11 +85,11 @@ const sidebarLink = (label: string) =>
     .filter({ has: page.getByText(label, { exact: true }) })
     .first();
 /** The count beside a sidebar entry ('' when none). */
-const sidebarCount = (label: string) =>
-  sidebarLink(label)
-    .locator('.unread-count')
-    .evaluate((el) => el.firstChild?.textContent ?? '')
-    .catch(() => '');
+const sidebarCount = async (label: string) => {
+  const count = sidebarLink(label).locator('.unread-count');
+  if ((await count.count()) === 0) return '';
+  return count.evaluate((el) => el.firstChild?.textContent ?? '');
+};
 const viewTitle = () => page.locator('#view-title').textContent();
 
 describe('the chat page', { timeout: 60_000 }, () => {
@@ -246,7 +246,8 @@ describe('the chat page', { timeout: 60_000 }, () => {
     await shot(page, 'phone-feed');
     const menu = page.getByRole('button', { name: 'Channels and views' });
     await menu.click();
-    await expect.poll(() => sidebar().isVisible(), WAIT).toBe(true);
+    // Open once it has slid in all the way.
+    await expect.poll(async () => (await sidebar().boundingBox())?.x, WAIT).toBe(0);
     expect(await menu.getAttribute('aria-expanded')).toBe('true');
     await shot(page, 'phone-sidebar');
     await sidebarLink('Recent conversations').click();
