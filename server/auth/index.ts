@@ -1,4 +1,10 @@
-/** API-key authentication of requests, POST /fetch_api_key, JWT login and the demo logins. */
+/** API-key authentication of requests, the chat's image-credentials cookie, POST /fetch_api_key, JWT login and the demo logins. */
 export { devFetchApiKey, devListUsers, fetchApiKey } from './api-keys.js';
 export { authenticate, checkIncomingWebhookAccess } from './authenticate.js';
+export {
+  authenticateChatSession,
+  CHAT_SESSION_COOKIE,
+  readCookie,
+  startChatSession,
+} from './chat-session.js';
 export { checkJwtKey, jwtFetchApiKey, setJwtKey } from './jwt.js';

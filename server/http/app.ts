@@ -3,7 +3,13 @@ import formbody from '@fastify/formbody';
 import multipart from '@fastify/multipart';
 import { create as contentDisposition } from 'content-disposition';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
-import { authenticate, checkIncomingWebhookAccess } from '../auth/index.js';
+import {
+  authenticate,
+  authenticateChatSession,
+  CHAT_SESSION_COOKIE,
+  checkIncomingWebhookAccess,
+  readCookie,
+} from '../auth/index.js';
 import type { AppContext } from '../core/context.js';
 import { ApiError, badRequest, notFound, requestTooLarge } from '../core/errors.js';
 import { defaultRules, headersFor, type RateLimiter, type RateStatus } from '../core/rate-limit.js';
@@ -13,7 +19,7 @@ import { SerialisedFields } from '../shared/json-fields.js';
 import { MAX_UPLOAD_READ_BYTES } from '../shared/limits.js';
 import { parseByteRange } from './byte-range.js';
 import { jsonTooDeep, parseParams, tooDeepMessage } from './params.js';
-import type { RequestInfo, Route } from './route.js';
+import { AnswerWithHeaders, type RequestInfo, type Route } from './route.js';
 
 export const API_PREFIX = '/api/v1';
 /** Message content is capped at 10,000 characters; uploads have their own limit. */
@@ -242,6 +248,9 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
   app.setNotFoundHandler((_request, reply) => sendError(reply, notFound()));
 
   for (const def of routes) {
+    if (def.acceptsChatSession && def.method !== 'GET') {
+      throw new Error(`${def.method} ${def.path}: only file reads may accept the chat session`);
+    }
     app.route({
       method: def.method,
       url: def.atRoot ? def.path : API_PREFIX + def.path,
@@ -279,7 +288,14 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
               ? rateLimiter.peek(key, defaultRules.unauthenticatedIp)
               : rateLimiter.hit(key, defaultRules.unauthenticatedIp);
           } else {
-            user = authenticate(ctx, request.headers.authorization, request.ip);
+            const session =
+              def.acceptsChatSession && request.headers.authorization === undefined
+                ? readCookie(request.headers.cookie, CHAT_SESSION_COOKIE)
+                : undefined;
+            user =
+              session === undefined
+                ? authenticate(ctx, request.headers.authorization, request.ip)
+                : authenticateChatSession(ctx, session);
             checkIncomingWebhookAccess(user, def.allowIncomingWebhooks === true);
             const key = `user:${user.id}`;
             rate = def.rateLimitExempt
@@ -293,10 +309,14 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
 
         const { params, ignored } = parseParams(def.params, collectRawParams(request));
         const handler = def.handler as (...args: unknown[]) => unknown;
-        const result = def.groupCommit
+        let result = def.groupCommit
           ? await ctx.batch(() => handler(ctx, user, params, info))
           : await handler(ctx, user, params, info);
         if (result instanceof FileAnswer) return sendFile(reply, result, request.headers.range);
+        if (result instanceof AnswerWithHeaders) {
+          reply.headers(result.headers);
+          result = result.fields;
+        }
         if (result instanceof SerialisedFields) {
           const extra =
             ignored.length > 0

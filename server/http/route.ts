@@ -17,8 +17,23 @@ export interface RequestInfo {
   files: readonly UploadedFile[];
 }
 
+/**
+ * Fields of Zulip's JSON envelope with response headers the door adds
+ * (Set-Cookie for the chat session); areas never answer with this.
+ */
+export class AnswerWithHeaders {
+  constructor(
+    readonly fields: Record<string, unknown>,
+    readonly headers: Record<string, string>,
+  ) {}
+}
+
 /** What a handler answers: fields of Zulip's JSON envelope (as values or as JSON text), or a file. */
-export type HandlerResult = Record<string, unknown> | SerialisedFields | FileAnswer;
+export type HandlerResult =
+  | Record<string, unknown>
+  | SerialisedFields
+  | FileAnswer
+  | AnswerWithHeaders;
 
 interface BaseRoute<S extends ParamShape> {
   method: HttpMethod;
@@ -39,6 +54,13 @@ interface BaseRoute<S extends ParamShape> {
   groupCommit?: boolean;
   /** Incoming-webhook bots may call it (Zulip: only sending messages). */
   allowIncomingWebhooks?: boolean;
+  /**
+   * Without an Authorization header, the chat's session cookie (POST
+   * /chat/session) stands for the user. Only for reading files (GET/HEAD of
+   * /user_uploads/...), which <img> and links need: a cookie is sent on
+   * cross-site requests too, so any route that acts must never accept it.
+   */
+  acceptsChatSession?: boolean;
 }
 
 export interface AuthedRoute<S extends ParamShape> extends BaseRoute<S> {

@@ -4,6 +4,7 @@ import { avatarRoutes } from './avatars.js';
 import { botStorageRoutes } from './bot-storage.js';
 import { botRoutes } from './bots.js';
 import { channelRoutes } from './channels.js';
+import { chatSessionRoutes } from './chat-session.js';
 import { draftRoutes } from './drafts.js';
 import { eventRoutes } from './events.js';
 import { flagRoutes } from './flags.js';
@@ -64,4 +65,5 @@ export const allRoutes: Route[] = [
   ...staticFileRoutes,
   ...avatarRoutes,
   ...uploadRoutes,
+  ...chatSessionRoutes,
 ];

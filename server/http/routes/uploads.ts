@@ -16,7 +16,8 @@ const rest = { realm_id: p.str(), '*': p.str() };
 /**
  * POST /user_uploads, GET /attachments, DELETE /attachments/{id}, the
  * temporary-URL endpoint, and the files themselves at the site root
- * (/user_uploads/..., as Zulip serves them).
+ * (/user_uploads/..., as Zulip serves them). The files also accept the
+ * chat's session cookie: the chat's <img> and links send no Basic auth.
  */
 export const uploadRoutes = [
   route({
@@ -47,6 +48,7 @@ export const uploadRoutes = [
     method: 'GET',
     path: '/user_uploads/:realm_id(^\\d+)/*',
     atRoot: true,
+    acceptsChatSession: true,
     params: rest,
     handler: (ctx, user, params) => serveUpload(ctx, user, params.realm_id, params['*']),
   }),
@@ -54,6 +56,7 @@ export const uploadRoutes = [
     method: 'GET',
     path: '/user_uploads/download/:realm_id(^\\d+)/*',
     atRoot: true,
+    acceptsChatSession: true,
     params: rest,
     handler: (ctx, user, params) =>
       serveUpload(ctx, user, params.realm_id, params['*'], { download: true }),
@@ -62,6 +65,7 @@ export const uploadRoutes = [
     method: 'GET',
     path: '/user_uploads/thumbnail/*',
     atRoot: true,
+    acceptsChatSession: true,
     params: { '*': p.str() },
     handler: (ctx, user, params) => serveThumbnail(ctx, user, params['*']),
   }),

@@ -6,6 +6,7 @@ import type {
   Reaction,
   Subscription,
   User,
+  UserGroup,
   UserStatus,
   UserTopic,
 } from './model.js';
@@ -552,6 +553,43 @@ export function withTyping(
   };
 }
 
+const onUserGroup: Apply = (state, event) => {
+  const groups = state.groups ?? new Map<number, UserGroup>();
+  if (event.op === 'add') return { ...state, groups: mapWith(groups, event.group.id, event.group) };
+  if (event.op === 'remove') return { ...state, groups: mapWithout(groups, event.group_id) };
+  const old = groups.get(event.group_id);
+  if (!old) return state;
+  const without = (list: number[], gone: number[]) => list.filter((id) => !gone.includes(id));
+  const withAll = (list: number[], added: number[]) => [...new Set([...list, ...added])];
+  let group: UserGroup;
+  switch (event.op) {
+    case 'update':
+      group = { ...old, ...event.data };
+      break;
+    case 'add_members':
+      group = { ...old, members: withAll(old.members, event.user_ids) };
+      break;
+    case 'remove_members':
+      group = { ...old, members: without(old.members, event.user_ids) };
+      break;
+    case 'add_subgroups':
+      group = {
+        ...old,
+        direct_subgroup_ids: withAll(old.direct_subgroup_ids, event.direct_subgroup_ids),
+      };
+      break;
+    case 'remove_subgroups':
+      group = {
+        ...old,
+        direct_subgroup_ids: without(old.direct_subgroup_ids, event.direct_subgroup_ids),
+      };
+      break;
+    default:
+      return state;
+  }
+  return { ...state, groups: mapWith(groups, group.id, group) };
+};
+
 // ---------------------------------------------------------------------------
 // Settings, drafts, realm
 
@@ -619,6 +657,7 @@ const handlers: Record<string, Apply> = {
   presence: onPresence,
   user_status: onUserStatus,
   typing: onTyping,
+  user_group: onUserGroup,
   user_settings: onUserSettings,
   update_display_settings: onLegacySettings,
   update_global_notifications: onLegacySettings,

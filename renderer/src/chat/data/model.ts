@@ -121,6 +121,19 @@ export interface CustomEmoji {
   deactivated: boolean;
 }
 
+/** A user group (`realm_user_groups` in register, kept by `user_group` events); system groups (`role:…`) included. */
+export interface UserGroup {
+  id: number;
+  name: string;
+  description: string;
+  /** Direct members only; subgroups' members belong too. */
+  members: number[];
+  direct_subgroup_ids: number[];
+  is_system_group: boolean;
+  deactivated?: boolean;
+  [other: string]: unknown;
+}
+
 /** Where the compose box sends: a channel and topic, or direct-message recipients. */
 export type ComposeTarget =
   | { kind: 'channel'; channelId: number; topic: string }
@@ -216,6 +229,11 @@ export interface ChatState {
   recent: RecentConversation[];
   /** Added by the data layer: true once the start-up load of recent messages has answered. */
   recentLoaded: boolean;
+  /**
+   * User groups by id (`realm_user_groups`): `@` mentions of groups, and who
+   * holds a group-setting permission (editing, moving, deleting messages).
+   */
+  groups?: Map<number, UserGroup>;
 }
 
 /** What views may ask of the data layer; each goes to the server and comes back as events. */

@@ -244,15 +244,17 @@ function channelSlug(id: number, state: ChatState): string {
 }
 
 function dmSlug(ids: number[], state: ChatState): string {
+  // As Zulip's slugs: the other participants (yourself alone for a note to self).
   const others = ids.filter((id) => id !== state.ownUserId);
   const shown = others.length > 0 ? others : [state.ownUserId];
-  const sorted = [...new Set(ids.length > 0 ? ids : shown)].sort((a, b) => a - b);
+  const sorted = [...new Set(shown)].sort((a, b) => a - b);
   let suffix = 'group';
   if (shown.length === 1) {
     const name = state.users.get(shown[0]!)?.full_name ?? 'user';
     suffix = name.replace(/[ "%/<>`\p{C}]+/gu, '-');
   }
-  return encodeHashComponent(`${sorted.join(',')}-${suffix}`);
+  // Zulip leaves DM slugs unencoded: the name part has lost every character that would need it.
+  return `${sorted.join(',')}-${suffix}`;
 }
 
 function hashOperand(term: NarrowTerm, state: ChatState): string {

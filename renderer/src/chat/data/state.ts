@@ -5,6 +5,7 @@ import type {
   Presence,
   Subscription,
   User,
+  UserGroup,
   UserStatus,
   UserTopic,
 } from './model.js';
@@ -34,6 +35,7 @@ export function initialChatState(ownUserId = 0): ChatState {
     drafts: new Map(),
     recent: [],
     recentLoaded: false,
+    groups: new Map(),
   };
 }
 
@@ -105,6 +107,7 @@ export function stateFromRegister(answer: RegisterAnswer, nowSecs: number): Chat
     state.userStatus.set(Number(id), status as UserStatus);
   }
   state.settings = { ...(answer.user_settings ?? {}) };
+  state.groups = new Map(((answer.realm_user_groups ?? []) as UserGroup[]).map((g) => [g.id, g]));
   for (const draft of (answer.drafts ?? []) as Record<string, unknown>[]) {
     state.drafts.set(Number(draft.id), draft);
   }

@@ -1,0 +1,47 @@
+import { CHAT_SESSION_COOKIE, startChatSession } from '../../auth/index.js';
+import type { AppContext } from '../../core/context.js';
+import { AnswerWithHeaders, publicRoute, route } from '../route.js';
+
+/**
+ * HttpOnly: page scripts never see it (an injected script could not carry
+ * it off). SameSite=Strict: no other site's page makes the browser send it.
+ * Secure only when clients reach the server over https (a reverse proxy):
+ * the desktop's LAN server speaks plain http, and a browser drops a Secure
+ * cookie set over http, which would leave the chat's images broken.
+ */
+function cookie(ctx: AppContext, value: string, maxAgeSeconds: number): string {
+  const secure = ctx.config.externalUrl.startsWith('https:') ? '; Secure' : '';
+  return `${CHAT_SESSION_COOKIE}=${value}; Max-Age=${maxAgeSeconds}; Path=/; HttpOnly; SameSite=Strict${secure}`;
+}
+
+/** Nothing about a session may be cached by the browser or anything in between. */
+const NO_STORE = { 'Cache-Control': 'no-store' };
+
+/**
+ * POST /chat/session (Basic auth, as the API): the chat's image credentials,
+ * a cookie the /user_uploads routes accept. DELETE /chat/session clears it;
+ * it needs no credentials, so logging out works after a key changed.
+ */
+export const chatSessionRoutes = [
+  route({
+    method: 'POST',
+    path: '/chat/session',
+    atRoot: true,
+    params: {},
+    handler: (ctx, user) => {
+      const session = startChatSession(ctx, user);
+      return new AnswerWithHeaders(
+        {},
+        { ...NO_STORE, 'Set-Cookie': cookie(ctx, session.value, session.maxAgeSeconds) },
+      );
+    },
+  }),
+  publicRoute({
+    method: 'DELETE',
+    path: '/chat/session',
+    atRoot: true,
+    auth: 'none',
+    params: {},
+    handler: (ctx) => new AnswerWithHeaders({}, { ...NO_STORE, 'Set-Cookie': cookie(ctx, '', 0) }),
+  }),
+];
