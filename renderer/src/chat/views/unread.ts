@@ -36,8 +36,9 @@ export function nextUnreadTopic(state: ChatState, current: TopicRef | null): Top
       return a.localeCompare(b);
     });
     for (const name of names) {
-      if ((counts.get(name) ?? 0) > 0)
-        order.push({ channelId: subscription.stream_id, topic: name });
+      if ((counts.get(name) ?? 0) === 0) continue;
+      if (isTopicMuted(state, subscription.stream_id, name)) continue;
+      order.push({ channelId: subscription.stream_id, topic: name });
     }
   }
   return nextAfter(
