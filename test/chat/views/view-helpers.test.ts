@@ -8,6 +8,7 @@ import type { ChatState, Message, Subscription } from '../../../renderer/src/cha
 import { initialChatState } from '../../../renderer/src/chat/data/state.js';
 import { sortChannels } from '../../../renderer/src/chat/views/channel-order.js';
 import { feedRows } from '../../../renderer/src/chat/views/feed/conversation.js';
+import { groupsOf } from '../../../renderer/src/chat/views/feed/my-groups.js';
 import { shouldNotify } from '../../../renderer/src/chat/views/notifications.js';
 import { routeFromHash } from '../../../renderer/src/chat/views/routing.js';
 import { directConversations } from '../../../renderer/src/chat/views/sidebar/DirectList.js';
@@ -321,5 +322,25 @@ describe('formatDay', () => {
     expect(formatDay(at(new Date(2026, 5, 14, 23, 55)), now)).toBe('Yesterday');
     expect(formatDay(at(new Date(2026, 5, 1)), now)).not.toMatch(/2026/);
     expect(formatDay(at(new Date(2025, 5, 1)), now)).toMatch(/2025/);
+  });
+});
+
+describe('groupsOf', () => {
+  const group = (id: number, members: number[], subgroups: number[] = []) => ({
+    id,
+    name: `g${id}`,
+    description: '',
+    members,
+    direct_subgroup_ids: subgroups,
+    is_system_group: false,
+  });
+
+  it('finds the groups a user is in, directly or through nested subgroups', () => {
+    const groups = new Map(
+      [group(1, [ME]), group(2, [3], [1]), group(3, [], [2]), group(4, [3])].map((g) => [g.id, g]),
+    );
+    expect([...groupsOf(groups, ME)].sort()).toEqual([1, 2, 3]);
+    expect([...groupsOf(groups, 3)].sort()).toEqual([2, 3, 4]);
+    expect(groupsOf(undefined, ME).size).toBe(0);
   });
 });
