@@ -280,11 +280,6 @@ describe('the chat page', { timeout: 60_000 }, () => {
 
   it('had no script errors or failed requests', () => {
     // The wrong password's refusal is the one this test provokes.
-    // TODO(chat-server): drop the /chat/session exception once that route is merged.
-    expect(
-      errors.filter(
-        (e) => !/^40[13] .*fetch_api_key/.test(e) && !/^404 .*\/chat\/session$/.test(e),
-      ),
-    ).toEqual([]);
+    expect(errors.filter((e) => !/^40[13] .*fetch_api_key/.test(e))).toEqual([]);
   });
 });
