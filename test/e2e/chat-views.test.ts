@@ -237,6 +237,27 @@ describe('the chat page', { timeout: 60_000 }, () => {
     await shot(page, 'shortcuts');
     await page.keyboard.press('Escape');
     await expect.poll(() => page.getByRole('dialog').count(), WAIT).toBe(0);
+    // r: reply to the selected message (Ada's DM), typing straight away.
+    await page.keyboard.press('r');
+    const compose = page.getByRole('region', { name: 'Compose' });
+    await expect
+      .poll(() => compose.getByRole('button', { name: 'Remove Ada Admin' }).count(), WAIT)
+      .toBe(1);
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label')), WAIT)
+      .toBe('Message');
+    // Letters typed in a field are text, not shortcuts.
+    await page.keyboard.type('n?');
+    expect(await compose.getByLabel('Message', { exact: true }).inputValue()).toBe('n?');
+    expect(await viewTitle()).toMatch(/Ada Admin/);
+    await page.keyboard.press('Escape');
+    // c: a new message in the narrow's conversation.
+    await page.goto(`${t.url}/#narrow/channel/${general}-general/topic/lunch`);
+    await expect.poll(viewTitle, WAIT).toBe('#general > lunch');
+    await page.locator('main').focus();
+    await page.keyboard.press('c');
+    await expect.poll(() => compose.getByLabel('Topic').inputValue(), WAIT).toBe('lunch');
+    await page.keyboard.press('Escape');
   });
 
   it('fits a 360 px phone: one column, the sidebar behind a menu button', async () => {
@@ -360,6 +381,49 @@ describe('the chat page', { timeout: 60_000 }, () => {
     await page.waitForRequest((r) => r.url().includes('/api/v1/events?'), { timeout: 40_000 });
     await sendToChannel(t, 'owner', random, 'weekend', 'Back again.');
     await expect.poll(() => banner.isVisible(), WAIT).toBe(false);
+  });
+
+  it('asks for notifications only from a click, then notifies DMs while away', async () => {
+    await page.goto(`${t.url}/#inbox`);
+    await sidebar().waitFor();
+    expect(await page.evaluate(() => Notification.permission)).toBe('default');
+    await page.context().grantPermissions(['notifications'], { origin: t.url });
+    await page.getByRole('button', { name: 'Mel Member', exact: true }).click();
+    await page.getByRole('menuitem', { name: 'Enable desktop notifications' }).click();
+    await page.getByRole('button', { name: 'Mel Member', exact: true }).click();
+    expect(await page.getByRole('menuitem', { name: 'Enable desktop notifications' }).count()).toBe(
+      0,
+    );
+    await page.keyboard.press('Escape');
+    // Record notifications instead of showing them, and look away from the window.
+    await page.evaluate(() => {
+      const shown: { title: string; body: string; click: () => void }[] = [];
+      (window as unknown as { shown: typeof shown }).shown = shown;
+      class Recorder {
+        static permission = 'granted';
+        onclick: (() => void) | null = null;
+        constructor(title: string, options: { body: string }) {
+          shown.push({ title, body: options.body, click: () => this.onclick?.() });
+        }
+        close() {}
+      }
+      Object.assign(window, { Notification: Recorder });
+      document.hasFocus = () => false;
+    });
+    await sendToChannel(t, 'owner', random, 'weekend', 'Just chatter, no mention.');
+    await sendDirect(t, 'admin', [t.accounts.member.id], 'Are you there?');
+    const shown = () =>
+      page.evaluate(() =>
+        (window as unknown as { shown: { title: string; body: string }[] }).shown.map(
+          ({ title, body }) => ({ title, body }),
+        ),
+      );
+    await expect.poll(shown, WAIT).toEqual([{ title: 'Ada Admin', body: 'Are you there?' }]);
+    // Clicking it opens the conversation.
+    await page.evaluate(() =>
+      (window as unknown as { shown: { click(): void }[] }).shown[0]!.click(),
+    );
+    await expect.poll(viewTitle, WAIT).toMatch(/Ada Admin/);
   });
 
   it('logs out from the user menu', async () => {
