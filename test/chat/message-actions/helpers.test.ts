@@ -7,7 +7,7 @@ import {
   joinNames,
   reactionChips,
   reactionTooltip,
-} from '../../../renderer/src/chat/message-actions/reactions.js';
+} from '../../../renderer/src/chat/message-actions/reaction-chips.js';
 import { absoluteLink, replyTarget } from '../../../renderer/src/chat/message-actions/reply.js';
 
 const reaction = (

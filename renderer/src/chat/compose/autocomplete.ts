@@ -135,12 +135,15 @@ const WILDCARDS: { name: string; detail: string; channelOnly: boolean }[] = [
  * people the conversation's members first, humans before bots. Two people
  * of one name get `@**Name|id**`.
  */
+/** register's realm_users may leave `is_active` out (they are all active); only `false` excludes. */
 export function mentionSuggestions(
   query: string,
   silent: boolean,
   ctx: MentionContext,
 ): Suggestion[] {
-  const users = [...ctx.users].filter((u) => u.is_active && !ctx.mutedUserIds?.has(u.user_id));
+  const users = [...ctx.users].filter(
+    (u) => u.is_active !== false && !ctx.mutedUserIds?.has(u.user_id),
+  );
   const nameCount = new Map<string, number>();
   for (const u of users)
     nameCount.set(u.full_name.toLowerCase(), (nameCount.get(u.full_name.toLowerCase()) ?? 0) + 1);
@@ -230,7 +233,7 @@ export function recipientSuggestions(
 ): User[] {
   const ranked: Ranked<User>[] = [];
   for (const user of users) {
-    if (!user.is_active || chosen.has(user.user_id)) continue;
+    if (user.is_active === false || chosen.has(user.user_id)) continue;
     const rank =
       bestRank([user.full_name], query) ?? (matchRank(user.email, query) === 0 ? 2 : null);
     if (rank !== null) ranked.push({ rank, item: user });

@@ -1,8 +1,9 @@
+import './message-actions.css';
 import { useEffect, useId, useRef, useState } from 'react';
-import type { EmojiChoice } from '../compose/autocomplete.js';
-import { emojiKey } from '../compose/autocomplete.js';
+import { type EmojiChoice, emojiKey } from '../compose/autocomplete.js';
 import { requestCompose } from '../compose/compose-control.js';
 import { noteEmojiUse } from '../compose/emoji-data.js';
+import { fetchGroups } from '../compose/groups.js';
 import { quoteBlock } from '../compose/syntax.js';
 import { ApiError } from '../data/api.js';
 import type { Message } from '../data/model.js';
@@ -14,7 +15,7 @@ import { EmojiPicker } from './EmojiPicker.js';
 import { rawContent } from './fetch-message.js';
 import { HistoryDialog } from './HistoryDialog.js';
 import { type MessagePermissions, messagePermissions } from './permissions.js';
-import { reactionKey } from './reactions.js';
+import { reactionKey } from './reaction-chips.js';
 import { absoluteLink, replyTarget } from './reply.js';
 import { SourceDialog } from './SourceDialog.js';
 
@@ -63,9 +64,18 @@ export function MessageActions({ message }: { message: Message }) {
   };
 
   // Positioned at the button each time it opens: the menu is in the top layer, outside the feed's scrolling.
-  const showMenu = () => {
+  const showMenu = async () => {
     const state = store.getState();
-    setPermissions(messagePermissions(message, state, Date.now() / 1000));
+    let groups = state.groups;
+    if (!groups) {
+      try {
+        groups = await fetchGroups(api);
+      } catch (err) {
+        report(errorText(err));
+        return;
+      }
+    }
+    setPermissions(messagePermissions(message, state, Date.now() / 1000, groups));
     setStatus(null);
     setMenuOpen(true);
   };
@@ -194,7 +204,7 @@ export function MessageActions({ message }: { message: Message }) {
 
   const done = () => setOpen(null);
   return (
-    <div className="message-actions">
+    <div className="message-menu">
       <button
         ref={button}
         type="button"
@@ -205,7 +215,7 @@ export function MessageActions({ message }: { message: Message }) {
         aria-expanded={menuOpen}
         aria-controls={`${id}-menu`}
         disabled={!confirmed}
-        onClick={() => (menuOpen ? closeMenu(true) : showMenu())}
+        onClick={() => (menuOpen ? closeMenu(true) : void showMenu())}
       >
         ⋯
       </button>

@@ -1,10 +1,11 @@
+import './message-actions.css';
 import { useMemo, useState } from 'react';
 import { EmojiGlyph } from '../compose/EmojiGlyph.js';
 import { ApiError } from '../data/api.js';
 import type { Message } from '../data/model.js';
 import { useChat, useZulipApi } from '../data/store-context.js';
 import { reactionImage } from './emoji-image.js';
-import { type ReactionChip, reactionChips, reactionTooltip } from './reactions.js';
+import { type ReactionChip, reactionChips, reactionTooltip } from './reaction-chips.js';
 
 /** Adds or removes one's reaction (`POST`/`DELETE /messages/{id}/reactions`). */
 export function reactionParams(
