@@ -14,6 +14,7 @@ import { routeFromHash } from '../../../renderer/src/chat/views/routing.js';
 import { directConversations } from '../../../renderer/src/chat/views/sidebar/DirectList.js';
 import { formatDay } from '../../../renderer/src/chat/views/time.js';
 import {
+  narrowUnreadCount,
   nextUnreadDirect,
   nextUnreadTopic,
   topicUnread,
@@ -342,5 +343,45 @@ describe('groupsOf', () => {
     expect([...groupsOf(groups, ME)].sort()).toEqual([1, 2, 3]);
     expect([...groupsOf(groups, 3)].sort()).toEqual([2, 3, 4]);
     expect(groupsOf(undefined, ME).size).toBe(0);
+  });
+});
+
+describe('narrowUnreadCount', () => {
+  const state = stateWith({
+    subscriptions: new Map([[1, subscription(1, 'general')]]),
+    unread: {
+      total: 7,
+      channels: new Map([[1, 4]]),
+      topics: new Map([[1, new Map([['Lunch', 3]])]]),
+      directs: new Map([['2,3', 2]]),
+      mentions: 1,
+    },
+  });
+
+  it('reads the counts for the narrows they know', () => {
+    expect(narrowUnreadCount([], state)).toBe(7);
+    expect(narrowUnreadCount([{ operator: 'channel', operand: 1 }], state)).toBe(4);
+    expect(narrowUnreadCount([{ operator: 'stream', operand: 'General' }], state)).toBe(4);
+    expect(
+      narrowUnreadCount(
+        [
+          { operator: 'channel', operand: 1 },
+          { operator: 'topic', operand: 'lunch' },
+        ],
+        state,
+      ),
+    ).toBe(3);
+    expect(narrowUnreadCount([{ operator: 'dm', operand: [3, 2] }], state)).toBe(2);
+    expect(narrowUnreadCount([{ operator: 'dm', operand: [5] }], state)).toBe(0);
+    expect(narrowUnreadCount([{ operator: 'is', operand: 'mentioned' }], state)).toBe(1);
+  });
+
+  it('does not guess for other narrows', () => {
+    expect(narrowUnreadCount([{ operator: 'search', operand: 'x' }], state)).toBeNull();
+    expect(narrowUnreadCount([{ operator: 'is', operand: 'starred' }], state)).toBeNull();
+    expect(
+      narrowUnreadCount([{ operator: 'channel', operand: 1, negated: true }], state),
+    ).toBeNull();
+    expect(narrowUnreadCount([{ operator: 'channel', operand: 'nowhere' }], state)).toBeNull();
   });
 });
