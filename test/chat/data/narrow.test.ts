@@ -15,6 +15,7 @@ import {
   hashToNarrow,
   messageLink,
   messageMatchesNarrow,
+  narrowMarksRead,
   narrowToHash,
   narrowToSearch,
   parseSearch,
@@ -367,5 +368,26 @@ describe('titles, compose targets and DM keys', () => {
     expect(dmKey([9, ME, 7], ME)).toBe('7,9');
     expect(dmKey([ME], ME)).toBe(String(ME));
     expect(dmKey([ME, 7, 7], ME)).toBe('7');
+  });
+});
+
+describe('narrowMarksRead', () => {
+  it('marks read in conversation views only, as Zulip does', () => {
+    expect(narrowMarksRead([])).toBe(true);
+    expect(narrowMarksRead([{ operator: 'stream', operand: 5 }])).toBe(true);
+    expect(
+      narrowMarksRead([
+        { operator: 'channel', operand: 5 },
+        { operator: 'topic', operand: 'a' },
+        { operator: 'near', operand: 9 },
+      ]),
+    ).toBe(true);
+    expect(narrowMarksRead([{ operator: 'dm', operand: [7] }])).toBe(true);
+    expect(narrowMarksRead([{ operator: 'is', operand: 'dm' }])).toBe(true);
+    expect(narrowMarksRead([{ operator: 'is', operand: 'starred' }])).toBe(false);
+    expect(narrowMarksRead([{ operator: 'is', operand: 'mentioned' }])).toBe(false);
+    expect(narrowMarksRead([{ operator: 'search', operand: 'x' }])).toBe(false);
+    expect(narrowMarksRead([{ operator: 'channel', operand: 5, negated: true }])).toBe(false);
+    expect(narrowMarksRead([{ operator: 'sender', operand: 7 }])).toBe(false);
   });
 });

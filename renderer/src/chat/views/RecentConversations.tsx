@@ -1,5 +1,6 @@
+import { useMemo } from 'react';
 import { TopicMenu } from '../channels/TopicMenu.js';
-import { dmKey } from '../data/narrow.js';
+import { dmKey, isTopicMuted } from '../data/narrow.js';
 import { useChat, useChatStore } from '../data/store-context.js';
 import { participantNames } from './feed/conversation.js';
 import { dmNarrow, topicNarrow } from './narrows.js';
@@ -10,7 +11,8 @@ import { topicUnread } from './unread.js';
 
 /** Zulip's Recent conversations: one row per topic or DM, newest activity first. */
 export function RecentConversations() {
-  const conversations = useChat((s) => s.recent);
+  const recent = useChat((s) => s.recent);
+  const userTopics = useChat((s) => s.userTopics);
   const loaded = useChat((s) => s.recentLoaded);
   const messages = useChat((s) => s.messages);
   const subscriptions = useChat((s) => s.subscriptions);
@@ -19,6 +21,15 @@ export function RecentConversations() {
   const users = useChat((s) => s.users);
   const ownUserId = useChat((s) => s.ownUserId);
   const state = useChatStore().getState();
+  // Muted topics (and a muted channel's) stay out, as in Zulip's default filter.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `state` is read for muting, which `subscriptions` and `userTopics` stand for
+  const conversations = useMemo(
+    () =>
+      recent.filter(
+        (c) => c.channelId === undefined || !isTopicMuted(state, c.channelId, c.topic ?? ''),
+      ),
+    [recent, subscriptions, userTopics],
+  );
   return (
     <section className="conversation-view" aria-labelledby="view-title">
       <header className="view-header">

@@ -3,6 +3,7 @@ import type { ChatState } from '../../data/model.js';
 import { dmKey } from '../../data/narrow.js';
 import { useChat, useChatStore } from '../../data/store-context.js';
 import { participantNames } from '../feed/conversation.js';
+import { Icon } from '../Icon.js';
 import { dmNarrow } from '../narrows.js';
 import { hashFor } from '../routing.js';
 import { UnreadCount } from './UnreadCount.js';
@@ -76,8 +77,8 @@ export function DirectList({ currentHash }: { currentHash: string }) {
                   className="sidebar-link"
                   aria-current={currentHash === hash ? 'page' : undefined}
                 >
-                  <span className="sidebar-icon" aria-hidden="true">
-                    {conversation.userIds.length > 1 ? '👥' : '👤'}
+                  <span className="sidebar-icon">
+                    <Icon name={conversation.userIds.length > 1 ? 'users' : 'user'} />
                   </span>
                   <span className="sidebar-label">
                     {participantNames(conversation.userIds, users)}
