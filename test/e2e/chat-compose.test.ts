@@ -352,6 +352,44 @@ describe('message actions', { timeout: 60_000 }, () => {
     );
   });
 
+  it('works from the keyboard: the menu opens on its first item, arrows move, Escape returns', async () => {
+    const button = row(ownerMessage).getByRole('button', { name: 'Message actions' });
+    await button.focus();
+    await page.keyboard.press('Enter');
+    const focused = () => page.evaluate(() => document.activeElement?.textContent);
+    await expect.poll(focused, WAIT).toBe('Add emoji reaction');
+    await page.keyboard.press('ArrowDown');
+    expect(await focused()).toBe('Quote and reply');
+    await page.keyboard.press('End');
+    expect(await focused()).toBe('View message source');
+    await page.keyboard.press('ArrowDown');
+    expect(await focused()).toBe('Add emoji reaction');
+    await page.keyboard.press('Escape');
+    await expect.poll(() => page.getByRole('menu').count(), WAIT).toBe(0);
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe(
+      'Message actions',
+    );
+    expect(await button.getAttribute('aria-expanded')).toBe('false');
+  });
+
+  it('moves someone else’s message to another channel', async () => {
+    const moving = await sendToChannel(t, 'owner', general, 'lunch', 'Belongs in design');
+    await row(moving).waitFor();
+    await openActions(moving);
+    await menuItem('Move message').click();
+    const dialog = page.getByRole('dialog', { name: 'Move message' });
+    expect(await dialog.getByLabel('Message', { exact: true }).count()).toBe(0);
+    const design = (await t.as('member').get('/streams')).body.streams.find(
+      (s: { name: string }) => s.name === 'design',
+    ).stream_id;
+    await dialog.getByLabel('Channel').selectOption(String(design));
+    await dialog.getByLabel('Which messages to move').selectOption('change_one');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => dialog.count(), WAIT).toBe(0);
+    const moved = (await t.as('member').get(`/messages/${moving}`)).body.message;
+    expect([moved.stream_id, moved.subject]).toEqual([design, 'lunch']);
+  });
+
   it('quotes a message into the compose box with Zulip’s quote block', async () => {
     await openActions(ownerMessage);
     await menuItem('Quote and reply').click();
