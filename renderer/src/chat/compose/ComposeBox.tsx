@@ -1,3 +1,4 @@
+import './compose.css';
 import { useCallback, useEffect, useId, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { ApiError } from '../data/api.js';
 import type { ComposeTarget } from '../data/model.js';

@@ -34,8 +34,9 @@ export function tokenAt(text: string, cursor: number): Token | null {
   const line = before.slice(before.lastIndexOf('\n') + 1);
   const lineStart = cursor - line.length;
 
-  // `#**channel>topic` (a channel chosen, its topic being typed).
-  const topic = /#\*\*([^*>\n]+)>([^*\n]*)$/.exec(line);
+  // `#**channel>topic` (a channel chosen, its topic being typed); `>` typed
+  // after a finished `#**channel**` asks for its topics too, as in Zulip.
+  const topic = /#\*\*([^*>\n]+)(?:\*\*)?>([^*\n]*)$/.exec(line);
   if (topic && opensToken(text, lineStart + topic.index) && topic[2]!.length <= MAX_QUERY) {
     return {
       kind: 'topic',
@@ -135,12 +136,15 @@ const WILDCARDS: { name: string; detail: string; channelOnly: boolean }[] = [
  * people the conversation's members first, humans before bots. Two people
  * of one name get `@**Name|id**`.
  */
+/** register's realm_users may leave `is_active` out (they are all active); only `false` excludes. */
 export function mentionSuggestions(
   query: string,
   silent: boolean,
   ctx: MentionContext,
 ): Suggestion[] {
-  const users = [...ctx.users].filter((u) => u.is_active && !ctx.mutedUserIds?.has(u.user_id));
+  const users = [...ctx.users].filter(
+    (u) => u.is_active !== false && !ctx.mutedUserIds?.has(u.user_id),
+  );
   const nameCount = new Map<string, number>();
   for (const u of users)
     nameCount.set(u.full_name.toLowerCase(), (nameCount.get(u.full_name.toLowerCase()) ?? 0) + 1);
@@ -230,7 +234,7 @@ export function recipientSuggestions(
 ): User[] {
   const ranked: Ranked<User>[] = [];
   for (const user of users) {
-    if (!user.is_active || chosen.has(user.user_id)) continue;
+    if (user.is_active === false || chosen.has(user.user_id)) continue;
     const rank =
       bestRank([user.full_name], query) ?? (matchRank(user.email, query) === 0 ? 2 : null);
     if (rank !== null) ranked.push({ rank, item: user });
@@ -341,6 +345,27 @@ export function emojiMatches(
       a.choice.name.localeCompare(b.choice.name),
   );
   return ranked.slice(0, limit).map((r) => r.choice);
+}
+
+/**
+ * The picker's order: with no search, the frequent and popular emoji first
+ * and then the rest as the data lists them; with one, as the typeahead ranks.
+ */
+export function pickerOrder(
+  query: string,
+  emoji: readonly EmojiChoice[],
+  frequent: readonly string[],
+  limit: number,
+): EmojiChoice[] {
+  if (query !== '') return emojiMatches(query, emoji, frequent, limit);
+  const byKey = new Map(emoji.map((e) => [emojiKey(e), e]));
+  const first: EmojiChoice[] = [];
+  for (const key of [...frequent, ...POPULAR_EMOJI_CODES]) {
+    const choice = byKey.get(key);
+    if (choice && !first.includes(choice)) first.push(choice);
+  }
+  const rest = emoji.filter((e) => !first.includes(e));
+  return [...first, ...rest].slice(0, limit);
 }
 
 /** Identifies an emoji across names: Unicode by code, custom by name. */

@@ -1,10 +1,8 @@
 import { useEffect, useMemo, useState } from 'react';
 import { useChat, useZulipApi } from '../data/store-context.js';
+import { ZULIP_EMOJI_PATH } from '../message-actions/emoji-image.js';
 import { type EmojiChoice, emojiChoices } from './autocomplete.js';
 import { type CodeToNames, loadEmojiData } from './emoji-data.js';
-
-/** Where Zulip serves the :zulip: emoji's image. */
-const ZULIP_EMOJI_PATH = '/static/generated/emoji/images/emoji/unicode/zulip.png';
 
 /**
  * Every emoji the realm offers (Unicode names plus custom emoji), or null

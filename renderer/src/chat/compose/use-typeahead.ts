@@ -11,9 +11,8 @@ import {
   topicLinkSuggestions,
 } from './autocomplete.js';
 import { frequentEmoji } from './emoji-data.js';
+import { useGroups } from './groups.js';
 import { useEmojiChoices } from './use-emoji-choices.js';
-
-const NO_GROUPS = new Map();
 
 export interface Typeahead {
   token: Token | null;
@@ -37,7 +36,6 @@ export function useTypeahead(
   apply: (token: Token, suggestion: Suggestion) => void,
 ): Typeahead {
   const users = useChat((s) => s.users);
-  const groups = useChat((s) => s.groups) ?? NO_GROUPS;
   const channels = useChat((s) => s.channels);
   const subscriptions = useChat((s) => s.subscriptions);
   const topics = useChat((s) => s.topics);
@@ -50,6 +48,7 @@ export function useTypeahead(
   const found = cursor === null ? null : tokenAt(text, cursor);
   const token = found && found.start !== dismissedAt ? found : null;
   const { choices: emoji, error } = useEmojiChoices(token?.kind === 'emoji');
+  const groups = useGroups(token?.kind === 'mention');
 
   const topicChannel = useMemo(() => {
     if (token?.kind !== 'topic') return undefined;

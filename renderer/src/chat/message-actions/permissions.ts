@@ -94,16 +94,18 @@ function withinLimit(
   return typeof limit === 'number' && ageSeconds <= limit + buffer;
 }
 
+/** `groups` stands in when the state does not keep them. */
 export function messagePermissions(
   message: Message,
   state: ChatState,
   nowSeconds: number,
+  groupsFallback: ReadonlyMap<number, UserGroup> = new Map(),
 ): MessagePermissions {
   const me = state.users.get(state.ownUserId);
   // Not yet confirmed by the server: nothing to act on.
   if (!me || message.local_id !== undefined) return NONE;
   const person: Person = { userId: me.user_id, role: me.role };
-  const groups = state.groups ?? new Map<number, UserGroup>();
+  const groups = state.groups ?? groupsFallback;
   const isAdmin = me.role <= ROLE.administrator;
   const isModerator = me.role <= ROLE.moderator;
   const age = nowSeconds - message.timestamp;

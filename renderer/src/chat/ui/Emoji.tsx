@@ -1,0 +1,25 @@
+import type { CustomEmoji } from '../data/model.js';
+import { type EmojiRef, emojiGlyph } from './emoji.js';
+
+/** An emoji inline with text; its name is its accessible label (`:tada:`). */
+export function Emoji({
+  emoji,
+  realmEmoji,
+  className = 'emoji',
+}: {
+  emoji: EmojiRef;
+  realmEmoji: Record<string, CustomEmoji>;
+  className?: string;
+}) {
+  const glyph = emojiGlyph(emoji, realmEmoji);
+  if (!glyph) return null;
+  const label = `:${glyph.name}:`;
+  if (glyph.kind === 'image') {
+    return <img className={className} src={glyph.url} alt={label} title={label} />;
+  }
+  return (
+    <span className={className} role="img" aria-label={label} title={label}>
+      {glyph.text}
+    </span>
+  );
+}

@@ -1,0 +1,89 @@
+import { useEffect, useState } from 'react';
+import { type Credentials, ZulipApi } from '../data/api.js';
+import type { ChatStore } from '../data/model.js';
+import { forgetCredentials, savedCredentials } from '../data/session.js';
+import { createChatStore } from '../data/store.js';
+import { ChatStoreProvider, useChat } from '../data/store-context.js';
+import { ChatShell } from './ChatShell.js';
+import { LoginPage } from './LoginPage.js';
+
+/** The login page until there are credentials, then the chat on its own store. */
+export function App() {
+  const [credentials, setCredentials] = useState<Credentials | null>(() => savedCredentials());
+  if (!credentials) return <LoginPage onLoggedIn={setCredentials} />;
+  return (
+    <ChatSession
+      key={credentials.email}
+      credentials={credentials}
+      onLoggedOut={() => {
+        forgetCredentials();
+        setCredentials(null);
+      }}
+    />
+  );
+}
+
+function ChatSession({
+  credentials,
+  onLoggedOut,
+}: {
+  credentials: Credentials;
+  onLoggedOut: () => void;
+}) {
+  const [store, setStore] = useState<ChatStore | null>(null);
+  const [failure, setFailure] = useState<string | null>(null);
+
+  // Made in an effect so a re-mount (a new login) closes the old queue first.
+  useEffect(() => {
+    let created: ChatStore;
+    try {
+      created = createChatStore(new ZulipApi({ credentials }));
+    } catch (err) {
+      setFailure(err instanceof Error ? err.message : String(err));
+      return;
+    }
+    setStore(created);
+    const closeOnUnload = () => created.close();
+    window.addEventListener('pagehide', closeOnUnload);
+    return () => {
+      window.removeEventListener('pagehide', closeOnUnload);
+      created.close();
+    };
+  }, [credentials]);
+
+  if (failure) {
+    return (
+      <p className="boot error" role="alert">
+        {failure}
+      </p>
+    );
+  }
+  if (!store) return <p className="boot">Loading…</p>;
+  return (
+    <ChatStoreProvider value={store}>
+      <Connected
+        onLogOut={() => {
+          void store.actions.logOut().finally(onLoggedOut);
+        }}
+        onLoggedOut={onLoggedOut}
+      />
+    </ChatStoreProvider>
+  );
+}
+
+/** Waits for the first register; a key the server no longer accepts logs out. */
+function Connected({ onLogOut, onLoggedOut }: { onLogOut: () => void; onLoggedOut: () => void }) {
+  const connection = useChat((s) => s.connection);
+  const ready = useChat((s) => s.ownUserId !== 0 && s.users.size > 0);
+  useEffect(() => {
+    if (connection === 'logged-out') onLoggedOut();
+  }, [connection, onLoggedOut]);
+  if (!ready) {
+    return (
+      <p className="boot" role="status">
+        {connection === 'reconnecting' ? 'Cannot reach the server. Retrying…' : 'Connecting…'}
+      </p>
+    );
+  }
+  return <ChatShell onLogOut={onLogOut} />;
+}

@@ -1,0 +1,264 @@
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { ChannelBrowser } from '../channels/ChannelBrowser.js';
+import { ComposeBox } from '../compose/ComposeBox.js';
+import { requestCompose } from '../compose/compose-control.js';
+import type { ComposeTarget, Narrow } from '../data/model.js';
+import { describeNarrow, dmKey } from '../data/narrow.js';
+import { useChat, useChatActions, useChatStore } from '../data/store-context.js';
+import { UserCardHost } from '../people/UserCardHost.js';
+import { UserList } from '../people/UserList.js';
+import { ConnectionBanner } from './ConnectionBanner.js';
+import { FeedView } from './FeedView.js';
+import { dmParticipants } from './feed/conversation.js';
+import { SearchBox } from './header/SearchBox.js';
+import { UserMenu } from './header/UserMenu.js';
+import { Icon } from './Icon.js';
+import { Inbox } from './Inbox.js';
+import { useShortcuts } from './keyboard.js';
+import { channelAndTopicOf, dmNarrow, topicNarrow } from './narrows.js';
+import { useDesktopNotifications, useNotificationPermission } from './notifications.js';
+import { RecentConversations } from './RecentConversations.js';
+import {
+  hashFor,
+  narrowKey,
+  navigate,
+  type Route,
+  routeFromHash,
+  useDocumentTitle,
+  useHash,
+} from './routing.js';
+import { ShortcutsHelp } from './ShortcutsHelp.js';
+import { Sidebar } from './sidebar/Sidebar.js';
+import { nextUnreadDirect, nextUnreadTopic } from './unread.js';
+
+const SIDEBAR_ID = 'chat-sidebar';
+const USERS_ID = 'chat-users';
+
+/** The logged-in app: header, sidebar, the routed middle column, the user list. */
+export function ChatShell({ onLogOut }: { onLogOut: () => void }) {
+  const store = useChatStore();
+  const actions = useChatActions();
+  const hash = useHash();
+  // Routes depend on names (channel links carry them), read once per hash change.
+  const route = useMemo(() => routeFromHash(hash, store.getState()), [hash, store]);
+  const narrow = route.kind === 'feed' ? route.narrow : null;
+  const key = narrow === null ? null : narrowKey(narrow);
+
+  const [drawerOpen, setDrawerOpen] = useState(false);
+  const [usersOpen, setUsersOpen] = useState(false);
+  const [browserOpen, setBrowserOpen] = useState(false);
+  const [helpOpen, setHelpOpen] = useState(false);
+  const searchInput = useRef<HTMLInputElement>(null);
+  const main = useRef<HTMLElement>(null);
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `key` stands for `narrow` (a new array each render)
+  useEffect(() => {
+    if (narrow !== null) actions.showNarrow(narrow);
+  }, [key, actions]);
+
+  // A new view closes the phone drawer, as following a link in it should.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs on navigation
+  useEffect(() => setDrawerOpen(false), [hash]);
+
+  const { selectedId, setSelectedId, move } = useSelection(key);
+  const [permission, refreshPermission] = useNotificationPermission();
+  useDesktopNotifications(store, permission);
+  useTitle(route);
+
+  const activeChannelId = narrow === null ? null : resolveChannelId(narrow, store.getState());
+
+  useShortcuts({
+    nextUnreadTopic: () => {
+      const state = store.getState();
+      const { channelId, topic } = narrow
+        ? channelAndTopicOf(narrow)
+        : { channelId: null, topic: null };
+      const current = channelId !== null && topic !== null ? { channelId, topic } : null;
+      const next = nextUnreadTopic(state, current);
+      if (next) navigate(hashFor(topicNarrow(next.channelId, next.topic), state));
+    },
+    nextUnreadDirect: () => {
+      const state = store.getState();
+      const dm = narrow?.find((t) => t.operator === 'dm' && !t.negated);
+      const currentKey = Array.isArray(dm?.operand) ? dmKey(dm.operand, state.ownUserId) : null;
+      const next = nextUnreadDirect(state, currentKey);
+      if (next !== null) {
+        navigate(hashFor(dmNarrow(next.split(',').map(Number), state.ownUserId), state));
+      }
+    },
+    compose: () => requestCompose({ target: null }),
+    composeDirect: () => requestCompose({ target: { kind: 'direct', userIds: [] } }),
+    reply: () => {
+      const state = store.getState();
+      const message = selectedId === null ? undefined : state.messages.get(selectedId);
+      requestCompose({ target: message ? replyTarget(message, state.ownUserId) : null });
+    },
+    moveSelection: move,
+    focusSearch: () => {
+      searchInput.current?.focus();
+      searchInput.current?.select();
+    },
+    showHelp: () => setHelpOpen(true),
+    escape: () => {
+      setDrawerOpen(false);
+      setUsersOpen(false);
+    },
+  });
+
+  return (
+    <div className="chat-app">
+      <button type="button" className="skip-link" onClick={() => main.current?.focus()}>
+        Skip to messages
+      </button>
+      <header className="topbar">
+        <button
+          type="button"
+          className="icon-button menu-button"
+          aria-expanded={drawerOpen}
+          aria-controls={SIDEBAR_ID}
+          aria-label="Channels and views"
+          onClick={() => setDrawerOpen(!drawerOpen)}
+        >
+          <Icon name="menu" size={22} />
+        </button>
+        <RealmName />
+        <SearchBox narrow={narrow} inputRef={searchInput} />
+        <button
+          type="button"
+          className="icon-button users-button"
+          aria-expanded={usersOpen}
+          aria-controls={USERS_ID}
+          aria-label="Users"
+          onClick={() => setUsersOpen(!usersOpen)}
+        >
+          <Icon name="users" size={22} />
+        </button>
+        <UserMenu
+          onLogOut={onLogOut}
+          onShowShortcuts={() => setHelpOpen(true)}
+          notifications={permission}
+          onNotificationsChanged={refreshPermission}
+        />
+      </header>
+      <ConnectionBanner />
+      <div className="chat-body">
+        <Sidebar
+          id={SIDEBAR_ID}
+          currentHash={hash}
+          activeChannelId={activeChannelId}
+          open={drawerOpen}
+          onBrowseChannels={() => setBrowserOpen(true)}
+        />
+        {drawerOpen && (
+          <button
+            type="button"
+            className="scrim"
+            aria-label="Close the menu"
+            tabIndex={-1}
+            onClick={() => setDrawerOpen(false)}
+          />
+        )}
+        <main ref={main} tabIndex={-1} className="chat-main">
+          {route.kind === 'inbox' && <Inbox />}
+          {route.kind === 'recent' && <RecentConversations />}
+          {route.kind === 'feed' && (
+            <FeedView narrow={route.narrow} selectedId={selectedId} onSelect={setSelectedId} />
+          )}
+          {route.kind !== 'feed' && <ComposeBox defaultTarget={null} />}
+        </main>
+        <aside
+          id={USERS_ID}
+          className={usersOpen ? 'users-panel open' : 'users-panel'}
+          aria-label="Users"
+        >
+          <UserList />
+        </aside>
+      </div>
+      <ChannelBrowser open={browserOpen} onClose={() => setBrowserOpen(false)} />
+      <UserCardHost />
+      <ShortcutsHelp open={helpOpen} onClose={() => setHelpOpen(false)} />
+    </div>
+  );
+}
+
+function RealmName() {
+  const name = useChat((s) => s.realm.name);
+  return <span className="realm-name">{name || 'Hearth'}</span>;
+}
+
+/** Where `r` replies: the selected message's conversation. */
+export function replyTarget(
+  message: { type: string; stream_id?: number; subject: string; display_recipient: unknown },
+  ownUserId: number,
+): ComposeTarget {
+  if (message.type === 'stream' && message.stream_id !== undefined) {
+    return { kind: 'channel', channelId: message.stream_id, topic: message.subject };
+  }
+  return { kind: 'direct', userIds: dmParticipants(message as never, ownUserId) };
+}
+
+function resolveChannelId(
+  narrow: Narrow,
+  state: ReturnType<ReturnType<typeof useChatStore>['getState']>,
+): number | null {
+  const term = narrow.find(
+    (t) => (t.operator === 'channel' || t.operator === 'stream') && !t.negated,
+  );
+  if (!term) return null;
+  if (typeof term.operand === 'number') return term.operand;
+  for (const sub of state.subscriptions.values())
+    if (sub.name === term.operand) return sub.stream_id;
+  return null;
+}
+
+/** `(3) #general > lunch - Hearth`: the unread total first, as Zulip's title has it. */
+function useTitle(route: Route) {
+  const store = useChatStore();
+  const total = useChat((s) => s.unread.total);
+  // Re-describe when names change (a renamed channel), not on every event.
+  const subscriptions = useChat((s) => s.subscriptions);
+  const users = useChat((s) => s.users);
+  const view = useMemo(() => {
+    void subscriptions;
+    void users;
+    if (route.kind === 'inbox') return 'Inbox';
+    if (route.kind === 'recent') return 'Recent conversations';
+    if (route.narrow.length === 0) return 'Combined feed';
+    return describeNarrow(route.narrow, store.getState()) || 'Messages';
+  }, [route, store, subscriptions, users]);
+  useDocumentTitle(`${total > 0 ? `(${total}) ` : ''}${view} - Hearth`);
+}
+
+/**
+ * The selected message (Zulip's pointer): the list's anchor when a narrow
+ * opens, moved by ↑/↓/j/k and by clicks.
+ */
+function useSelection(key: string | null) {
+  const store = useChatStore();
+  const list = useChat((s) => s.list);
+  const [selectedId, setSelectedId] = useState<number | null>(null);
+  const seeded = useRef<string | null>(null);
+
+  useEffect(() => {
+    if (!list || key === null || narrowKey(list.narrow) !== key || list.ids.length === 0) return;
+    if (seeded.current === key) return;
+    seeded.current = key;
+    const anchor = list.anchorId;
+    const first = anchor === null ? undefined : list.ids.find((id) => id >= anchor);
+    setSelectedId(first ?? list.ids[list.ids.length - 1] ?? null);
+  }, [list, key]);
+
+  const move = useCallback(
+    (delta: number) => {
+      const ids = store.getState().list?.ids ?? [];
+      if (ids.length === 0) return;
+      setSelectedId((current) => {
+        const at = current === null ? -1 : ids.indexOf(current);
+        if (at === -1) return delta > 0 ? ids[0]! : ids[ids.length - 1]!;
+        return ids[Math.min(ids.length - 1, Math.max(0, at + delta))]!;
+      });
+    },
+    [store],
+  );
+  return { selectedId, setSelectedId, move };
+}

@@ -1,0 +1,63 @@
+import { type FormEvent, useState } from 'react';
+import { ApiError, type Credentials } from '../data/api.js';
+import { logIn } from '../data/session.js';
+
+/** E-mail and password; the server's own error shown beside the form. */
+export function LoginPage({ onLoggedIn }: { onLoggedIn: (credentials: Credentials) => void }) {
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      onLoggedIn(await logIn(email.trim(), password));
+    } catch (err) {
+      setError(err instanceof ApiError || err instanceof Error ? err.message : String(err));
+      setBusy(false);
+    }
+  };
+
+  return (
+    <main className="login-page">
+      <form className="login-card" onSubmit={submit} aria-labelledby="login-title" noValidate>
+        <h1 id="login-title">Log in to Hearth</h1>
+        <div className="field">
+          <label htmlFor="login-email">E-mail</label>
+          <input
+            id="login-email"
+            type="email"
+            autoComplete="username"
+            required
+            value={email}
+            onChange={(e) => setEmail(e.target.value)}
+            aria-invalid={error !== null}
+            aria-describedby={error ? 'login-error' : undefined}
+          />
+        </div>
+        <div className="field">
+          <label htmlFor="login-password">Password</label>
+          <input
+            id="login-password"
+            type="password"
+            autoComplete="current-password"
+            required
+            value={password}
+            onChange={(e) => setPassword(e.target.value)}
+            aria-invalid={error !== null}
+            aria-describedby={error ? 'login-error' : undefined}
+          />
+        </div>
+        <p id="login-error" className="form-error" role="alert">
+          {error}
+        </p>
+        <button type="submit" className="button primary" disabled={busy}>
+          {busy ? 'Logging in…' : 'Log in'}
+        </button>
+      </form>
+    </main>
+  );
+}

@@ -1,0 +1,179 @@
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { type ListRange, Virtuoso, type VirtuosoHandle } from 'react-virtuoso';
+import type { MessageListState, Narrow } from '../../data/model.js';
+import { useChat, useChatActions } from '../../data/store-context.js';
+import { type FeedRowShape, feedRows } from './conversation.js';
+import { MessageRow } from './MessageRow.js';
+
+/** Far above any list's length: prepending older messages lowers the first index from here. */
+const FIRST_INDEX_BASE = 10_000_000;
+
+interface MessageFeedProps {
+  selectedId: number | null;
+  onSelect: (id: number) => void;
+}
+
+/**
+ * The narrow's messages, virtualised: opens at the list's anchor (the first
+ * unread), loads older at the top and newer at the bottom, follows new
+ * messages while at the bottom, and marks what is seen as read.
+ */
+export function MessageFeed({ selectedId, onSelect }: MessageFeedProps) {
+  const list = useChat((s) => s.list);
+  const messages = useChat((s) => s.messages);
+  const actions = useChatActions();
+  const ids = list?.ids ?? EMPTY_IDS;
+  const rows = useMemo(() => feedRows(ids, messages), [ids, messages]);
+  const virtuoso = useRef<VirtuosoHandle>(null);
+
+  // The message the first index is counted from: prepends then lower the first index by
+  // exactly what they add, so the view stays where the reader was.
+  const pivot = useRef<number | null>(null);
+  let pivotIndex = pivot.current === null ? -1 : rows.findIndex((r) => r.id === pivot.current);
+  if (pivotIndex === -1 && rows.length > 0) {
+    pivot.current = rows[0]!.id;
+    pivotIndex = 0;
+  }
+  const firstItemIndex = FIRST_INDEX_BASE - pivotIndex;
+
+  const anchorIndex = useMemo(() => {
+    if (!list || list.anchorId === null) return rows.length - 1;
+    const index = rows.findIndex((r) => r.id >= list.anchorId!);
+    return index === -1 ? rows.length - 1 : index;
+  }, [list, rows]);
+
+  const onRangeChanged = useMarkSeenAsRead(list, rows, firstItemIndex);
+
+  // Keyboard selection (↑/↓/j/k) scrolls the selected message into view.
+  useEffect(() => {
+    if (selectedId === null) return;
+    const index = rows.findIndex((r) => r.id === selectedId);
+    if (index !== -1) virtuoso.current?.scrollIntoView({ index, behavior: 'auto' });
+  }, [selectedId, rows]);
+
+  const renderRow = useCallback(
+    (_index: number, row: FeedRowShape) => (
+      <MessageRow shape={row} selected={row.id === selectedId} onSelect={onSelect} />
+    ),
+    [selectedId, onSelect],
+  );
+
+  if (!list) return <p className="feed-status">Loading…</p>;
+  if (list.error && rows.length === 0) {
+    return (
+      <p className="feed-status error" role="alert">
+        {list.error}
+      </p>
+    );
+  }
+  if (rows.length === 0) {
+    const loading = list.loadingOlder || list.loadingNewer || !list.foundNewest;
+    return (
+      <p className="feed-status" role="status">
+        {loading ? 'Loading…' : emptyNarrowText(list.narrow)}
+      </p>
+    );
+  }
+  return (
+    <Virtuoso
+      ref={virtuoso}
+      className="feed-scroller"
+      data={rows}
+      firstItemIndex={firstItemIndex}
+      initialTopMostItemIndex={{
+        index: Math.max(0, anchorIndex),
+        // The first unread at the top, with what follows it below; all read: the newest.
+        align: anchorIndex >= rows.length - 1 ? 'end' : 'start',
+      }}
+      computeItemKey={(_index, row) => row.id}
+      itemContent={renderRow}
+      rangeChanged={onRangeChanged}
+      startReached={() => {
+        if (!list.foundOldest && !list.loadingOlder) actions.loadOlder();
+      }}
+      endReached={() => {
+        if (!list.foundNewest && !list.loadingNewer) actions.loadNewer();
+      }}
+      // New messages keep the reader at the bottom only when they were already there.
+      followOutput={(atBottom) => (atBottom && list.foundNewest ? 'auto' : false)}
+      increaseViewportBy={{ top: 600, bottom: 600 }}
+      components={{ Header: FeedTop, Footer: FeedBottom }}
+      context={list}
+      aria-label="Messages"
+    />
+  );
+}
+
+const EMPTY_IDS: number[] = [];
+
+function FeedTop({ context }: { context?: MessageListState }) {
+  if (!context) return null;
+  if (context.loadingOlder) return <p className="feed-edge">Loading older messages…</p>;
+  if (context.foundOldest) return <div className="feed-edge feed-start" />;
+  return <div className="feed-edge" />;
+}
+
+function FeedBottom({ context }: { context?: MessageListState }) {
+  if (!context) return null;
+  if (context.loadingNewer) return <p className="feed-edge">Loading newer messages…</p>;
+  return <div className="feed-edge feed-end" />;
+}
+
+/** Zulip's wording for narrows with nothing in them. */
+export function emptyNarrowText(narrow: Narrow): string {
+  const is = (operand: string) =>
+    narrow.some((t) => t.operator === 'is' && t.operand === operand && !t.negated);
+  if (is('mentioned')) return "You haven't been mentioned yet!";
+  if (is('starred')) return "You haven't starred anything yet!";
+  if (narrow.some((t) => t.operator === 'search')) return 'No search results.';
+  if (narrow.some((t) => t.operator === 'dm'))
+    return 'You have no direct messages with these users yet.';
+  if (narrow.some((t) => t.operator === 'topic')) return 'There are no messages in this topic yet.';
+  if (narrow.length === 0) return 'There are no messages here yet.';
+  return 'There are no messages here.';
+}
+
+/**
+ * Marks what is on screen as read while the window has focus, as Zulip's web
+ * app does; search results stay unread (they are not where one reads them).
+ */
+function useMarkSeenAsRead(
+  list: MessageListState | null,
+  rows: FeedRowShape[],
+  firstItemIndex: number,
+) {
+  const actions = useChatActions();
+  const messages = useChat((s) => s.messages);
+  const [range, setRange] = useState<ListRange | null>(null);
+  const [attentive, setAttentive] = useState(() => hasAttention());
+
+  useEffect(() => {
+    const update = () => setAttentive(hasAttention());
+    window.addEventListener('focus', update);
+    window.addEventListener('blur', update);
+    document.addEventListener('visibilitychange', update);
+    return () => {
+      window.removeEventListener('focus', update);
+      window.removeEventListener('blur', update);
+      document.removeEventListener('visibilitychange', update);
+    };
+  }, []);
+
+  const readable = list !== null && !list.narrow.some((t) => t.operator === 'search');
+  useEffect(() => {
+    if (!readable || !attentive || !range) return;
+    const unread: number[] = [];
+    for (let i = range.startIndex; i <= range.endIndex; i++) {
+      const row = rows[i - firstItemIndex];
+      const message = row && messages.get(row.id);
+      if (message && !message.flags.includes('read') && message.local_id === undefined) {
+        unread.push(message.id);
+      }
+    }
+    if (unread.length > 0) actions.markRead(unread);
+  }, [readable, attentive, range, rows, firstItemIndex, messages, actions]);
+
+  return setRange;
+}
+
+const hasAttention = () => document.visibilityState === 'visible' && document.hasFocus();
