@@ -1,7 +1,9 @@
 /**
- * The Electron shell: a window for the admin UI, a tray icon, and the server
- * in its own process (see server-supervisor.ts). The window opens at once and
- * never waits on the server; closing it leaves the server serving; quitting
+ * The Electron shell: a window, a tray icon, and the server in its own
+ * process (see server-supervisor.ts). The window opens at once on the admin
+ * page (a file: it never waits on the server, and it holds the first-run
+ * wizard), then shows the chat (the server's `/`) once the server runs and
+ * the organization exists. Closing it leaves the server serving; quitting
  * stops the server cleanly. No business logic lives here.
  */
 import { mkdirSync } from 'node:fs';
@@ -18,12 +20,14 @@ import {
   type Tray,
   utilityProcess,
 } from 'electron';
+import superjson, { type SuperJSONResult } from 'superjson';
 import { defaultDataDir } from '../server/data-dir.js';
 import type { DesktopStatus } from '../server/hosting/index.js';
 import { type ServerChild, ServerSupervisor, type SupervisorOptions } from './server-supervisor.js';
 import { createTray } from './tray.js';
 import { bridgeTrpc } from './trpc-bridge.js';
 import { readUiState, writeUiState } from './ui-state.js';
+import { type Destination, destinationOf, isAdminPage } from './window-navigation.js';
 
 /** Zulip clients remember the URL, so the desktop server keeps one port when it can. */
 export const DESKTOP_PORT = 9991;
@@ -57,7 +61,11 @@ export interface Desktop {
   supervisor(): ServerSupervisor | null;
   window(): BrowserWindow | null;
   tray(): Tray | null;
+  /** What the window shows (or is loading): the admin page or the chat. */
+  view(): WindowView | null;
 }
+
+export type WindowView = 'admin' | 'chat';
 
 const log = (message: string) => console.log(`[hearth] ${message}`);
 
@@ -81,6 +89,7 @@ export function runDesktop(options: DesktopOptions = {}): Desktop {
       supervisor: () => null,
       window: () => null,
       tray: () => null,
+      view: () => null,
     };
   }
 
@@ -100,11 +109,83 @@ export function runDesktop(options: DesktopOptions = {}): Desktop {
     }
   };
 
-  const openWindow = (): BrowserWindow => {
+  /** What the window shows; `wantsChat` until it has shown the chat or the user chose the admin. */
+  let view: WindowView = 'admin';
+  let wantsChat = false;
+  /** The server URL the chat was loaded from (reloaded when the server moves). */
+  let chatLoadedFrom: string | null = null;
+  let nextQueryId = 1;
+
+  const places = () => ({
+    adminPagePath: adminPagePath(),
+    localUrl: supervisor?.localUrl() ?? null,
+    clientUrl: supervisor?.status().url ?? null,
+  });
+
+  const showAdmin = (win: BrowserWindow) => {
+    view = 'admin';
+    wantsChat = false;
+    chatLoadedFrom = null;
+    void win.loadFile(adminPagePath());
+  };
+
+  const showChat = (win: BrowserWindow, url?: string) => {
+    const local = supervisor?.localUrl();
+    if (!local) return;
+    view = 'chat';
+    wantsChat = false;
+    chatLoadedFrom = local;
+    void win.loadURL(url ?? `${local}/`);
+  };
+
+  /** Whether the organization exists (else the admin page's wizard is where to be). */
+  const organizationExists = async (): Promise<boolean> => {
+    if (!supervisor) return false;
+    const response = await supervisor.call({
+      id: `main-${nextQueryId++}`,
+      type: 'query',
+      path: 'setup.status',
+    });
+    if (!('result' in response)) return false;
+    const data = superjson.deserialize(response.result.data as SuperJSONResult) as {
+      needsSetup: boolean;
+    };
+    return !data.needsSetup;
+  };
+
+  /** Shows the chat in the window once the server runs and the organization exists. */
+  const chatWhenReady = async () => {
+    const win = window;
+    if (!win || win.isDestroyed() || supervisor?.status().state !== 'running') return;
+    if (!(await organizationExists())) return;
+    if (window === win && !win.isDestroyed() && wantsChat) showChat(win);
+  };
+
+  /** Follows a link or navigation from either page: loads, downloads, hands off or refuses. */
+  const follow = (win: BrowserWindow, destination: Destination) => {
+    switch (destination.kind) {
+      case 'chat':
+        showChat(win, destination.url);
+        break;
+      case 'admin':
+        showAdmin(win);
+        break;
+      case 'download':
+        win.webContents.downloadURL(destination.url);
+        break;
+      case 'external':
+        void shell.openExternal(destination.url);
+        break;
+      case 'blocked':
+        break;
+    }
+  };
+
+  const openWindow = (initial: WindowView): BrowserWindow => {
     const win = new BrowserWindow({
       width: 1120,
       height: 780,
-      minWidth: 720,
+      minWidth: 360,
       minHeight: 480,
       title: 'Hearth',
       backgroundColor: '#f6f5f2',
@@ -117,12 +198,21 @@ export function runDesktop(options: DesktopOptions = {}): Desktop {
     });
     const contentsId = win.webContents.id;
     windowContents.add(contentsId);
-    // The window only ever shows the admin UI; links open in the user's browser.
+    // No page opens windows of its own: each link goes where destinationOf says.
     win.webContents.setWindowOpenHandler(({ url }) => {
-      if (/^https?:\/\//.test(url)) void shell.openExternal(url);
+      follow(win, destinationOf(url, places()));
       return { action: 'deny' };
     });
-    win.webContents.on('will-navigate', (event) => event.preventDefault());
+    win.webContents.on('will-navigate', (event, url: string) => {
+      const destination = destinationOf(url, places());
+      // The chat's own page, at the address it already has: let it load.
+      if (destination.kind === 'chat' && destination.url === url) {
+        view = 'chat';
+        return;
+      }
+      event.preventDefault();
+      follow(win, destination);
+    });
     win.on('close', () => {
       if (!quitting) showCloseNotice();
     });
@@ -131,22 +221,35 @@ export function runDesktop(options: DesktopOptions = {}): Desktop {
       if (window === win) window = null;
     });
     window = win;
-    void win.loadFile(adminPagePath());
+    showAdmin(win);
+    wantsChat = initial === 'chat';
+    if (wantsChat) void chatWhenReady();
     return win;
   };
 
-  const showWindow = () => {
+  const showWindow = (wanted?: WindowView) => {
     if (quitting) return;
     if (!window || window.isDestroyed()) {
-      openWindow();
+      openWindow(wanted ?? 'chat');
       return;
+    }
+    if (wanted === 'admin' && view !== 'admin') showAdmin(window);
+    if (wanted === 'chat' && view !== 'chat') {
+      wantsChat = true;
+      void chatWhenReady();
     }
     if (window.isMinimized()) window.restore();
     window.show();
     window.focus();
   };
 
-  const onStatus = (status: DesktopStatus) => tray?.update(status);
+  const onStatus = (status: DesktopStatus) => {
+    tray?.update(status);
+    if (status.state !== 'running' || !window || window.isDestroyed()) return;
+    if (wantsChat) void chatWhenReady();
+    // The server moved (new network settings, another port): follow it.
+    else if (view === 'chat' && chatLoadedFrom !== supervisor?.localUrl()) showChat(window);
+  };
 
   const start = () => {
     mkdirSync(dataDir, { recursive: true, mode: 0o700 });
@@ -167,30 +270,41 @@ export function runDesktop(options: DesktopOptions = {}): Desktop {
     running.on('status', onStatus);
     bridgeTrpc(
       ipcMain,
-      (operation) => running.call(operation),
-      (id) => windowContents.has(id),
+      async (operation) => {
+        const response = await running.call(operation);
+        // The wizard is done: the organization exists, so the chat is where to be.
+        if (operation.path === 'setup.complete' && 'result' in response) {
+          setTimeout(() => {
+            if (window && !window.isDestroyed() && view === 'admin') {
+              wantsChat = true;
+              void chatWhenReady();
+            }
+          }, 0);
+        }
+        return response;
+      },
+      (event) =>
+        windowContents.has(event.sender.id) && isAdminPage(event.senderFrame?.url, adminPagePath()),
     );
     tray = createTray(running.status(), {
       copyUrl: () => {
         const { url } = running.status();
         if (url) clipboard.writeText(url);
       },
-      openAdmin: showWindow,
-      openChat: () => {
-        const { url } = running.status();
-        if (url) void shell.openExternal(`${url}/`);
-      },
+      showWindow: () => showWindow(),
+      openAdmin: () => showWindow('admin'),
+      openChat: () => showWindow('chat'),
       restartServer: () => void running.restart(),
       quit: () => app.quit(),
     });
     running.start();
-    openWindow();
+    openWindow('chat');
   };
 
-  app.on('second-instance', showWindow);
+  app.on('second-instance', () => showWindow());
   // The server keeps serving with no window open; the tray's Quit ends it.
   app.on('window-all-closed', () => {});
-  app.on('activate', showWindow);
+  app.on('activate', () => showWindow());
 
   const ready = app.whenReady().then(start);
   ready.catch((err: unknown) => {
@@ -223,5 +337,6 @@ export function runDesktop(options: DesktopOptions = {}): Desktop {
     supervisor: () => supervisor,
     window: () => window,
     tray: () => tray?.tray ?? null,
+    view: () => (window ? view : null),
   };
 }

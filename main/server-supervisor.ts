@@ -120,6 +120,11 @@ export class ServerSupervisor extends EventEmitter<{ status: [DesktopStatus] }> 
     return { ...this.current };
   }
 
+  /** How this machine reaches the running server (loopback when it listens on all addresses). */
+  localUrl(): string | null {
+    return this.ready?.localUrl ?? null;
+  }
+
   start(): void {
     if (this.child || this.intent === 'stop') return;
     this.update({ state: this.current.restarts > 0 ? 'restarting' : 'starting' });

@@ -8,6 +8,8 @@ import { TRAY_ICON_COLOR, TRAY_ICON_TEMPLATE } from './tray-icon.js';
 
 export interface TrayActions {
   copyUrl(): void;
+  /** Brings the window back as it was (opening it on the chat if none is open). */
+  showWindow(): void;
   openAdmin(): void;
   openChat(): void;
   restartServer(): void;
@@ -43,9 +45,14 @@ export function trayMenuTemplate(
     ...failure,
     { type: 'separator' },
     { id: 'copy-url', label: 'Copy URL', enabled: status.url !== null, click: actions.copyUrl },
+    // The chat needs the server; the admin page (and the first-run wizard) does not.
+    {
+      id: 'open-chat',
+      label: 'Open chat',
+      enabled: status.state === 'running',
+      click: actions.openChat,
+    },
     { id: 'open-admin', label: 'Open admin', click: actions.openAdmin },
-    // The chat view (at / of the server) is still to come.
-    { id: 'open-chat', label: 'Open chat', enabled: false, click: actions.openChat },
     ...(status.state === 'stopped'
       ? [{ id: 'restart', label: 'Restart server', click: actions.restartServer }]
       : []),
@@ -68,6 +75,6 @@ export function createTray(status: DesktopStatus, actions: TrayActions) {
   };
   update(status);
   // Windows and Linux users expect a click on the icon to bring the window back.
-  if (!mac) tray.on('click', actions.openAdmin);
+  if (!mac) tray.on('click', actions.showWindow);
   return { tray, update };
 }

@@ -1,7 +1,9 @@
 /**
  * The window's tRPC channel (trpc-electron's wire format, so the renderer
  * keeps its ipcLink) relayed to the server process, where the real router
- * runs next to the database. Only Hearth's own windows are answered.
+ * runs next to the database. Only the admin page in Hearth's own windows is
+ * answered: the same window also shows the chat over http, a page rendering
+ * other people's messages, which must never reach the owner's procedures.
  */
 import type { IpcMain, IpcMainEvent } from 'electron';
 import type { IpcOperation, IpcResponse } from '../server/trpc/ipc-operation.js';
@@ -16,11 +18,11 @@ type RendererMessage =
 export function bridgeTrpc(
   ipcMain: IpcMain,
   call: (operation: IpcOperation) => Promise<IpcResponse>,
-  isHearthWindow: (webContentsId: number) => boolean,
+  isAdminPage: (event: IpcMainEvent) => boolean,
 ): () => void {
   const listener = (event: IpcMainEvent, message: RendererMessage) => {
     // No procedure is a subscription, so there is nothing to stop.
-    if (message?.method !== 'request' || !isHearthWindow(event.sender.id)) return;
+    if (message?.method !== 'request' || !isAdminPage(event)) return;
     void call(message.operation).then((response) => {
       if (!event.sender.isDestroyed()) event.reply(TRPC_CHANNEL, response);
     });

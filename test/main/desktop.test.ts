@@ -7,7 +7,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import superjson from 'superjson';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { parseCliOptions } from '../../server/cli.js';
@@ -23,6 +23,9 @@ vi.mock('electron', async () => {
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const CHANNEL = 'trpc-electron';
+const ADMIN_PAGE = path.join(REPO, 'renderer', 'dist', 'index.html');
+/** The admin page's URL as its frame reports it (the router's route in the hash). */
+const ADMIN_FRAME_URL = `${pathToFileURL(ADMIN_PAGE).href}#/users`;
 const { electron, state, windows, trays, notifications, forked } = standIn;
 
 type Shell = typeof import('../../main/desktop.js');
@@ -69,6 +72,7 @@ function ipcCall(
   procedure: string,
   input?: unknown,
   sender: { id: number; isDestroyed(): boolean } = desktop.window()!.webContents,
+  frameUrl = ADMIN_FRAME_URL,
 ) {
   const id = Math.floor(Math.random() * 1e9);
   return new Promise<{
@@ -77,7 +81,7 @@ function ipcCall(
   }>((resolve) => {
     const event = {
       sender,
-      senderFrame: { routingId: 1 },
+      senderFrame: { routingId: 1, url: frameUrl },
       reply: (
         channel: string,
         response: { id: number; result?: { data: never }; error?: never },
@@ -112,7 +116,9 @@ describe('on ready', () => {
       sandbox: true,
       nodeIntegration: false,
     });
-    expect(win.loadedFile).toBe(path.join(REPO, 'renderer', 'dist', 'index.html'));
+    // The admin page first: it needs no server, and it holds the first-run wizard.
+    expect(win.loadedFile).toBe(ADMIN_PAGE);
+    expect(desktop.view()).toBe('admin');
     expect(win.webContents.openHandler?.({ url: 'https://zulip.com/' })).toEqual({
       action: 'deny',
     });
@@ -182,6 +188,10 @@ describe('on ready', () => {
       password: 'another passphrase',
     });
     expect(again.error).toMatchObject({ message: 'The organization has already been set up' });
+    // The wizard is done: the window turns to the chat, served by the server.
+    const win = windows[0]!;
+    await vi.waitFor(() => expect(win.loadedUrl).toBe(`${status().url}/`));
+    expect(desktop.view()).toBe('chat');
     // The chosen password logs in.
     const login = await fetch(`${status().url}/api/v1/fetch_api_key`, {
       method: 'POST',
@@ -274,16 +284,83 @@ describe('the window’s tRPC calls', () => {
     ]);
     expect(answer).toBe('no answer');
   });
+
+  it('are ignored from any page but the admin file, the chat above all', async () => {
+    const win = desktop.window()!.webContents;
+    for (const frameUrl of [
+      `${status().url}/`,
+      `${status().url}/admin/`,
+      'file:///tmp/evil.html',
+      `${pathToFileURL(path.join(REPO, 'renderer', 'dist', 'chat', 'chat.html')).href}`,
+      '',
+    ]) {
+      const answer = await Promise.race([
+        ipcCall('query', 'desktop.status', undefined, win, frameUrl),
+        new Promise((resolve) => setTimeout(() => resolve('no answer'), 200)),
+      ]);
+      expect(answer, frameUrl).toBe('no answer');
+    }
+  });
+});
+
+describe('the window’s navigations', () => {
+  const win = () => desktop.window() as unknown as standIn.BrowserWindow;
+
+  it('go between the chat and the admin page, both ways', () => {
+    const { url } = status();
+    expect(win().loadedUrl).toBe(`${url}/`);
+    // The chat's "Administration" link: the app's own admin page, not /admin/ over http.
+    expect(win().webContents.navigate(`${url}/admin/users`)).toBe(false);
+    expect(win().loadedFile).toBe(ADMIN_PAGE);
+    expect(desktop.view()).toBe('admin');
+    // The admin page's "Chat" link.
+    expect(win().webContents.navigate(`${url}/#narrow/channel/1`)).toBe(true);
+    expect(win().loadedUrl).toBe(`${url}/#narrow/channel/1`);
+    expect(desktop.view()).toBe('chat');
+    expect(win().webContents.navigate(`${url}/admin/`)).toBe(false);
+    expect(desktop.view()).toBe('admin');
+  });
+
+  it('hand other sites to the browser, download the server’s files, refuse the rest', () => {
+    const { url } = status();
+    electron.shell.openExternal.mockClear();
+    const contents = win().webContents;
+    expect(contents.navigate('https://example.org/page')).toBe(false);
+    expect(contents.openHandler?.({ url: 'mailto:someone@example.org' })).toEqual({
+      action: 'deny',
+    });
+    expect(electron.shell.openExternal.mock.calls).toEqual([
+      ['https://example.org/page'],
+      ['mailto:someone@example.org'],
+    ]);
+    const upload = `${url}/user_uploads/2/ab/file/report.pdf`;
+    expect(contents.openHandler?.({ url: upload })).toEqual({ action: 'deny' });
+    expect(contents.navigate(`${url}/user_uploads/download/2/ab/x/y.txt`)).toBe(false);
+    expect(contents.downloads).toEqual([upload, `${url}/user_uploads/download/2/ab/x/y.txt`]);
+    for (const refused of ['file:///etc/passwd', 'javascript:alert(1)', 'chrome://settings']) {
+      expect(contents.navigate(refused), refused).toBe(false);
+    }
+    expect(electron.shell.openExternal).toHaveBeenCalledTimes(2);
+    expect(win().loadedFile).toBe(ADMIN_PAGE);
+    expect(desktop.view()).toBe('admin');
+  });
+
+  it('Open chat in the tray shows the window on the chat', async () => {
+    trays[0]!.item('open-chat').click!();
+    await vi.waitFor(() => expect(win().loadedUrl).toBe(`${status().url}/`));
+    expect(desktop.view()).toBe('chat');
+    expect(windows).toHaveLength(1);
+  });
 });
 
 describe('the tray', () => {
-  it('shows the state and URL, the port fallback, and a disabled Open chat', () => {
+  it('shows the state and URL, the port fallback, and Open chat', () => {
     const tray = trays[0]!;
     const { url, port } = status();
     expect(tray.tooltip).toBe(`Hearth: Running at ${url}`);
     expect(tray.item('status').label).toBe(`Hearth: Running at ${url}`);
     expect(tray.menu.map((i) => i.label)).toContain(`Port 9991 was taken; using ${port}`);
-    expect(tray.item('open-chat').enabled).toBe(false);
+    expect(tray.item('open-chat').enabled).toBe(true);
     expect(tray.item('copy-url').enabled).toBe(true);
   });
 
@@ -314,10 +391,13 @@ describe('closing the window', () => {
     });
   });
 
-  it('Open admin in the tray brings a window back; closing it again says nothing', () => {
+  it('Open admin in the tray brings a window back; closing it again says nothing', async () => {
     trays[0]!.item('open-admin').click!();
     expect(windows).toHaveLength(2);
     expect(desktop.window()).toBe(windows[1]);
+    // It stays on the admin page, although the chat could be shown.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(windows[1]!.loadedFile).toBe(ADMIN_PAGE);
     desktop.window()!.close();
     expect(notifications).toHaveLength(1);
   });
@@ -329,6 +409,11 @@ describe('closing the window', () => {
     electron.app.emit('second-instance', {}, ['hearth']);
     expect(windows).toHaveLength(3);
     expect(win.focused).toBe(1);
+  });
+
+  it('a window opened with the organization set up turns to the chat', async () => {
+    const win = desktop.window() as unknown as standIn.BrowserWindow;
+    await vi.waitFor(() => expect(win.loadedUrl).toBe(`${status().url}/`));
   });
 });
 
@@ -380,6 +465,10 @@ describe('network.set from the window', () => {
       url: 'https://chat.example.test',
       restarts: 1,
     });
+    // A link to the server at its client URL is shown at the local one.
+    const win = desktop.window() as unknown as standIn.BrowserWindow;
+    expect(win.webContents.navigate('https://chat.example.test/#narrow/dm/1')).toBe(false);
+    expect(win.loadedUrl).toBe(`http://127.0.0.1:${status().port}/#narrow/dm/1`);
     const net = (await ipcCall('query', 'network.get')).data;
     expect(net).toMatchObject({
       lan: true,

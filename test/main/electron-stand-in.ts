@@ -54,9 +54,25 @@ export class WebContents extends EventEmitter {
   readonly id = nextContentsId++;
   openHandler: Listener | null = null;
   destroyed = false;
+  downloads: string[] = [];
   setWindowOpenHandler(handler: Listener) {
     this.openHandler = handler;
   }
+  downloadURL(url: string) {
+    this.downloads.push(url);
+  }
+  /**
+   * What Electron does when the page itself navigates (a link, a form,
+   * `location.href = …`): asks will-navigate; true when nobody prevented it.
+   */
+  navigate(url: string): boolean {
+    let prevented = false;
+    this.emit('will-navigate', { preventDefault: () => (prevented = true) }, url);
+    if (!prevented) this.onNavigated(url);
+    return !prevented;
+  }
+  /** Set by the window: the page it shows is now `url`. */
+  onNavigated: (url: string) => void = () => {};
   isDestroyed() {
     return this.destroyed;
   }
@@ -66,17 +82,28 @@ export const windows: BrowserWindow[] = [];
 export class BrowserWindow extends EventEmitter {
   readonly webContents = new WebContents();
   loadedFile: string | null = null;
+  /** The page last loaded by URL (loadURL), null after a loadFile. */
+  loadedUrl: string | null = null;
   destroyed = false;
   focused = 0;
   constructor(readonly options: Record<string, unknown>) {
     super();
     windows.push(this);
+    this.webContents.onNavigated = (url) => {
+      this.loadedUrl = url;
+      this.loadedFile = null;
+    };
   }
   static getAllWindows() {
     return windows.filter((w) => !w.destroyed);
   }
   async loadFile(file: string) {
     this.loadedFile = file;
+    this.loadedUrl = null;
+  }
+  async loadURL(url: string) {
+    this.loadedUrl = url;
+    this.loadedFile = null;
   }
   isDestroyed() {
     return this.destroyed;

@@ -13,7 +13,7 @@ const dir = mkdtempSync(path.join(os.tmpdir(), 'hearth-preload-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('the preload bundle', () => {
-  it('needs nothing but electron and exposes window.electronTRPC', async () => {
+  it('needs nothing but electron and exposes window.electronTRPC to the admin file only', async () => {
     const file = await buildPreload(path.join(dir, 'preload.cjs'));
     const exposed = new Map<
       string,
@@ -34,6 +34,7 @@ describe('the preload bundle', () => {
       require: sandboxRequire,
       module,
       exports: module.exports,
+      location: { protocol: 'file:' },
     });
 
     expect(required).toEqual(['electron']);
@@ -41,5 +42,16 @@ describe('the preload bundle', () => {
     expect(api).toBeDefined();
     api!.sendMessage({ method: 'request' });
     expect(electron.ipcRenderer.send).toHaveBeenCalledWith('trpc-electron', { method: 'request' });
+
+    // The chat, loaded over http in the same window, gets no channel at all.
+    electron.contextBridge.exposeInMainWorld.mockClear();
+    const again = { exports: {} };
+    vm.runInNewContext(readFileSync(file, 'utf8'), {
+      require: sandboxRequire,
+      module: again,
+      exports: again.exports,
+      location: { protocol: 'http:' },
+    });
+    expect(electron.contextBridge.exposeInMainWorld).not.toHaveBeenCalled();
   });
 });

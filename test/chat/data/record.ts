@@ -5,7 +5,8 @@
  * moderator for group DMs). The unit tests replay these recordings into the
  * store with a fake fetch; fixtures.test.ts re-records and compares, so they
  * cannot silently drift from the server. With
- * RECORD_CHAT_EVENTS=1, fixtures.test.ts rewrites test/fixtures/chat-events/.
+ * RECORD_CHAT_EVENTS=1, fixtures.test.ts rewrites test/fixtures/chat-events/ (then
+ * `npx biome format --write test/fixtures/chat-events`).
  */
 import { CLIENT_CAPABILITIES } from '../../../renderer/src/chat/data/store.js';
 import { createChannel } from '../../helpers/fixtures.js';
@@ -211,6 +212,21 @@ const people: Script = async ({ t, member, admin, ids }) => {
     member.delete('/users/me/subscriptions', { subscriptions: JSON.stringify(['announce']) }),
   );
   await ok(member.delete(`/drafts/${ids.draft}`));
+  const group = await ok(
+    admin.post('/user_groups/create', {
+      name: 'cooks',
+      description: 'Kitchen',
+      members: JSON.stringify([t.accounts.member.id]),
+    }),
+  );
+  ids.group = group.group_id;
+  await ok(
+    admin.post(`/user_groups/${ids.group}/members`, {
+      add: JSON.stringify([t.accounts.moderator.id]),
+      delete: JSON.stringify([t.accounts.member.id]),
+    }),
+  );
+  await ok(admin.patch(`/user_groups/${ids.group}`, { name: 'chefs' }));
   ids.late = await send(admin, { type: 'stream', to: general, topic: 'lunch', content: 'late' });
 };
 

@@ -161,9 +161,15 @@ describe('replaying the people scenario', () => {
       emoji_name: 'taco',
     });
     expect(state.users.get(ids.admin!)?.full_name).toBe('Ada Lovelace');
+    expect(state.users.get(ids.admin!)?.is_admin).toBe(true);
     expect(state.settings.enter_sends).toBe(true);
     expect(state.realm.name).toBe('Renamed Org');
     expect(state.drafts.size).toBe(0);
+    expect(state.groups?.get(ids.group!)).toMatchObject({
+      name: 'chefs',
+      members: [ids.moderator],
+    });
+    expect([...(state.groups?.values() ?? [])].some((g) => g.is_system_group)).toBe(true);
     const announce = [...state.channels.values()].find((c) => c.name === 'announce');
     expect(announce).toBeDefined();
     expect(state.subscriptions.has(announce!.stream_id)).toBe(false);

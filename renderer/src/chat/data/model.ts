@@ -121,6 +121,19 @@ export interface CustomEmoji {
   deactivated: boolean;
 }
 
+/** A user group (`realm_user_groups` in register, kept by `user_group` events); system groups (`role:…`) included. */
+export interface UserGroup {
+  id: number;
+  name: string;
+  description: string;
+  /** Direct members only; subgroups' members belong too. */
+  members: number[];
+  direct_subgroup_ids: number[];
+  is_system_group: boolean;
+  deactivated?: boolean;
+  [other: string]: unknown;
+}
+
 /** Where the compose box sends: a channel and topic, or direct-message recipients. */
 export type ComposeTarget =
   | { kind: 'channel'; channelId: number; topic: string }
@@ -138,6 +151,12 @@ export interface UnreadCounts {
   mentions: number;
   /** Added by the data layer: register said older unreads were left out (the counts are a lower bound). */
   oldUnreadsMissing?: boolean;
+  /**
+   * Added by the data layer: conversations with an unread mention, by the
+   * keys of `recent` and `typing` (`channel:{id}:{lower-cased topic}`,
+   * `dm:{dmKey}`), for Inbox's and the sidebar's `@` marks.
+   */
+  mentionConversations?: Set<string>;
 }
 
 /**
@@ -216,6 +235,11 @@ export interface ChatState {
   recent: RecentConversation[];
   /** Added by the data layer: true once the start-up load of recent messages has answered. */
   recentLoaded: boolean;
+  /**
+   * User groups by id (`realm_user_groups`): `@` mentions of groups, and who
+   * holds a group-setting permission (editing, moving, deleting messages).
+   */
+  groups?: Map<number, UserGroup>;
 }
 
 /** What views may ask of the data layer; each goes to the server and comes back as events. */
@@ -230,6 +254,13 @@ export interface ChatActions {
   markNarrowRead(): void;
   /** Sends with local echo; resolves with the server's id. */
   send(target: ComposeTarget, content: string): Promise<number>;
+  /**
+   * Added by the data layer: sends a failed local echo (`failed: true`)
+   * again, replacing it with a new echo; resolves with the server's id.
+   */
+  retrySend?(echoId: number): Promise<number>;
+  /** Added by the data layer: drops a failed local echo the user gives up on. */
+  discardFailed?(echoId: number): void;
   /** Loads a channel's topics when the sidebar opens it. */
   loadTopics(channelId: number): void;
   logOut(): Promise<void>;

@@ -244,15 +244,17 @@ function channelSlug(id: number, state: ChatState): string {
 }
 
 function dmSlug(ids: number[], state: ChatState): string {
+  // As Zulip's slugs: the other participants (yourself alone for a note to self).
   const others = ids.filter((id) => id !== state.ownUserId);
   const shown = others.length > 0 ? others : [state.ownUserId];
-  const sorted = [...new Set(ids.length > 0 ? ids : shown)].sort((a, b) => a - b);
+  const sorted = [...new Set(shown)].sort((a, b) => a - b);
   let suffix = 'group';
   if (shown.length === 1) {
     const name = state.users.get(shown[0]!)?.full_name ?? 'user';
     suffix = name.replace(/[ "%/<>`\p{C}]+/gu, '-');
   }
-  return encodeHashComponent(`${sorted.join(',')}-${suffix}`);
+  // Zulip leaves DM slugs unencoded: the name part has lost every character that would need it.
+  return `${sorted.join(',')}-${suffix}`;
 }
 
 function hashOperand(term: NarrowTerm, state: ChatState): string {
@@ -481,6 +483,57 @@ const knownIs = new Set([
   'followed',
   'muted',
 ]);
+
+/**
+ * Whether reading a message in this narrow marks it read, as Zulip's web app
+ * decides (filter.ts can_mark_messages_read): conversation views do; search
+ * results, starred, mentions and other filtered views do not, and they open
+ * at the newest message rather than the first unread.
+ */
+export function narrowMarksRead(narrow: Narrow): boolean {
+  const kinds = narrow
+    .filter((term) => !['near', 'with'].includes(canonicalOperatorOf(term.operator)))
+    .map((term) => {
+      if (term.negated) return '-';
+      const operator = canonicalOperatorOf(term.operator);
+      return operator === 'is' || operator === 'in'
+        ? `${operator}:${String(term.operand)}`
+        : operator;
+    })
+    .join(' ');
+  return [
+    '',
+    'in:home',
+    'channel',
+    'channel topic',
+    'dm',
+    'is:dm',
+    'is:private',
+    'channels',
+  ].includes(kinds);
+}
+
+/** The narrow the server gets: `near` is the anchor, not a filter (as Zulip's web app sends it). */
+export function wireNarrow(narrow: Narrow): Narrow {
+  return narrow.filter((term) => canonicalOperatorOf(term.operator) !== 'near');
+}
+
+/** The `near` operand as a message id, if the narrow has one. */
+export function nearOf(narrow: Narrow): number | null {
+  const term = narrow.find((t) => canonicalOperatorOf(t.operator) === 'near');
+  const id = term ? Number(term.operand) : Number.NaN;
+  return Number.isSafeInteger(id) ? id : null;
+}
+
+/** Where a list opens: at the first unread where reading marks read, and in `is:unread` views (Zulip's rule). */
+export function opensAtFirstUnread(narrow: Narrow): boolean {
+  return (
+    narrowMarksRead(narrow) ||
+    narrow.some(
+      (t) => canonicalOperatorOf(t.operator) === 'is' && t.operand === 'unread' && !t.negated,
+    )
+  );
+}
 
 // ---------------------------------------------------------------------------
 // Titles and compose targets

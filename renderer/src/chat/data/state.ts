@@ -5,6 +5,7 @@ import type {
   Presence,
   Subscription,
   User,
+  UserGroup,
   UserStatus,
   UserTopic,
 } from './model.js';
@@ -29,11 +30,19 @@ export function initialChatState(ownUserId = 0): ChatState {
     typing: new Map(),
     messages: new Map(),
     list: null,
-    unread: { total: 0, channels: new Map(), topics: new Map(), directs: new Map(), mentions: 0 },
+    unread: {
+      total: 0,
+      channels: new Map(),
+      topics: new Map(),
+      directs: new Map(),
+      mentions: 0,
+      mentionConversations: new Set(),
+    },
     settings: {},
     drafts: new Map(),
     recent: [],
     recentLoaded: false,
+    groups: new Map(),
   };
 }
 
@@ -105,6 +114,7 @@ export function stateFromRegister(answer: RegisterAnswer, nowSecs: number): Chat
     state.userStatus.set(Number(id), status as UserStatus);
   }
   state.settings = { ...(answer.user_settings ?? {}) };
+  state.groups = new Map(((answer.realm_user_groups ?? []) as UserGroup[]).map((g) => [g.id, g]));
   for (const draft of (answer.drafts ?? []) as Record<string, unknown>[]) {
     state.drafts.set(Number(draft.id), draft);
   }

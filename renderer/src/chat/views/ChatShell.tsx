@@ -12,6 +12,7 @@ import { FeedView } from './FeedView.js';
 import { dmParticipants } from './feed/conversation.js';
 import { SearchBox } from './header/SearchBox.js';
 import { UserMenu } from './header/UserMenu.js';
+import { Icon } from './Icon.js';
 import { Inbox } from './Inbox.js';
 import { useShortcuts } from './keyboard.js';
 import { channelAndTopicOf, dmNarrow, topicNarrow } from './narrows.js';
@@ -118,7 +119,7 @@ export function ChatShell({ onLogOut }: { onLogOut: () => void }) {
           aria-label="Channels and views"
           onClick={() => setDrawerOpen(!drawerOpen)}
         >
-          <span aria-hidden="true">☰</span>
+          <Icon name="menu" size={22} />
         </button>
         <RealmName />
         <SearchBox narrow={narrow} inputRef={searchInput} />
@@ -130,7 +131,7 @@ export function ChatShell({ onLogOut }: { onLogOut: () => void }) {
           aria-label="Users"
           onClick={() => setUsersOpen(!usersOpen)}
         >
-          <span aria-hidden="true">👥</span>
+          <Icon name="users" size={22} />
         </button>
         <UserMenu
           onLogOut={onLogOut}

@@ -5,6 +5,7 @@ import { composeTargetFor, describeNarrow } from '../data/narrow.js';
 import { useChat, useChatActions, useChatStore } from '../data/store-context.js';
 import { MessageFeed } from './feed/MessageFeed.js';
 import { narrowKey } from './routing.js';
+import { narrowUnreadCount } from './unread.js';
 
 interface FeedViewProps {
   narrow: Narrow;
@@ -33,10 +34,13 @@ export function FeedView({ narrow, selectedId, onSelect }: FeedViewProps) {
   // The compose box keeps its target object while the narrow stays (it would reset otherwise).
   // biome-ignore lint/correctness/useExhaustiveDependencies: `key` stands for `narrow`
   const defaultTarget = useMemo(() => composeTargetFor(narrow, store.getState()), [key, store]);
-  const hasUnread = useMemo(
-    () => shown && list.ids.some((id) => messages.get(id)?.flags.includes('read') === false),
-    [shown, list, messages],
-  );
+  const unread = useChat((s) => s.unread);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `unread` and `key` stand for the state read
+  const hasUnread = useMemo(() => {
+    const counted = narrowUnreadCount(narrow, store.getState());
+    if (counted !== null) return counted > 0;
+    return shown && list.ids.some((id) => messages.get(id)?.flags.includes('read') === false);
+  }, [key, unread, shown, list, messages]);
 
   return (
     <section className="feed-view" aria-labelledby="view-title">

@@ -1,5 +1,6 @@
 import { useMemo } from 'react';
 import { TopicMenu } from '../channels/TopicMenu.js';
+import { isTopicMuted } from '../data/narrow.js';
 import { useChat, useChatStore } from '../data/store-context.js';
 import { sortChannels } from './channel-order.js';
 import { participantNames } from './feed/conversation.js';
@@ -12,14 +13,16 @@ import { UnreadCount } from './sidebar/UnreadCount.js';
 export function Inbox() {
   const unread = useChat((s) => s.unread);
   const subscriptions = useChat((s) => s.subscriptions);
-  const messages = useChat((s) => s.messages);
+  const recent = useChat((s) => s.recent);
   const users = useChat((s) => s.users);
   const ownUserId = useChat((s) => s.ownUserId);
+  const userTopics = useChat((s) => s.userTopics);
   const state = useChatStore().getState();
   const directs = useMemo(
-    () => directConversations(unread.directs, messages, ownUserId).filter((c) => c.unread > 0),
-    [unread.directs, messages, ownUserId],
+    () => directConversations(unread.directs, recent, ownUserId).filter((c) => c.unread > 0),
+    [unread.directs, recent, ownUserId],
   );
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `state` is read for muting, which `subscriptions` and `userTopics` stand for
   const channels = useMemo(
     () =>
       sortChannels(subscriptions.values())
@@ -27,11 +30,14 @@ export function Inbox() {
           subscription,
           count: unread.channels.get(subscription.stream_id) ?? 0,
           topics: [...(unread.topics.get(subscription.stream_id) ?? new Map<string, number>())]
-            .filter(([, count]) => count > 0)
+            // Muted topics (and a muted channel's) stay out of the Inbox, as in Zulip.
+            .filter(
+              ([topic, count]) => count > 0 && !isTopicMuted(state, subscription.stream_id, topic),
+            )
             .sort(([a], [b]) => a.localeCompare(b)),
         }))
         .filter((c) => c.topics.length > 0),
-    [subscriptions, unread],
+    [subscriptions, unread, userTopics],
   );
 
   return (

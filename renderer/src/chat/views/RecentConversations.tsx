@@ -1,56 +1,19 @@
 import { useMemo } from 'react';
 import { TopicMenu } from '../channels/TopicMenu.js';
-import type { ChatState } from '../data/model.js';
+import { dmKey, isTopicMuted } from '../data/narrow.js';
 import { useChat, useChatStore } from '../data/store-context.js';
-import { conversationKey, dmParticipants, participantNames } from './feed/conversation.js';
+import { participantNames } from './feed/conversation.js';
 import { dmNarrow, topicNarrow } from './narrows.js';
 import { hashFor } from './routing.js';
 import { UnreadCount } from './sidebar/UnreadCount.js';
 import { formatAgo } from './time.js';
 import { topicUnread } from './unread.js';
 
-interface RecentConversation {
-  key: string;
-  channelId: number | null;
-  topic: string;
-  userIds: number[];
-  lastId: number;
-  lastTimestamp: number;
-  /** Who spoke, most recent first. */
-  senders: number[];
-}
-
-/** Conversations from the messages the tab has, most recently active first. */
-export function recentConversations(
-  messages: ChatState['messages'],
-  ownUserId: number,
-): RecentConversation[] {
-  const byKey = new Map<string, RecentConversation>();
-  const sorted = [...messages.values()].sort((a, b) => b.id - a.id);
-  for (const message of sorted) {
-    if (message.local_id !== undefined) continue;
-    const key = conversationKey(message);
-    let conversation = byKey.get(key);
-    if (!conversation) {
-      conversation = {
-        key,
-        channelId: message.type === 'stream' ? (message.stream_id ?? null) : null,
-        topic: message.subject,
-        userIds: message.type === 'private' ? dmParticipants(message, ownUserId) : [],
-        lastId: message.id,
-        lastTimestamp: message.timestamp,
-        senders: [],
-      };
-      byKey.set(key, conversation);
-    }
-    if (!conversation.senders.includes(message.sender_id))
-      conversation.senders.push(message.sender_id);
-  }
-  return [...byKey.values()];
-}
-
 /** Zulip's Recent conversations: one row per topic or DM, newest activity first. */
 export function RecentConversations() {
+  const recent = useChat((s) => s.recent);
+  const userTopics = useChat((s) => s.userTopics);
+  const loaded = useChat((s) => s.recentLoaded);
   const messages = useChat((s) => s.messages);
   const subscriptions = useChat((s) => s.subscriptions);
   const channels = useChat((s) => s.channels);
@@ -58,9 +21,14 @@ export function RecentConversations() {
   const users = useChat((s) => s.users);
   const ownUserId = useChat((s) => s.ownUserId);
   const state = useChatStore().getState();
+  // Muted topics (and a muted channel's) stay out, as in Zulip's default filter.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `state` is read for muting, which `subscriptions` and `userTopics` stand for
   const conversations = useMemo(
-    () => recentConversations(messages, ownUserId),
-    [messages, ownUserId],
+    () =>
+      recent.filter(
+        (c) => c.channelId === undefined || !isTopicMuted(state, c.channelId, c.topic ?? ''),
+      ),
+    [recent, subscriptions, userTopics],
   );
   return (
     <section className="conversation-view" aria-labelledby="view-title">
@@ -69,26 +37,28 @@ export function RecentConversations() {
       </header>
       {conversations.length === 0 ? (
         <p className="feed-status" role="status">
-          No conversations yet.
+          {loaded ? 'No conversations yet.' : 'Loading…'}
         </p>
       ) : (
         <div className="conversation-scroll">
           <ul className="conversation-list recent-list">
             {conversations.map((c) => {
+              const channelId = c.channelId ?? null;
+              const topic = c.topic ?? '';
+              const userIds = c.userIds ?? [];
               const channelName =
-                c.channelId === null
+                channelId === null
                   ? null
-                  : (subscriptions.get(c.channelId)?.name ??
-                    channels.get(c.channelId)?.name ??
-                    '?');
+                  : (subscriptions.get(channelId)?.name ?? channels.get(channelId)?.name ?? '?');
               const count =
-                c.channelId === null
-                  ? (unread.directs.get(c.userIds.join(',')) ?? 0)
-                  : topicUnread(unread.topics.get(c.channelId), c.topic);
+                channelId === null
+                  ? (unread.directs.get(dmKey(userIds, ownUserId)) ?? 0)
+                  : topicUnread(unread.topics.get(channelId), topic);
               const hash =
-                c.channelId === null
-                  ? hashFor(dmNarrow(c.userIds, ownUserId), state)
-                  : hashFor(topicNarrow(c.channelId, c.topic), state);
+                channelId === null
+                  ? hashFor(dmNarrow(userIds, ownUserId), state)
+                  : hashFor(topicNarrow(channelId, topic), state);
+              const last = messages.get(c.maxId);
               return (
                 <li key={c.key} className="conversation-row">
                   <span className="recent-where">
@@ -96,17 +66,17 @@ export function RecentConversations() {
                   </span>
                   <a href={hash} className="recent-what">
                     {channelName === null
-                      ? participantNames(c.userIds, users)
-                      : c.topic === ''
+                      ? participantNames(userIds, users)
+                      : topic === ''
                         ? 'general chat'
-                        : c.topic}
+                        : topic}
                   </a>
                   <UnreadCount count={count} />
                   <span className="recent-who">
-                    {participantNames(c.senders.slice(0, 3), users)}
+                    {participantNames(c.senderIds.slice(0, 3), users)}
                   </span>
-                  <span className="recent-when">{formatAgo(c.lastTimestamp)}</span>
-                  {c.channelId !== null && <TopicMenu channelId={c.channelId} topic={c.topic} />}
+                  <span className="recent-when">{last ? formatAgo(last.timestamp) : ''}</span>
+                  {channelId !== null && <TopicMenu channelId={channelId} topic={topic} />}
                 </li>
               );
             })}

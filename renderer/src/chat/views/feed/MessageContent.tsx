@@ -11,9 +11,12 @@ import { navigate } from '../routing.js';
 export const MessageContent = memo(function MessageContent({
   html,
   ownUserId,
+  ownGroupIds,
 }: {
   html: string;
   ownUserId: number;
+  /** Groups the reader belongs to: mentions of them are highlighted like their own. */
+  ownGroupIds: Set<number>;
 }) {
   const ref = useRef<HTMLDivElement>(null);
 
@@ -21,8 +24,8 @@ export const MessageContent = memo(function MessageContent({
   useLayoutEffect(() => {
     const root = ref.current;
     if (!root) return;
-    enhance(root, ownUserId);
-  }, [html, ownUserId]);
+    enhance(root, ownUserId, ownGroupIds);
+  }, [html, ownUserId, ownGroupIds]);
 
   // Delegated: the handlers serve links, mentions and spoiler headers inside the HTML,
   // each of which is focusable on its own.
@@ -47,7 +50,7 @@ export const MessageContent = memo(function MessageContent({
   );
 });
 
-function enhance(root: HTMLElement, ownUserId: number): void {
+function enhance(root: HTMLElement, ownUserId: number, ownGroupIds: Set<number>): void {
   for (const time of Array.from(root.querySelectorAll<HTMLTimeElement>('time[datetime]'))) {
     const date = new Date(time.dateTime);
     if (Number.isNaN(date.getTime())) continue;
@@ -76,6 +79,11 @@ function enhance(root: HTMLElement, ownUserId: number): void {
   for (const emoji of Array.from(root.querySelectorAll<HTMLElement>('span.emoji'))) {
     const glyph = unicodeEmoji(emoji);
     if (glyph) emoji.textContent = glyph;
+  }
+  for (const mention of Array.from(
+    root.querySelectorAll<HTMLElement>('.user-group-mention[data-user-group-id]'),
+  )) {
+    mention.classList.toggle('self-mention', ownGroupIds.has(Number(mention.dataset.userGroupId)));
   }
   for (const header of Array.from(root.querySelectorAll<HTMLElement>('.spoiler-header'))) {
     header.setAttribute('role', 'button');

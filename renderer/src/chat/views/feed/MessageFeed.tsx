@@ -82,7 +82,8 @@ export function MessageFeed({ selectedId, onSelect }: MessageFeedProps) {
       firstItemIndex={firstItemIndex}
       initialTopMostItemIndex={{
         index: Math.max(0, anchorIndex),
-        align: anchorIndex >= rows.length - 1 ? 'end' : 'center',
+        // The first unread at the top, with what follows it below; all read: the newest.
+        align: anchorIndex >= rows.length - 1 ? 'end' : 'start',
       }}
       computeItemKey={(_index, row) => row.id}
       itemContent={renderRow}

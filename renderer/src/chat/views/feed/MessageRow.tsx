@@ -8,6 +8,7 @@ import { Avatar } from '../Avatar.js';
 import { formatFullDate, formatTime } from '../time.js';
 import type { FeedRowShape } from './conversation.js';
 import { MessageContent } from './MessageContent.js';
+import { groupsOf } from './my-groups.js';
 import { RecipientHeader } from './RecipientHeader.js';
 
 interface MessageRowProps {
@@ -22,6 +23,7 @@ export const MessageRow = memo(function MessageRow({ shape, selected, onSelect }
   const message = useChat((s) => s.messages.get(shape.id));
   const ownUserId = useChat((s) => s.ownUserId);
   const twentyFour = useChat((s) => s.settings.twenty_four_hour_time === true);
+  const groups = useChat((s) => s.groups);
   if (!message) return <div className="message-gone" />;
   const unread = !message.flags.includes('read');
   const mentioned =
@@ -87,7 +89,11 @@ export const MessageRow = memo(function MessageRow({ shape, selected, onSelect }
             )}
             {message.failed === true && <span className="failed-marker">Not sent</span>}
           </div>
-          <MessageContent html={message.content} ownUserId={ownUserId} />
+          <MessageContent
+            html={message.content}
+            ownUserId={ownUserId}
+            ownGroupIds={groupsOf(groups, ownUserId)}
+          />
           <Reactions message={message} />
         </div>
         <div className="message-actions">

@@ -95,9 +95,10 @@ function ChannelItem({
             style={{ backgroundColor: subscription.color }}
             aria-hidden="true"
           >
-            {subscription.invite_only ? '🔒' : '#'}
+            {subscription.invite_only ? '∗' : '#'}
           </span>
           <span className="sidebar-label">{subscription.name}</span>
+          {subscription.invite_only && <span className="visually-hidden"> (private)</span>}
           {subscription.is_muted && <span className="visually-hidden"> (muted)</span>}
           <UnreadCount count={unread} />
         </a>

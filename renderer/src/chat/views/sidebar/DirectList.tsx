@@ -1,7 +1,9 @@
 import { useMemo } from 'react';
 import type { ChatState } from '../../data/model.js';
+import { dmKey } from '../../data/narrow.js';
 import { useChat, useChatStore } from '../../data/store-context.js';
 import { participantNames } from '../feed/conversation.js';
+import { Icon } from '../Icon.js';
 import { dmNarrow } from '../narrows.js';
 import { hashFor } from '../routing.js';
 import { UnreadCount } from './UnreadCount.js';
@@ -18,12 +20,12 @@ export interface DirectConversation {
 }
 
 /**
- * DM conversations from the unread counts and the messages the tab has seen,
- * newest first.
+ * DM conversations from the unread counts and Recent conversations, newest
+ * first (unread ones the tab has no message of yet go last).
  */
 export function directConversations(
   unread: Map<string, number>,
-  messages: ChatState['messages'],
+  recent: ChatState['recent'],
   ownUserId: number,
 ): DirectConversation[] {
   const byKey = new Map<string, DirectConversation>();
@@ -36,12 +38,10 @@ export function directConversations(
     }
     return found;
   };
-  for (const message of messages.values()) {
-    if (message.type !== 'private' || !Array.isArray(message.display_recipient)) continue;
-    const ids = message.display_recipient.map((r) => r.id).filter((id) => id !== ownUserId);
-    const key = (ids.length > 0 ? ids : [ownUserId]).sort((a, b) => a - b).join(',');
-    const conversation = entry(key);
-    conversation.maxId = Math.max(conversation.maxId, message.id);
+  for (const conversation of recent) {
+    if (!conversation.userIds) continue;
+    const found = entry(dmKey(conversation.userIds, ownUserId));
+    found.maxId = Math.max(found.maxId, conversation.maxId);
   }
   for (const [key, count] of unread) entry(key).unread = count;
   return [...byKey.values()].sort((a, b) => b.maxId - a.maxId);
@@ -49,13 +49,13 @@ export function directConversations(
 
 export function DirectList({ currentHash }: { currentHash: string }) {
   const unread = useChat((s) => s.unread.directs);
-  const messages = useChat((s) => s.messages);
+  const recent = useChat((s) => s.recent);
   const users = useChat((s) => s.users);
   const ownUserId = useChat((s) => s.ownUserId);
   const state = useChatStore().getState();
   const conversations = useMemo(
-    () => directConversations(unread, messages, ownUserId),
-    [unread, messages, ownUserId],
+    () => directConversations(unread, recent, ownUserId),
+    [unread, recent, ownUserId],
   );
   const shown = conversations.filter((c, i) => c.unread > 0 || i < RECENT_SHOWN);
   return (
@@ -77,8 +77,8 @@ export function DirectList({ currentHash }: { currentHash: string }) {
                   className="sidebar-link"
                   aria-current={currentHash === hash ? 'page' : undefined}
                 >
-                  <span className="sidebar-icon" aria-hidden="true">
-                    {conversation.userIds.length > 1 ? '👥' : '👤'}
+                  <span className="sidebar-icon">
+                    <Icon name={conversation.userIds.length > 1 ? 'users' : 'user'} />
                   </span>
                   <span className="sidebar-label">
                     {participantNames(conversation.userIds, users)}

@@ -1,4 +1,5 @@
 import { useChat } from '../../data/store-context.js';
+import { Icon, type IconName } from '../Icon.js';
 import { FEED_HASH, INBOX_HASH, MENTIONS_HASH, RECENT_HASH, STARRED_HASH } from '../routing.js';
 import { UnreadCount } from './UnreadCount.js';
 
@@ -8,15 +9,15 @@ export function ViewLinks({ currentHash }: { currentHash: string }) {
   const views: {
     hash: string;
     label: string;
-    icon: string;
+    icon: IconName;
     count?: number;
     countLabel?: string;
   }[] = [
-    { hash: INBOX_HASH, label: 'Inbox', icon: '📥', count: unread.total },
-    { hash: RECENT_HASH, label: 'Recent conversations', icon: '🕑' },
-    { hash: FEED_HASH, label: 'Combined feed', icon: '☰', count: unread.total },
-    { hash: MENTIONS_HASH, label: 'Mentions', icon: '@', count: unread.mentions },
-    { hash: STARRED_HASH, label: 'Starred', icon: '★' },
+    { hash: INBOX_HASH, label: 'Inbox', icon: 'inbox', count: unread.total },
+    { hash: RECENT_HASH, label: 'Recent conversations', icon: 'clock' },
+    { hash: FEED_HASH, label: 'Combined feed', icon: 'feed', count: unread.total },
+    { hash: MENTIONS_HASH, label: 'Mentions', icon: 'at', count: unread.mentions },
+    { hash: STARRED_HASH, label: 'Starred', icon: 'star' },
   ];
   return (
     <ul className="sidebar-list view-links">
@@ -27,8 +28,8 @@ export function ViewLinks({ currentHash }: { currentHash: string }) {
             className="sidebar-link"
             aria-current={currentHash === view.hash ? 'page' : undefined}
           >
-            <span className="sidebar-icon" aria-hidden="true">
-              {view.icon}
+            <span className="sidebar-icon">
+              <Icon name={view.icon} />
             </span>
             <span className="sidebar-label">{view.label}</span>
             <UnreadCount count={view.count} label={view.countLabel} />

@@ -1,0 +1,17 @@
+import { type EmojiChoice, emojiCharacter } from './autocomplete.js';
+
+/** One emoji as the person will see it: the Unicode character, or the custom image. */
+export function EmojiGlyph({
+  emoji,
+}: {
+  emoji: Pick<EmojiChoice, 'code' | 'type' | 'url' | 'name'>;
+}) {
+  if (emoji.type !== 'unicode_emoji' && emoji.url) {
+    return <img className="emoji-glyph" src={emoji.url} alt="" width={20} height={20} />;
+  }
+  return (
+    <span className="emoji-glyph" aria-hidden="true">
+      {emojiCharacter(emoji.code)}
+    </span>
+  );
+}

@@ -1,0 +1,147 @@
+/**
+ * Unsent text per conversation. With `enable_drafts_synchronization` on,
+ * drafts live on the server (`/drafts`, so other clients see them too);
+ * otherwise in this browser's localStorage, scoped to the user.
+ */
+import type { ZulipApi } from '../data/api.js';
+import type { ComposeTarget } from '../data/model.js';
+
+/** One conversation's identity: `channel:{id}:{topic}` or `dm:{sorted ids}`. */
+export function draftKey(target: ComposeTarget): string {
+  if (target.kind === 'channel') return `channel:${target.channelId}:${target.topic}`;
+  return `dm:${[...target.userIds].sort((a, b) => a - b).join(',')}`;
+}
+
+/** Zulip's Draft object (without `id`) for a target. */
+export function draftObject(
+  target: ComposeTarget,
+  content: string,
+  nowMs: number,
+): Record<string, unknown> {
+  const timestamp = nowMs / 1000;
+  return target.kind === 'channel'
+    ? { type: 'stream', to: [target.channelId], topic: target.topic, content, timestamp }
+    : {
+        type: 'private',
+        to: [...target.userIds].sort((a, b) => a - b),
+        topic: '',
+        content,
+        timestamp,
+      };
+}
+
+/** The conversation a server draft is for, when it names one. */
+export function draftTarget(draft: Record<string, unknown>): ComposeTarget | null {
+  const to = Array.isArray(draft.to)
+    ? (draft.to as unknown[]).filter((x) => typeof x === 'number')
+    : [];
+  if (draft.type === 'stream' && to.length === 1) {
+    return { kind: 'channel', channelId: to[0] as number, topic: String(draft.topic ?? '') };
+  }
+  if (draft.type === 'private' && to.length > 0) return { kind: 'direct', userIds: to as number[] };
+  return null;
+}
+
+export interface DraftStore {
+  /** The saved text for the conversation ('' when none). */
+  load(target: ComposeTarget): string;
+  /** Keeps `content` for the conversation; empty text removes the draft. */
+  save(target: ComposeTarget, content: string): Promise<void>;
+  remove(target: ComposeTarget): Promise<void>;
+}
+
+type KeyValueStorage = Pick<Storage, 'getItem' | 'setItem'>;
+
+/** Drafts in localStorage under one key per user. */
+export function localDrafts(
+  storage: KeyValueStorage | null,
+  ownUserId: number,
+  now = Date.now,
+): DraftStore {
+  const key = `hearth.chat.drafts.${ownUserId}`;
+  const read = (): Record<string, { content: string; timestamp: number }> => {
+    try {
+      return JSON.parse(storage?.getItem(key) ?? '{}');
+    } catch {
+      return {};
+    }
+  };
+  const write = (all: Record<string, { content: string; timestamp: number }>) => {
+    try {
+      storage?.setItem(key, JSON.stringify(all));
+    } catch {
+      // A full or refused storage: the text stays in the box only.
+    }
+  };
+  return {
+    load: (target) => read()[draftKey(target)]?.content ?? '',
+    async save(target, content) {
+      const all = read();
+      if (content.trim() === '') delete all[draftKey(target)];
+      else all[draftKey(target)] = { content, timestamp: Math.floor(now() / 1000) };
+      write(all);
+    },
+    async remove(target) {
+      const all = read();
+      delete all[draftKey(target)];
+      write(all);
+    },
+  };
+}
+
+/**
+ * Drafts on the server. `drafts` is the store's map (register + events);
+ * ids this tab created are remembered until their event arrives, so a
+ * second save patches rather than creating another draft.
+ */
+export function serverDrafts(
+  api: ZulipApi,
+  drafts: () => Map<number, Record<string, unknown>>,
+  now = Date.now,
+): DraftStore {
+  const created = new Map<string, number>();
+  const idFor = (target: ComposeTarget): number | undefined => {
+    const key = draftKey(target);
+    const mine = created.get(key);
+    if (mine !== undefined) return mine;
+    for (const [id, draft] of drafts()) {
+      const t = draftTarget(draft);
+      if (t && draftKey(t) === key) return id;
+    }
+    return undefined;
+  };
+  const store: DraftStore = {
+    load(target) {
+      const key = draftKey(target);
+      for (const draft of drafts().values()) {
+        const t = draftTarget(draft);
+        if (t && draftKey(t) === key) return String(draft.content ?? '');
+      }
+      return '';
+    },
+    async save(target, content) {
+      if (content.trim() === '') return store.remove(target);
+      const draft = draftObject(target, content, now());
+      const id = idFor(target);
+      if (id !== undefined) {
+        await api.call('PATCH', `/drafts/${id}`, { draft });
+        return;
+      }
+      const answer = await api.call<{ ids: number[] }>('POST', '/drafts', { drafts: [draft] });
+      const newId = answer.ids[0];
+      if (newId !== undefined) created.set(draftKey(target), newId);
+    },
+    async remove(target) {
+      const id = idFor(target);
+      created.delete(draftKey(target));
+      if (id === undefined) return;
+      try {
+        await api.call('DELETE', `/drafts/${id}`);
+      } catch (err) {
+        // Another client already removed it: the goal is reached.
+        if (!(err instanceof Error && 'status' in err && err.status === 404)) throw err;
+      }
+    },
+  };
+  return store;
+}

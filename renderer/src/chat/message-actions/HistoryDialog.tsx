@@ -1,0 +1,110 @@
+import { useEffect, useState } from 'react';
+import { ApiError } from '../data/api.js';
+import { useChat, useZulipApi } from '../data/store-context.js';
+import { Dialog } from './Dialog.js';
+import { formatTime } from './fetch-message.js';
+
+/** One snapshot of `GET /messages/{id}/history`, oldest first. */
+export interface HistorySnapshot {
+  topic: string;
+  prev_topic?: string;
+  stream?: number;
+  prev_stream?: number;
+  content: string;
+  rendered_content: string;
+  prev_content?: string;
+  user_id: number | null;
+  timestamp: number;
+}
+
+/** What a snapshot did, in Zulip's words. */
+export function describeSnapshot(snapshot: HistorySnapshot, index: number): string {
+  if (index === 0) return 'Original';
+  const parts: string[] = [];
+  if (snapshot.prev_content !== undefined) parts.push('Edited');
+  if (snapshot.prev_stream !== undefined) parts.push('Moved');
+  else if (snapshot.prev_topic !== undefined) parts.push('Topic changed');
+  return parts.join(', ') || 'Edited';
+}
+
+/** Every version of a message with who made it and when (Zulip's message edit history). */
+export function HistoryDialog({
+  messageId,
+  onClose,
+  returnFocus,
+}: {
+  messageId: number;
+  onClose(): void;
+  returnFocus: HTMLElement | null;
+}) {
+  const api = useZulipApi();
+  const users = useChat((s) => s.users);
+  const channels = useChat((s) => s.channels);
+  const twentyFour = useChat((s) => s.settings.twenty_four_hour_time) === true;
+  const [history, setHistory] = useState<HistorySnapshot[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => {
+    api.call<{ message_history: HistorySnapshot[] }>('GET', `/messages/${messageId}/history`).then(
+      (answer) => setHistory(answer.message_history),
+      (err: unknown) => setError(err instanceof ApiError ? err.message : String(err)),
+    );
+  }, [api, messageId]);
+
+  const channelName = (id: number) => channels.get(id)?.name ?? `channel ${id}`;
+  const who = (userId: number | null) =>
+    userId === null ? 'Someone' : (users.get(userId)?.full_name ?? 'Unknown user');
+
+  return (
+    <Dialog
+      title="Message edit history"
+      onClose={onClose}
+      returnFocus={returnFocus}
+      className="history-dialog"
+    >
+      {(close) => (
+        <>
+          {error && <p role="alert">{error}</p>}
+          {history === null && !error && <p>Loading…</p>}
+          {history && (
+            <ol className="edit-history">
+              {history.map((snapshot, i) => (
+                // biome-ignore lint/suspicious/noArrayIndexKey: snapshots have no id and never reorder
+                <li key={i} className="edit-version">
+                  <p className="edit-version-meta">
+                    <strong>{describeSnapshot(snapshot, i)}</strong> by {who(snapshot.user_id)},{' '}
+                    <time dateTime={new Date(snapshot.timestamp * 1000).toISOString()}>
+                      {formatTime(snapshot.timestamp, twentyFour)}
+                    </time>
+                  </p>
+                  {snapshot.prev_stream !== undefined && snapshot.stream !== undefined && (
+                    <p className="edit-version-move">
+                      Channel: #{channelName(snapshot.prev_stream)} → #
+                      {channelName(snapshot.stream)}
+                    </p>
+                  )}
+                  {snapshot.prev_topic !== undefined && (
+                    <p className="edit-version-move">
+                      Topic: {snapshot.prev_topic} → {snapshot.topic}
+                    </p>
+                  )}
+                  {(i === 0 || snapshot.prev_content !== undefined) && (
+                    <div
+                      className="rendered-markdown"
+                      // biome-ignore lint/security/noDangerouslySetInnerHtml: the server's own rendering of that version
+                      dangerouslySetInnerHTML={{ __html: snapshot.rendered_content }}
+                    />
+                  )}
+                </li>
+              ))}
+            </ol>
+          )}
+          <div className="actions">
+            <button type="button" className="button primary" onClick={close}>
+              Close
+            </button>
+          </div>
+        </>
+      )}
+    </Dialog>
+  );
+}

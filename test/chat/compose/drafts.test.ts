@@ -1,0 +1,83 @@
+import { describe, expect, it } from 'vitest';
+import {
+  draftKey,
+  draftObject,
+  draftTarget,
+  localDrafts,
+  serverDrafts,
+} from '../../../renderer/src/chat/compose/drafts.js';
+import type { ZulipApi } from '../../../renderer/src/chat/data/api.js';
+
+const memoryStorage = () => {
+  const items = new Map<string, string>();
+  return {
+    items,
+    getItem: (k: string) => items.get(k) ?? null,
+    setItem: (k: string, v: string) => void items.set(k, v),
+  };
+};
+
+describe('draft identity', () => {
+  it('keys a conversation by channel and topic, or by the sorted DM recipients', () => {
+    expect(draftKey({ kind: 'channel', channelId: 4, topic: 'x' })).toBe('channel:4:x');
+    expect(draftKey({ kind: 'direct', userIds: [10, 2] })).toBe('dm:2,10');
+  });
+
+  it('builds Zulip draft objects and reads their target back', () => {
+    const channel = draftObject({ kind: 'channel', channelId: 4, topic: 'x' }, 'hi', 1_500);
+    expect(channel).toEqual({ type: 'stream', to: [4], topic: 'x', content: 'hi', timestamp: 1.5 });
+    expect(draftTarget(channel)).toEqual({ kind: 'channel', channelId: 4, topic: 'x' });
+    const direct = draftObject({ kind: 'direct', userIds: [9, 3] }, 'yo', 0);
+    expect(direct).toMatchObject({ type: 'private', to: [3, 9], topic: '' });
+    expect(draftTarget(direct)).toEqual({ kind: 'direct', userIds: [3, 9] });
+    expect(draftTarget({ type: '', to: [], topic: '', content: 'x' })).toBeNull();
+  });
+});
+
+describe('local drafts', () => {
+  it('keeps text per conversation and user, and forgets it when emptied or removed', async () => {
+    const storage = memoryStorage();
+    const drafts = localDrafts(storage, 7);
+    const lunch = { kind: 'channel' as const, channelId: 1, topic: 'lunch' };
+    await drafts.save(lunch, 'soup?');
+    await drafts.save({ kind: 'direct', userIds: [2] }, 'psst');
+    expect(localDrafts(storage, 7).load(lunch)).toBe('soup?');
+    expect(localDrafts(storage, 8).load(lunch)).toBe('');
+    await drafts.save(lunch, '  ');
+    expect(drafts.load(lunch)).toBe('');
+    await drafts.remove({ kind: 'direct', userIds: [2] });
+    expect(JSON.parse(storage.items.get('hearth.chat.drafts.7')!)).toEqual({});
+  });
+});
+
+describe('server drafts', () => {
+  it('creates once, then patches, then deletes, finding drafts from register too', async () => {
+    const calls: string[] = [];
+    const api = {
+      call: async (method: string, path: string, params?: Record<string, unknown>) => {
+        calls.push(`${method} ${path} ${JSON.stringify(params ?? {})}`);
+        return method === 'POST' ? { ids: [31] } : {};
+      },
+    } as unknown as ZulipApi;
+    const known = new Map<number, Record<string, unknown>>([
+      [5, { id: 5, type: 'private', to: [2], topic: '', content: 'old', timestamp: 1 }],
+    ]);
+    const drafts = serverDrafts(
+      api,
+      () => known,
+      () => 2_000,
+    );
+    const lunch = { kind: 'channel' as const, channelId: 1, topic: 'lunch' };
+    expect(drafts.load({ kind: 'direct', userIds: [2] })).toBe('old');
+    await drafts.save(lunch, 'a');
+    await drafts.save(lunch, 'ab');
+    await drafts.remove(lunch);
+    await drafts.save({ kind: 'direct', userIds: [2] }, '');
+    expect(calls).toEqual([
+      'POST /drafts {"drafts":[{"type":"stream","to":[1],"topic":"lunch","content":"a","timestamp":2}]}',
+      'PATCH /drafts/31 {"draft":{"type":"stream","to":[1],"topic":"lunch","content":"ab","timestamp":2}}',
+      'DELETE /drafts/31 {}',
+      'DELETE /drafts/5 {}',
+    ]);
+  });
+});

@@ -1,0 +1,393 @@
+/** Narrows on the client: search syntax, hash links, matching, titles and compose targets. */
+import { describe, expect, it } from 'vitest';
+import type {
+  ChatState,
+  Message,
+  Subscription,
+  User,
+} from '../../../renderer/src/chat/data/model.js';
+import {
+  composeTargetFor,
+  decodeHashComponent,
+  describeNarrow,
+  dmKey,
+  encodeHashComponent,
+  hashToNarrow,
+  messageLink,
+  messageMatchesNarrow,
+  narrowMarksRead,
+  narrowToHash,
+  narrowToSearch,
+  parseSearch,
+} from '../../../renderer/src/chat/data/narrow.js';
+import { initialChatState } from '../../../renderer/src/chat/data/state.js';
+
+const ME = 4;
+const ALICE = 7;
+const BOB = 9;
+
+function user(id: number, name: string, email: string): User {
+  return {
+    user_id: id,
+    email,
+    full_name: name,
+    avatar_url: null,
+    is_active: true,
+    is_bot: false,
+    role: 400,
+    is_admin: false,
+    is_owner: false,
+    is_guest: false,
+    timezone: '',
+    date_joined: '',
+  };
+}
+
+function sub(id: number, name: string, extra: Partial<Subscription> = {}): Subscription {
+  return {
+    stream_id: id,
+    name,
+    description: '',
+    rendered_description: '',
+    color: '#fff',
+    pin_to_top: false,
+    is_muted: false,
+    invite_only: false,
+    desktop_notifications: null,
+    ...extra,
+  };
+}
+
+function makeState(): ChatState {
+  const state = initialChatState(ME);
+  for (const u of [
+    user(ME, 'Mel Member', 'mel@x.org'),
+    user(ALICE, 'Alice Smith', 'alice@x.org'),
+    user(BOB, 'Bob', 'bob@x.org'),
+  ]) {
+    state.users.set(u.user_id, u);
+  }
+  for (const s of [
+    sub(5, 'general'),
+    sub(6, 'design team'),
+    sub(8, 'v1.2 (beta)', { invite_only: true }),
+  ]) {
+    state.subscriptions.set(s.stream_id, s);
+    state.channels.set(s.stream_id, s);
+  }
+  state.userTopics = [{ stream_id: 5, topic_name: 'Quiet', visibility_policy: 1, last_updated: 0 }];
+  return state;
+}
+const state = makeState();
+
+function channelMessage(topic: string, extra: Partial<Message> = {}): Message {
+  return {
+    id: 42,
+    type: 'stream',
+    sender_id: ALICE,
+    sender_full_name: 'Alice Smith',
+    sender_email: 'alice@x.org',
+    avatar_url: null,
+    content: '<p>hi</p>',
+    stream_id: 5,
+    subject: topic,
+    display_recipient: 'general',
+    timestamp: 0,
+    flags: [],
+    reactions: [],
+    submessages: [],
+    ...extra,
+  };
+}
+
+function dmMessage(ids: number[], extra: Partial<Message> = {}): Message {
+  return channelMessage('', {
+    type: 'private',
+    stream_id: undefined,
+    display_recipient: ids.map((id) => ({ id, email: state.users.get(id)!.email, full_name: '' })),
+    ...extra,
+  });
+}
+
+describe('parseSearch', () => {
+  it('parses operators, negation, quotes and free text', () => {
+    expect(
+      parseSearch('channel:general topic:"lunch plans" -is:starred hello there', state),
+    ).toEqual([
+      { operator: 'channel', operand: 5 },
+      { operator: 'topic', operand: 'lunch plans' },
+      { operator: 'is', operand: 'starred', negated: true },
+      { operator: 'search', operand: 'hello there' },
+    ]);
+  });
+
+  it("takes Zulip's legacy names and + for spaces", () => {
+    expect(parseSearch('stream:design+team subject:a+b is:private', state)).toEqual([
+      { operator: 'channel', operand: 6 },
+      { operator: 'topic', operand: 'a b' },
+      { operator: 'is', operand: 'dm' },
+    ]);
+  });
+
+  it('resolves people: e-mails and me to ids, several for dm', () => {
+    expect(parseSearch('sender:me dm:alice@x.org,bob@x.org', state)).toEqual([
+      { operator: 'sender', operand: ME },
+      { operator: 'dm', operand: [ALICE, BOB] },
+    ]);
+    // Unknown people stay as typed; the server answers for them.
+    expect(parseSearch('sender:nobody@x.org', state)).toEqual([
+      { operator: 'sender', operand: 'nobody@x.org' },
+    ]);
+  });
+
+  it('keeps ids, has and near; unknown operators are text', () => {
+    expect(parseSearch('near:12 id:3 has:link foo:bar', state)).toEqual([
+      { operator: 'near', operand: 12 },
+      { operator: 'id', operand: 3 },
+      { operator: 'has', operand: 'link' },
+      { operator: 'search', operand: 'foo:bar' },
+    ]);
+    expect(parseSearch('   ', state)).toEqual([]);
+  });
+
+  it('round-trips through the search text', () => {
+    const text = 'channel:design+team topic:lunch+plans -sender:bob@x.org is:mentioned';
+    expect(narrowToSearch(parseSearch(text, state), state)).toBe(text);
+  });
+});
+
+describe('hash links', () => {
+  it("encodes as Zulip's web app does", () => {
+    expect(encodeHashComponent('v1.2 (beta)')).toBe('v1.2E2.20.28beta.29');
+    expect(decodeHashComponent('v1.2E2.20.28beta.29')).toBe('v1.2 (beta)');
+    expect(encodeHashComponent('100%')).toBe('100.25');
+  });
+
+  it('links channels by id and name, topics, DMs and is:', () => {
+    expect(
+      narrowToHash(
+        [
+          { operator: 'channel', operand: 6 },
+          { operator: 'topic', operand: 'lunch time' },
+          { operator: 'near', operand: 42 },
+        ],
+        state,
+      ),
+    ).toBe('#narrow/channel/6-design-team/topic/lunch.20time/near/42');
+    expect(narrowToHash([{ operator: 'dm', operand: [BOB, ALICE] }], state)).toBe(
+      '#narrow/dm/7,9-group',
+    );
+    expect(narrowToHash([{ operator: 'dm', operand: [ALICE] }], state)).toBe(
+      '#narrow/dm/7-Alice-Smith',
+    );
+    expect(narrowToHash([{ operator: 'is', operand: 'mentioned' }], state)).toBe(
+      '#narrow/is/mentioned',
+    );
+    expect(narrowToHash([{ operator: 'is', operand: 'starred', negated: true }], state)).toBe(
+      '#narrow/-is/starred',
+    );
+    expect(narrowToHash([{ operator: 'search', operand: 'a.b c' }], state)).toBe(
+      '#narrow/search/a.2Eb.20c',
+    );
+    expect(narrowToHash([], state)).toBe('#feed');
+  });
+
+  it('reads links back, including renamed channels and legacy operators', () => {
+    expect(hashToNarrow('#narrow/channel/5-general/topic/lunch/near/42', state)).toEqual([
+      { operator: 'channel', operand: 5 },
+      { operator: 'topic', operand: 'lunch' },
+      { operator: 'near', operand: 42 },
+    ]);
+    // The id wins over an old name in the slug.
+    expect(hashToNarrow('#narrow/stream/5-old-name/subject/a.20b', state)).toEqual([
+      { operator: 'channel', operand: 5 },
+      { operator: 'topic', operand: 'a b' },
+    ]);
+    expect(hashToNarrow('#narrow/dm/7,9-group', state)).toEqual([
+      { operator: 'dm', operand: [7, 9] },
+    ]);
+    expect(hashToNarrow('#narrow/pm-with/7-alice', state)).toEqual([
+      { operator: 'dm', operand: [7] },
+    ]);
+    expect(hashToNarrow('#narrow/sender/9-Bob', state)).toEqual([
+      { operator: 'sender', operand: 9 },
+    ]);
+    expect(hashToNarrow('#narrow/is/private', state)).toEqual([{ operator: 'is', operand: 'dm' }]);
+    expect(hashToNarrow('#narrow/-is/starred', state)).toEqual([
+      { operator: 'is', operand: 'starred', negated: true },
+    ]);
+    expect(hashToNarrow('#', state)).toEqual([]);
+    expect(hashToNarrow('#feed', state)).toEqual([]);
+    expect(hashToNarrow('#settings', state)).toBeNull();
+    expect(hashToNarrow('#narrow/channel', state)).toBeNull();
+    expect(hashToNarrow('#narrow/bogus/1', state)).toBeNull();
+  });
+
+  it('round-trips every kind of narrow', () => {
+    const narrows = [
+      [
+        { operator: 'channel', operand: 8 },
+        { operator: 'topic', operand: 'x.y (z) 100%' },
+      ],
+      [{ operator: 'dm', operand: [ALICE, BOB] }],
+      [{ operator: 'search', operand: 'naïve café' }],
+      [
+        { operator: 'sender', operand: ALICE },
+        { operator: 'has', operand: 'image', negated: true },
+      ],
+    ];
+    for (const narrow of narrows)
+      expect(hashToNarrow(narrowToHash(narrow, state), state)).toEqual(narrow);
+  });
+
+  it('links to one message in its conversation', () => {
+    expect(messageLink(channelMessage('lunch'), state)).toBe(
+      '#narrow/channel/5-general/topic/lunch/near/42',
+    );
+    expect(messageLink(dmMessage([ME, ALICE]), state)).toBe('#narrow/dm/7-Alice-Smith/near/42');
+  });
+});
+
+describe('messageMatchesNarrow', () => {
+  const matches = (narrow: Parameters<typeof messageMatchesNarrow>[1], message: Message) =>
+    messageMatchesNarrow(message, narrow, state);
+
+  it('matches channels by id or name and topics case-insensitively', () => {
+    const message = channelMessage('Lunch');
+    expect(matches([{ operator: 'channel', operand: 5 }], message)).toBe(true);
+    expect(matches([{ operator: 'stream', operand: 'General' }], message)).toBe(true);
+    expect(matches([{ operator: 'channel', operand: 6 }], message)).toBe(false);
+    expect(matches([{ operator: 'topic', operand: 'lunch' }], message)).toBe(true);
+    expect(matches([{ operator: 'topic', operand: 'lunch', negated: true }], message)).toBe(false);
+    expect(matches([{ operator: 'topic', operand: 'lunch' }], dmMessage([ME, ALICE]))).toBe(false);
+  });
+
+  it('matches DMs by their exact participants', () => {
+    const group = dmMessage([ME, ALICE, BOB]);
+    expect(matches([{ operator: 'dm', operand: [ALICE, BOB] }], group)).toBe(true);
+    expect(matches([{ operator: 'dm', operand: 'bob@x.org,alice@x.org' }], group)).toBe(true);
+    expect(matches([{ operator: 'dm', operand: [ALICE] }], group)).toBe(false);
+    expect(matches([{ operator: 'dm-including', operand: ALICE }], group)).toBe(true);
+    expect(matches([{ operator: 'is', operand: 'dm' }], group)).toBe(true);
+    expect(matches([{ operator: 'dm', operand: [ME] }], dmMessage([ME]))).toBe(true);
+  });
+
+  it('matches sender and flags', () => {
+    const message = channelMessage('a', { flags: ['starred', 'wildcard_mentioned'] });
+    expect(matches([{ operator: 'sender', operand: ALICE }], message)).toBe(true);
+    expect(matches([{ operator: 'sender', operand: 'me' }], message)).toBe(false);
+    expect(matches([{ operator: 'is', operand: 'starred' }], message)).toBe(true);
+    expect(matches([{ operator: 'is', operand: 'mentioned' }], message)).toBe(true);
+    expect(matches([{ operator: 'is', operand: 'unread' }], message)).toBe(true);
+    expect(
+      matches([{ operator: 'is', operand: 'unread' }], channelMessage('a', { flags: ['read'] })),
+    ).toBe(false);
+    expect(matches([{ operator: 'is', operand: 'resolved' }], channelMessage('✔ done'))).toBe(true);
+  });
+
+  it('follows muting for in:home and is:muted, and followed topics', () => {
+    expect(matches([{ operator: 'in', operand: 'home' }], channelMessage('quiet'))).toBe(false);
+    expect(matches([{ operator: 'is', operand: 'muted' }], channelMessage('quiet'))).toBe(true);
+    expect(matches([{ operator: 'in', operand: 'home' }], channelMessage('loud'))).toBe(true);
+    const following = {
+      ...state,
+      userTopics: [
+        { stream_id: 5, topic_name: 'loud', visibility_policy: 3 as const, last_updated: 0 },
+      ],
+    };
+    expect(
+      messageMatchesNarrow(
+        channelMessage('LOUD'),
+        [{ operator: 'is', operand: 'followed' }],
+        following,
+      ),
+    ).toBe(true);
+  });
+
+  it('never matches what only the server can judge', () => {
+    const message = channelMessage('hello', { content: '<p>hello</p>' });
+    expect(matches([{ operator: 'search', operand: 'hello' }], message)).toBe(false);
+    expect(matches([{ operator: 'has', operand: 'link' }], message)).toBe(false);
+    expect(matches([], message)).toBe(true);
+  });
+});
+
+describe('titles, compose targets and DM keys', () => {
+  it('describes narrows', () => {
+    expect(describeNarrow([], state)).toBe('Combined feed');
+    expect(describeNarrow([{ operator: 'channel', operand: 6 }], state)).toBe('#design team');
+    expect(
+      describeNarrow(
+        [
+          { operator: 'channel', operand: 5 },
+          { operator: 'topic', operand: 'lunch' },
+        ],
+        state,
+      ),
+    ).toBe('#general > lunch');
+    expect(describeNarrow([{ operator: 'dm', operand: [ALICE, BOB] }], state)).toBe(
+      'Alice Smith, Bob',
+    );
+    expect(describeNarrow([{ operator: 'dm', operand: [ME] }], state)).toBe('Mel Member (you)');
+    expect(describeNarrow([{ operator: 'is', operand: 'mentioned' }], state)).toBe('Mentions');
+    expect(describeNarrow([{ operator: 'is', operand: 'starred' }], state)).toBe(
+      'Starred messages',
+    );
+    expect(describeNarrow([{ operator: 'is', operand: 'dm' }], state)).toBe('Direct message feed');
+    expect(describeNarrow([{ operator: 'search', operand: 'x' }], state)).toBe('Search results');
+  });
+
+  it('picks where the compose box sends', () => {
+    expect(composeTargetFor([{ operator: 'channel', operand: 5 }], state)).toEqual({
+      kind: 'channel',
+      channelId: 5,
+      topic: '',
+    });
+    expect(
+      composeTargetFor(
+        [
+          { operator: 'stream', operand: 'general' },
+          { operator: 'topic', operand: 'lunch' },
+        ],
+        state,
+      ),
+    ).toEqual({ kind: 'channel', channelId: 5, topic: 'lunch' });
+    expect(composeTargetFor([{ operator: 'dm', operand: [ME, ALICE] }], state)).toEqual({
+      kind: 'direct',
+      userIds: [ALICE],
+    });
+    expect(composeTargetFor([{ operator: 'dm', operand: [ME] }], state)).toEqual({
+      kind: 'direct',
+      userIds: [ME],
+    });
+    expect(composeTargetFor([{ operator: 'is', operand: 'starred' }], state)).toBeNull();
+    expect(composeTargetFor([], state)).toBeNull();
+  });
+
+  it('keys DM conversations by the other participants', () => {
+    expect(dmKey([9, ME, 7], ME)).toBe('7,9');
+    expect(dmKey([ME], ME)).toBe(String(ME));
+    expect(dmKey([ME, 7, 7], ME)).toBe('7');
+  });
+});
+
+describe('narrowMarksRead', () => {
+  it('marks read in conversation views only, as Zulip does', () => {
+    expect(narrowMarksRead([])).toBe(true);
+    expect(narrowMarksRead([{ operator: 'stream', operand: 5 }])).toBe(true);
+    expect(
+      narrowMarksRead([
+        { operator: 'channel', operand: 5 },
+        { operator: 'topic', operand: 'a' },
+        { operator: 'near', operand: 9 },
+      ]),
+    ).toBe(true);
+    expect(narrowMarksRead([{ operator: 'dm', operand: [7] }])).toBe(true);
+    expect(narrowMarksRead([{ operator: 'is', operand: 'dm' }])).toBe(true);
+    expect(narrowMarksRead([{ operator: 'is', operand: 'starred' }])).toBe(false);
+    expect(narrowMarksRead([{ operator: 'is', operand: 'mentioned' }])).toBe(false);
+    expect(narrowMarksRead([{ operator: 'search', operand: 'x' }])).toBe(false);
+    expect(narrowMarksRead([{ operator: 'channel', operand: 5, negated: true }])).toBe(false);
+    expect(narrowMarksRead([{ operator: 'sender', operand: 7 }])).toBe(false);
+  });
+});

@@ -1,0 +1,326 @@
+/**
+ * The chat's compose box and message actions in headless Chromium against
+ * the real server: sending with Enter, preview, the typeaheads, uploads,
+ * drafts, reactions, edit, history, source, quote and delete. Every action
+ * is checked through the REST API a Zulip client uses.
+ */
+import { mkdirSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureRenderer } from '../../renderer/build.js';
+import { createChannel } from '../helpers/fixtures.js';
+import { sendToChannel } from '../helpers/messages.js';
+import { FIXTURE_PASSWORD, startTestServer, type TestServer } from '../helpers/server.js';
+import { launchBrowser, openPage, scrollsSideways, WAIT } from './browser.js';
+
+const SHOTS = path.join(os.tmpdir(), 'hearth-chat-screenshots');
+const shot = (page: Page, name: string) =>
+  page.screenshot({ path: path.join(SHOTS, `compose-${name}.png`) });
+
+let t: TestServer;
+let browser: Browser;
+let page: Page;
+let errors: string[];
+let general: number;
+let ownerMessage: number;
+
+interface ApiMessage {
+  id: number;
+  content: string;
+  subject: string;
+  sender_id: number;
+  flags: string[];
+  reactions: { emoji_name: string; user_id: number }[];
+}
+
+/** The member's newest messages in general > lunch, Markdown source. */
+async function lunchMessages(): Promise<ApiMessage[]> {
+  const answer = await t.as('member').get('/messages', {
+    anchor: 'newest',
+    num_before: 50,
+    num_after: 0,
+    apply_markdown: false,
+    narrow: JSON.stringify([
+      { operator: 'channel', operand: general },
+      { operator: 'topic', operand: 'lunch' },
+    ]),
+  });
+  return answer.body.messages;
+}
+const newest = async () => (await lunchMessages()).at(-1)!;
+const messageById = async (id: number) =>
+  (await t.as('member').get(`/messages/${id}`, { apply_markdown: false })).body
+    .message as ApiMessage;
+
+const textarea = () => page.getByRole('combobox', { name: 'Message' });
+const row = (id: number) => page.locator(`article[data-message-id="${id}"]`);
+const openActions = async (id: number) => {
+  await row(id).hover();
+  await row(id).getByRole('button', { name: 'Message actions' }).click();
+  await page.getByRole('menu', { name: 'Message actions' }).waitFor();
+};
+const menuItem = (name: string) => page.getByRole('menuitem', { name, exact: true });
+const lunchHash = () => `#narrow/channel/${general}-general/topic/lunch`;
+
+beforeAll(async () => {
+  mkdirSync(SHOTS, { recursive: true });
+  await ensureRenderer();
+  t = await startTestServer();
+  const { owner, member, admin } = t.accounts;
+  general = createChannel(t, { name: 'general', subscribers: [owner.id, member.id, admin.id] });
+  createChannel(t, { name: 'design', subscribers: [owner.id, member.id] });
+  ownerMessage = await sendToChannel(t, 'owner', general, 'lunch', 'Who is in for **lunch**?');
+  browser = await launchBrowser();
+  ({ page, errors } = await openPage(browser));
+  await page.goto(`${t.url}/`);
+  await page.getByLabel('E-mail').fill('member@example.com');
+  await page.getByLabel('Password').fill(FIXTURE_PASSWORD);
+  await page.getByRole('button', { name: 'Log in' }).click();
+  await page.getByRole('navigation', { name: 'Views and channels' }).waitFor();
+  await page.goto(`${t.url}/${lunchHash()}`);
+  await row(ownerMessage).waitFor();
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await t?.close();
+});
+
+describe('the compose box', { timeout: 60_000 }, () => {
+  it('opens on the narrow’s topic and sends with Enter once Enter-to-send is on', async () => {
+    await page.getByRole('button', { name: 'Message #general > lunch' }).click();
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label')), WAIT)
+      .toBe('Message');
+    const compose = page.getByRole('region', { name: 'Compose' });
+    expect(await compose.getByLabel('Channel').inputValue()).toBe(String(general));
+    expect(await compose.getByLabel('Topic').inputValue()).toBe('lunch');
+    // Zulip's default: Enter adds a line, Ctrl+Enter sends.
+    await textarea().fill('first line');
+    await textarea().press('Enter');
+    expect(await textarea().inputValue()).toBe('first line\n');
+    await page.getByLabel('Enter to send').check();
+    await expect
+      .poll(async () => {
+        const answer = await t
+          .as('member')
+          .post('/register', { fetch_event_types: '["user_settings"]' });
+        return answer.body.user_settings.enter_sends;
+      }, WAIT)
+      .toBe(true);
+    await textarea().pressSequentially('I am in');
+    await textarea().press('Enter');
+    await expect.poll(async () => (await newest()).content, WAIT).toBe('first line\nI am in');
+    expect(await textarea().inputValue()).toBe('');
+    const sent = (await newest()).id;
+    await expect.poll(() => row(sent).count(), WAIT).toBe(1);
+  });
+
+  it('previews the Markdown as the server renders it', async () => {
+    await textarea().fill('Some **bold** text');
+    await page.getByRole('button', { name: 'Preview' }).click();
+    const preview = page.getByRole('region', { name: 'Preview' });
+    await expect.poll(() => preview.locator('strong').textContent(), WAIT).toBe('bold');
+    await shot(page, 'preview');
+    await page.getByRole('button', { name: 'Edit' }).click();
+    expect(await textarea().inputValue()).toBe('Some **bold** text');
+    await textarea().fill('');
+  });
+
+  it('completes @ mentions, # channels and : emoji', async () => {
+    await textarea().pressSequentially('Hi @Ada');
+    const list = page.getByRole('listbox', { name: 'Suggestions' });
+    await expect
+      .poll(() => list.getByRole('option').first().textContent(), WAIT)
+      .toContain('Ada Admin');
+    await shot(page, 'mention-typeahead');
+    await textarea().press('Enter');
+    expect(await textarea().inputValue()).toBe('Hi @**Ada Admin** ');
+    await textarea().pressSequentially('see #des');
+    await expect
+      .poll(() => list.getByRole('option').first().textContent(), WAIT)
+      .toContain('design');
+    await textarea().press('Tab');
+    await textarea().pressSequentially(':tad');
+    await expect.poll(() => list.getByRole('option').first().textContent(), WAIT).toContain('tada');
+    await textarea().press('Enter');
+    expect(await textarea().inputValue()).toBe('Hi @**Ada Admin** see #**design** :tada: ');
+    await textarea().press('Enter');
+    await expect
+      .poll(async () => (await newest()).content, WAIT)
+      .toBe('Hi @**Ada Admin** see #**design** :tada:');
+    // The mention reached Ada.
+    const ada = await t.as('admin').get(`/messages/${(await newest()).id}`);
+    expect(ada.body.message.flags).toContain('mentioned');
+  });
+
+  it('uploads a file from the button and links it', async () => {
+    await page.locator('.compose input[type="file"]').setInputFiles({
+      name: 'notes.txt',
+      mimeType: 'text/plain',
+      buffer: Buffer.from('meeting notes'),
+    });
+    await expect
+      .poll(() => textarea().inputValue(), WAIT)
+      .toMatch(/^\[notes\.txt\]\(\/user_uploads\/\S+\)$/);
+    const link = await textarea().inputValue();
+    await textarea().press('End');
+    await textarea().press('Enter');
+    await expect.poll(async () => (await newest()).content, WAIT).toBe(link);
+    const url = link.slice(link.indexOf('(') + 1, -1);
+    const file = await t.as('member').fetch(url);
+    expect(await file.text()).toBe('meeting notes');
+  });
+
+  it('refuses text over Zulip’s limit before sending', async () => {
+    await textarea().fill('x'.repeat(10_001));
+    await expect.poll(() => page.getByText('1 characters over the limit').count(), WAIT).toBe(1);
+    expect(await page.getByRole('button', { name: 'Send' }).isDisabled()).toBe(true);
+    await textarea().fill('');
+  });
+
+  it('keeps an unsent draft per conversation across narrows and a reload', async () => {
+    await textarea().fill('half a thought');
+    await page.goto(`${t.url}/#narrow/channel/${general}-general/topic/other`);
+    await expect
+      .poll(() => page.locator('#view-title').textContent(), WAIT)
+      .toBe('#general > other');
+    await page.evaluate((hash) => {
+      location.hash = hash;
+    }, lunchHash());
+    await expect.poll(() => textarea().inputValue(), WAIT).toBe('half a thought');
+    await page.reload();
+    await expect.poll(() => textarea().inputValue(), WAIT).toBe('half a thought');
+    await textarea().fill('');
+    await page.reload();
+    await row(ownerMessage).waitFor();
+    expect(await textarea().count()).toBe(0);
+  });
+});
+
+describe('message actions', { timeout: 60_000 }, () => {
+  it('reacts from the emoji picker and toggles the chip', async () => {
+    await openActions(ownerMessage);
+    await shot(page, 'actions-menu');
+    await menuItem('Add emoji reaction').click();
+    const picker = page.getByRole('dialog', { name: 'Add a reaction' });
+    await picker.getByLabel('Search emoji').fill('octopus');
+    await shot(page, 'emoji-picker');
+    await picker.getByLabel('Search emoji').press('Enter');
+    await expect
+      .poll(async () => (await messageById(ownerMessage)).reactions.map((r) => r.emoji_name), WAIT)
+      .toEqual(['octopus']);
+    const chip = row(ownerMessage).locator('.reaction');
+    await expect.poll(() => chip.getAttribute('aria-pressed'), WAIT).toBe('true');
+    expect(await chip.getAttribute('title')).toBe('You reacted with :octopus:');
+    // Focus came back to the actions button.
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe(
+      'Message actions',
+    );
+    await chip.click();
+    await expect.poll(async () => (await messageById(ownerMessage)).reactions, WAIT).toEqual([]);
+    await expect.poll(() => chip.count(), WAIT).toBe(0);
+  });
+
+  it('offers only what the member may do on someone else’s message', async () => {
+    await openActions(ownerMessage);
+    const labels = await page.getByRole('menuitem').allTextContents();
+    expect(labels).toContain('Quote and reply');
+    expect(labels).not.toContain('Delete message');
+    expect(labels).not.toContain('Edit message');
+    await page.keyboard.press('Escape');
+    await expect.poll(() => page.getByRole('menu').count(), WAIT).toBe(0);
+  });
+
+  it('quotes a message into the compose box with Zulip’s quote block', async () => {
+    await openActions(ownerMessage);
+    await menuItem('Quote and reply').click();
+    await expect
+      .poll(() => textarea().inputValue(), WAIT)
+      .toMatch(
+        new RegExp(
+          `^@_\\*\\*Olivia Owner\\|${t.accounts.owner.id}\\*\\* \\[said\\]\\(http://[^)]+/#narrow/channel/${general}-general/topic/lunch/near/${ownerMessage}\\):\n\`\`\`quote\nWho is in for \\*\\*lunch\\*\\*\\?\n\`\`\`\n$`,
+        ),
+      );
+    await textarea().press('Enter');
+    await expect.poll(async () => (await newest()).content, WAIT).toContain('```quote');
+  });
+
+  it('edits its own message, then shows the edit history and source', async () => {
+    const mine = (await newest()).id;
+    await openActions(mine);
+    await menuItem('Edit message').click();
+    const dialog = page.getByRole('dialog', { name: 'Edit message' });
+    const content = dialog.getByLabel('Message');
+    await expect.poll(() => content.inputValue(), WAIT).toContain('```quote');
+    await content.fill('Edited: **tacos** it is');
+    await dialog.getByLabel('Topic').fill('lunch plans');
+    await dialog.getByLabel('Which messages to move').selectOption('change_one');
+    await shot(page, 'edit-dialog');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => dialog.count(), WAIT).toBe(0);
+    const edited = await messageById(mine);
+    expect(edited.content).toBe('Edited: **tacos** it is');
+    expect(edited.subject).toBe('lunch plans');
+
+    await page.goto(`${t.url}/#narrow/channel/${general}-general/topic/lunch%20plans`);
+    await row(mine).waitFor();
+    await openActions(mine);
+    await menuItem('View edit history').click();
+    const history = page.getByRole('dialog', { name: 'Message edit history' });
+    await expect.poll(() => history.locator('.edit-version').count(), WAIT).toBe(2);
+    expect(await history.locator('.edit-version-meta').first().textContent()).toContain(
+      'Original by Mel Member',
+    );
+    expect(await history.locator('.edit-version-move').textContent()).toBe(
+      'Topic: lunch → lunch plans',
+    );
+    await shot(page, 'history');
+    await history.getByRole('button', { name: 'Close' }).click();
+
+    await openActions(mine);
+    await menuItem('View message source').click();
+    const source = page.getByRole('dialog', { name: 'Message source' });
+    await expect
+      .poll(() => source.locator('pre').textContent(), WAIT)
+      .toBe('Edited: **tacos** it is');
+    await page.keyboard.press('Escape');
+    await expect.poll(() => source.count(), WAIT).toBe(0);
+  });
+
+  it('stars and deletes its own message after confirming', async () => {
+    const mine = (await lunchMessages()).at(-1)!.id;
+    await page.goto(`${t.url}/${lunchHash()}`);
+    await row(mine).waitFor();
+    await openActions(mine);
+    await menuItem('Star message').click();
+    await expect.poll(async () => (await messageById(mine)).flags, WAIT).toContain('starred');
+    await openActions(mine);
+    await menuItem('Delete message').click();
+    const confirm = page.getByRole('dialog', { name: 'Delete message?' });
+    await confirm.getByRole('button', { name: 'Delete' }).click();
+    await expect
+      .poll(async () => (await t.as('member').get(`/messages/${mine}`)).status, WAIT)
+      .toBe(400);
+    await expect.poll(() => row(mine).count(), WAIT).toBe(0);
+  });
+
+  it('fits a phone and dark mode', async () => {
+    await page.setViewportSize({ width: 360, height: 740 });
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await textarea().fill('From my phone');
+    expect(await scrollsSideways(page)).toBe(false);
+    // The sidebar becomes a drawer at this width; let its slide finish before the picture.
+    await page.waitForTimeout(500);
+    await shot(page, 'phone-dark');
+    await textarea().fill('');
+    await page.setViewportSize({ width: 1200, height: 900 });
+    await page.emulateMedia({ colorScheme: 'light' });
+  });
+
+  it('raised no script errors', () => {
+    expect(errors).toEqual([]);
+  });
+});
