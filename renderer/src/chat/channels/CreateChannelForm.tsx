@@ -100,7 +100,11 @@ export function CreateChannelForm({
           required
           aria-invalid={errors.name ? true : undefined}
           aria-describedby={errors.name ? ids.nameError : undefined}
-          onChange={(event) => setName(event.target.value)}
+          onChange={(event) => {
+            setName(event.target.value);
+            // A refusal is about the name it was given, not the one being typed.
+            setErrors(({ name: _stale, ...rest }) => rest);
+          }}
         />
         {errors.name && (
           <p className="chat-field-error" id={ids.nameError}>
@@ -117,7 +121,10 @@ export function CreateChannelForm({
           rows={3}
           aria-invalid={errors.description ? true : undefined}
           aria-describedby={errors.description ? ids.descError : undefined}
-          onChange={(event) => setDescription(event.target.value)}
+          onChange={(event) => {
+            setDescription(event.target.value);
+            setErrors(({ description: _stale, ...rest }) => rest);
+          }}
         />
         {errors.description && (
           <p className="chat-field-error" id={ids.descError}>
