@@ -12,7 +12,11 @@ const onRealmUser: Apply = (state, event) => {
     case 'add':
       return {
         ...state,
-        users: mapWith(state.users, person.user_id, withRoleFlags(person as User)),
+        users: mapWith(
+          state.users,
+          person.user_id,
+          withRoleFlags({ ...person, is_active: person.is_active ?? true } as User),
+        ),
       };
     case 'remove':
       return { ...state, users: mapWithout(state.users, person.user_id) };

@@ -88,8 +88,16 @@ export function stateFromRegister(answer: RegisterAnswer, nowSecs: number): Chat
     serverEmojiDataUrl: answer.server_emoji_data_url ?? null,
     maxFileUploadSizeMib: Number(answer.max_file_upload_size_mib ?? 0),
   };
-  for (const list of [answer.realm_users, answer.realm_non_active_users, answer.cross_realm_bots]) {
-    for (const user of (list ?? []) as User[]) state.users.set(user.user_id, user);
+  // Register leaves `is_active` out of its user lists: which list a user is in says it.
+  const lists: [unknown, boolean][] = [
+    [answer.realm_users, true],
+    [answer.realm_non_active_users, false],
+    [answer.cross_realm_bots, true],
+  ];
+  for (const [list, isActive] of lists) {
+    for (const user of (list ?? []) as User[]) {
+      state.users.set(user.user_id, { ...user, is_active: user.is_active ?? isActive });
+    }
   }
   for (const channel of (answer.streams ?? []) as Channel[])
     state.channels.set(channel.stream_id, channel);

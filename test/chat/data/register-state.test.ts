@@ -1,0 +1,29 @@
+/** The state built from a register answer, for what the recordings cannot show. */
+import { describe, expect, it } from 'vitest';
+import { stateFromRegister } from '../../../renderer/src/chat/data/state.js';
+
+const person = (user_id: number, full_name: string) => ({
+  user_id,
+  full_name,
+  email: `user${user_id}@example.com`,
+  role: 400,
+  is_bot: false,
+});
+
+describe('register state', () => {
+  it('marks users active or deactivated by the list they come in (register omits is_active)', () => {
+    const state = stateFromRegister(
+      {
+        user_id: 1,
+        realm_users: [person(1, 'Me'), person(2, 'Active')],
+        realm_non_active_users: [person(3, 'Gone')],
+        cross_realm_bots: [{ ...person(4, 'Notification Bot'), is_bot: true }],
+        unread_msgs: { streams: [], huddles: [], pms: [], mentions: [], count: 0 },
+      },
+      1_700_000_000,
+    );
+    expect(state.users.get(2)?.is_active).toBe(true);
+    expect(state.users.get(3)?.is_active).toBe(false);
+    expect(state.users.get(4)?.is_active).toBe(true);
+  });
+});
