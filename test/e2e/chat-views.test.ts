@@ -321,8 +321,14 @@ describe('the chat page', { timeout: 60_000 }, () => {
     await page.getByRole('button', { name: 'Mark all as read' }).click();
     await expect.poll(() => sidebarCount('archive'), WAIT).toBe('');
     expect(await page.getByRole('button', { name: 'Mark all as read' }).count()).toBe(0);
-    // Scrolling up loads older messages until the first one.
+    // Inside a conversation, its header stays on top.
     const scroller = page.locator('.feed-scroller');
+    await scroller.evaluate((el) => el.scrollBy({ top: 400 }));
+    await expect
+      .poll(() => page.locator('.sticky-recipient .recipient-title').textContent(), WAIT)
+      .toMatch(/^#archive\s*>\s*(topic )?t\d$/);
+    await shot(page, 'sticky-header');
+    // Scrolling up loads older messages until the first one.
     await expect
       .poll(
         async () => {
