@@ -7,6 +7,7 @@
  * No Electron import: under Node's child_process.fork (the tests) it speaks
  * over process.send instead of process.parentPort.
  */
+import { randomBytes } from 'node:crypto';
 import { ensureOrganization } from '../server/bootstrap.js';
 import type { Logger } from '../server/core/context.js';
 import {
@@ -55,6 +56,13 @@ function readConfig(): ServerProcessConfig {
   return JSON.parse(arg.slice(CONFIG_ARG.length)) as ServerProcessConfig;
 }
 
+/**
+ * Opens /admin/ and /trpc on the desktop's server, so administrators reach
+ * the admin pages from their browsers with their chat login (Basic). The
+ * token itself is never shown: the desktop's window uses IPC instead.
+ */
+const adminToken = randomBytes(32).toString('base64url');
+
 /** The first of `ports` that is free, else any free port. */
 async function listen(
   config: ServerProcessConfig,
@@ -62,13 +70,13 @@ async function listen(
 ): Promise<RunningServer> {
   for (const port of [...new Set(config.ports)]) {
     try {
-      return await createServer({ dataDir: config.dataDir, ...options, port });
+      return await createServer({ dataDir: config.dataDir, ...options, adminToken, port });
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw err;
       options.log.warn(`port ${port} is taken`);
     }
   }
-  return createServer({ dataDir: config.dataDir, ...options, port: 0 });
+  return createServer({ dataDir: config.dataDir, ...options, adminToken, port: 0 });
 }
 
 const channel = parentChannel();

@@ -25,7 +25,7 @@ beforeAll(async () => {
     subscribers: [t.accounts.owner.id, t.accounts.member.id],
   });
 });
-afterAll(() => t.close());
+afterAll(() => t.close(), 60_000);
 
 const at = (pathname: string, init: RequestInit = {}) =>
   fetch(new URL(pathname, t.url), { redirect: 'manual', ...init });

@@ -7,12 +7,14 @@ export interface ShownError {
   field: string | null;
   /** tRPC's code (UNAUTHORIZED, BAD_REQUEST, …), or null when the call never got an answer. */
   code: string | null;
+  /** Zulip's error code when the domain refused (UNAUTHORIZED_PRINCIPAL: the role is too low). */
+  zulipCode: string | null;
 }
 
 interface ErrorData {
   code?: string;
   field?: string | null;
-  zulip?: { msg?: string } | null;
+  zulip?: { msg?: string; code?: string } | null;
 }
 
 const dataOf = (error: unknown): ErrorData | undefined =>
@@ -26,11 +28,13 @@ export function shownError(error: unknown): ShownError {
       message: data?.zulip?.msg ?? error.message,
       field: data?.field ?? null,
       code: data?.code ?? null,
+      zulipCode: data?.zulip?.code ?? null,
     };
   }
   return {
     message: error instanceof Error ? error.message : String(error),
     field: null,
     code: null,
+    zulipCode: null,
   };
 }

@@ -8,10 +8,29 @@ const sectionOf = (path: string) =>
     ?.path;
 
 /**
+ * Where the chat is: `/` of this server over HTTP; from the desktop's admin
+ * file, the server's URL (the desktop shows it in the same window).
+ */
+function chatHref(serverUrl: string | null): string | null {
+  if (location.protocol !== 'file:') return '/';
+  return serverUrl ? `${serverUrl.replace(/\/+$/, '')}/` : null;
+}
+
+/**
  * Landmarks (banner, navigation, main), a skip link, and focus moved to the
  * new page's heading when the route changes, as a page load would.
  */
-export function Layout({ organization, children }: { organization: string; children: ReactNode }) {
+export function Layout({
+  organization,
+  serverUrl,
+  children,
+}: {
+  organization: string;
+  /** The URL clients use (organization.info), for the link back to the chat. */
+  serverUrl: string | null;
+  children: ReactNode;
+}) {
+  const chat = chatHref(serverUrl);
   const [location] = useLocation();
   const current = sectionOf(location);
   const first = useRef(true);
@@ -40,6 +59,11 @@ export function Layout({ organization, children }: { organization: string; child
           <span className="brand-sub">admin</span>
         </div>
         <div className="topbar-org">{organization}</div>
+        {chat ? (
+          <a className="topbar-link" href={chat}>
+            Chat
+          </a>
+        ) : null}
       </header>
       <div className="frame">
         <nav className="sidenav" aria-label="Admin sections">

@@ -262,6 +262,18 @@ describe('actions', () => {
     });
   });
 
+  it('opens views that do not mark read (starred, search) at the newest message', async () => {
+    const f = await withFeed([], []);
+    f.store.actions.showNarrow([{ operator: 'is', operand: 'starred' }]);
+    await waitFor(() =>
+      calledAt(f, '/messages', 'GET').some((c) => c.params.narrow?.includes('starred')),
+    );
+    const fetch = calledAt(f, '/messages', 'GET').find((c) =>
+      c.params.narrow?.includes('starred'),
+    )!;
+    expect(fetch.params.anchor).toBe('newest');
+  });
+
   it('uses a near operand as the anchor and leaves it out of the narrow', async () => {
     const f = await withFeed([channelMessage(7)], []);
     f.store.actions.showNarrow([
@@ -395,6 +407,34 @@ describe('actions', () => {
     });
   });
 
+  it('sends a failed message again, or drops it', async () => {
+    let attempts = 0;
+    const f = await withFeed([channelMessage(50)], [], (call) => {
+      if (call.path !== '/messages' || call.method !== 'POST') return undefined;
+      attempts++;
+      return attempts === 1 ? 'network-error' : success({ id: 51 });
+    });
+    const target = { kind: 'channel' as const, channelId: general, topic: 'lunch' };
+    await expect(f.store.actions.send(target, 'again')).rejects.toMatchObject({ isNetwork: true });
+    const failed = f.store.getState().list!.ids[1]!;
+    await expect(f.store.actions.retrySend!(failed)).resolves.toBe(51);
+    const state = f.store.getState();
+    expect(state.messages.has(failed)).toBe(false);
+    const echo = state.list!.ids[1]!;
+    expect(state.messages.get(echo)?.content).toBe('<p>again</p>');
+    expect(state.messages.get(echo)?.failed).toBeUndefined();
+    expect(calledAt(f, '/messages').filter((c) => c.method === 'POST')[1]!.params.content).toBe(
+      'again',
+    );
+
+    attempts = 0;
+    await expect(f.store.actions.send(target, 'gone')).rejects.toBeDefined();
+    const dropped = f.store.getState().list!.ids.at(-1)!;
+    f.store.actions.discardFailed!(dropped);
+    expect(f.store.getState().messages.has(dropped)).toBe(false);
+    expect(f.store.getState().list!.ids).not.toContain(dropped);
+  });
+
   it('sends direct messages to user ids', async () => {
     const f = await withFeed([], [], (call) =>
       call.path === '/messages' && call.method === 'POST' ? success({ id: 99 }) : undefined,
@@ -417,6 +457,32 @@ describe('actions', () => {
     expect(state.topics.get(general)).toEqual([{ name: 'lunch', maxId: 12 }]);
   });
 
+  it('reports presence at once and every 50 s, taking everyone elses back', async () => {
+    const f = await withFeed([], [], (call) =>
+      call.path === '/users/me/presence'
+        ? success({
+            presences: {
+              [ids.admin!]: {
+                active_timestamp: 1_700_000_000 - 30,
+                idle_timestamp: 1_700_000_000 - 30,
+              },
+            },
+          })
+        : undefined,
+    );
+    await until(f.store, (s) => s.presence.get(ids.admin!)?.status === 'active');
+    const pings = () => calledAt(f, '/users/me/presence');
+    expect(pings()[0]!.params).toEqual({
+      status: 'active',
+      new_user_input: 'true',
+      slim_presence: 'true',
+    });
+    const ping = f.timers.find((timer) => timer.ms === 50_000);
+    expect(ping).toBeDefined();
+    f.runTimers(50_000);
+    await waitFor(() => pings().length === 2);
+  });
+
   it('logs out: deletes the queue and the image cookie, forgets the key', async () => {
     const saved = new Map<string, string>([[CREDENTIALS_KEY, '{"email":"a","apiKey":"b"}']]);
     const storage = {
@@ -432,6 +498,8 @@ describe('actions', () => {
       expect(calledAt(f, '/events', 'DELETE')[0]?.params).toEqual({ queue_id: 'q' });
       expect(calledAt(f, '/chat/session', 'DELETE')).toHaveLength(1);
       expect(saved.has(CREDENTIALS_KEY)).toBe(false);
+      // No timer outlives the session (presence pings, typing expiry, mark-read batches).
+      expect(f.timers.filter((timer) => !timer.cleared)).toEqual([]);
     } finally {
       delete (globalThis as { localStorage?: unknown }).localStorage;
     }

@@ -15,6 +15,7 @@ import {
   hashToNarrow,
   messageLink,
   messageMatchesNarrow,
+  narrowMarksRead,
   narrowToHash,
   narrowToSearch,
   parseSearch,
@@ -215,6 +216,13 @@ describe('hash links', () => {
     expect(hashToNarrow('#narrow/-is/starred', state)).toEqual([
       { operator: 'is', operand: 'starred', negated: true },
     ]);
+    expect(hashToNarrow('#narrow/channel/5-general/topic/', state)).toEqual([
+      { operator: 'channel', operand: 5 },
+      { operator: 'topic', operand: '' },
+    ]);
+    expect(hashToNarrow('#narrow/is/starred/', state)).toEqual([
+      { operator: 'is', operand: 'starred' },
+    ]);
     expect(hashToNarrow('#', state)).toEqual([]);
     expect(hashToNarrow('#feed', state)).toEqual([]);
     expect(hashToNarrow('#settings', state)).toBeNull();
@@ -328,6 +336,15 @@ describe('titles, compose targets and DM keys', () => {
       'Alice Smith, Bob',
     );
     expect(describeNarrow([{ operator: 'dm', operand: [ME] }], state)).toBe('Mel Member (you)');
+    expect(
+      describeNarrow(
+        [
+          { operator: 'channel', operand: 5 },
+          { operator: 'topic', operand: '' },
+        ],
+        state,
+      ),
+    ).toBe('#general > general chat');
     expect(describeNarrow([{ operator: 'is', operand: 'mentioned' }], state)).toBe('Mentions');
     expect(describeNarrow([{ operator: 'is', operand: 'starred' }], state)).toBe(
       'Starred messages',
@@ -367,5 +384,26 @@ describe('titles, compose targets and DM keys', () => {
     expect(dmKey([9, ME, 7], ME)).toBe('7,9');
     expect(dmKey([ME], ME)).toBe(String(ME));
     expect(dmKey([ME, 7, 7], ME)).toBe('7');
+  });
+});
+
+describe('narrowMarksRead', () => {
+  it('marks read in conversation views only, as Zulip does', () => {
+    expect(narrowMarksRead([])).toBe(true);
+    expect(narrowMarksRead([{ operator: 'stream', operand: 5 }])).toBe(true);
+    expect(
+      narrowMarksRead([
+        { operator: 'channel', operand: 5 },
+        { operator: 'topic', operand: 'a' },
+        { operator: 'near', operand: 9 },
+      ]),
+    ).toBe(true);
+    expect(narrowMarksRead([{ operator: 'dm', operand: [7] }])).toBe(true);
+    expect(narrowMarksRead([{ operator: 'is', operand: 'dm' }])).toBe(true);
+    expect(narrowMarksRead([{ operator: 'is', operand: 'starred' }])).toBe(false);
+    expect(narrowMarksRead([{ operator: 'is', operand: 'mentioned' }])).toBe(false);
+    expect(narrowMarksRead([{ operator: 'search', operand: 'x' }])).toBe(false);
+    expect(narrowMarksRead([{ operator: 'channel', operand: 5, negated: true }])).toBe(false);
+    expect(narrowMarksRead([{ operator: 'sender', operand: 7 }])).toBe(false);
   });
 });

@@ -5,7 +5,8 @@
  * moderator for group DMs). The unit tests replay these recordings into the
  * store with a fake fetch; fixtures.test.ts re-records and compares, so they
  * cannot silently drift from the server. With
- * RECORD_CHAT_EVENTS=1, fixtures.test.ts rewrites test/fixtures/chat-events/.
+ * RECORD_CHAT_EVENTS=1, fixtures.test.ts rewrites test/fixtures/chat-events/ (then
+ * `npx biome format --write test/fixtures/chat-events`).
  */
 import { CLIENT_CAPABILITIES } from '../../../renderer/src/chat/data/store.js';
 import { createChannel } from '../../helpers/fixtures.js';

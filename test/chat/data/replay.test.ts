@@ -161,6 +161,7 @@ describe('replaying the people scenario', () => {
       emoji_name: 'taco',
     });
     expect(state.users.get(ids.admin!)?.full_name).toBe('Ada Lovelace');
+    expect(state.users.get(ids.admin!)?.is_admin).toBe(true);
     expect(state.settings.enter_sends).toBe(true);
     expect(state.realm.name).toBe('Renamed Org');
     expect(state.drafts.size).toBe(0);

@@ -24,13 +24,27 @@ beforeAll(async () => {
 });
 afterAll(() => t?.close());
 
+/** Each store's current queue, seen in the register answers its fetch receives. */
+const queues = new Map<ChatStore, string>();
+
 function storeFor(who: 'member' | 'admin'): ChatStore {
   const account = t.accounts[who];
+  let store: ChatStore | null = null;
+  const watching: typeof fetch = async (input, init) => {
+    const response = await fetch(input, init);
+    if (String(input).endsWith('/api/v1/register') && response.ok) {
+      const body = (await response.clone().json()) as { queue_id: string };
+      if (store) queues.set(store, body.queue_id);
+    }
+    return response;
+  };
   const api = new ZulipApi({
     baseUrl: t.url,
     credentials: { email: account.email, apiKey: account.apiKey },
+    fetch: watching,
   });
-  return createChatStore(api);
+  store = createChatStore(api);
+  return store;
 }
 
 /** Resolves when the state satisfies `test` (checked after every change). */
@@ -131,4 +145,38 @@ describe('the chat store on the real server', () => {
       store.close();
     }
   });
+
+  it('re-registers when the server drops its queue, and keeps receiving', async () => {
+    const store = storeFor('member');
+    try {
+      await until(store, (s) => s.connection === 'connected');
+      const polled = await waitForQueue(store);
+      queues.delete(store);
+      // Another client with the same key deletes the queue, as a server restart would lose it.
+      const res = await t.as('member').delete('/events', { queue_id: polled });
+      expect(res.status).toBe(200);
+      const id = await sendToChannel(t, 'admin', general, 'after', 'still here');
+      await until(store, (s) => s.messages.has(id), 10_000);
+      expect(await waitForQueue(store)).not.toBe(polled);
+    } finally {
+      store.close();
+    }
+  });
+
+  it('logs out: the queue is deleted on the server', async () => {
+    const store = storeFor('member');
+    await until(store, (s) => s.connection === 'connected');
+    const queue = await waitForQueue(store);
+    await store.actions.logOut();
+    expect(store.getState().connection).toBe('logged-out');
+    const res = await t
+      .as('member')
+      .get('/events', { queue_id: queue, last_event_id: -1, dont_block: true });
+    expect(res.body.code).toBe('BAD_EVENT_QUEUE_ID');
+  });
 });
+
+/** The queue the store registered last, as the server answered it. */
+function waitForQueue(store: ChatStore): Promise<string> {
+  return until(store, () => queues.has(store)).then(() => queues.get(store)!);
+}

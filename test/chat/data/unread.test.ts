@@ -130,6 +130,9 @@ describe('unread counts', () => {
     fileMessage(book, message(3, 'quiet', ['mentioned']), ME);
     fileMessage(book, message(4, 'loud', ['read', 'mentioned']), ME);
     expect(countUnread(book, state).mentions).toBe(2);
+    expect(countUnread(book, state).mentionConversations).toEqual(
+      new Set(['channel:10:loud', 'channel:10:quiet']),
+    );
     fileMessage(book, message(3, 'quiet', ['mentioned', 'read']), ME);
     expect(countUnread(book, state).mentions).toBe(1);
   });

@@ -7,7 +7,7 @@ import {
   emojiGlyph,
   unicodeFromCode,
   ZULIP_EMOJI_URL,
-} from '../../../renderer/src/chat/ui/emoji.js';
+} from '../../../renderer/src/chat/ui/emoji-glyph.js';
 import { unicodeEmojiCode } from '../../../server/markdown/index.js';
 import { user } from './fixtures.js';
 

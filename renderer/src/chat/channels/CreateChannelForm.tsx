@@ -19,12 +19,18 @@ const KINDS: { kind: ChannelKind; label: string; hint: string }[] = [
 
 type Errors = { name?: string; description?: string; form?: string };
 
-/** Where a refusal belongs: next to the field the server names, else under the form. */
+/**
+ * Where a refusal belongs: next to the field the server names in
+ * `var_name`; Hearth (like Zulip) names none for a bad channel name or
+ * description, so its message says which, and that places it too.
+ */
 function placeError(err: unknown): Errors {
   if (!(err instanceof ApiError)) return { form: String(err) };
   const name = err.varName ?? '';
   if (name.includes('description')) return { description: err.message };
   if (name === 'subscriptions' || name.includes('name')) return { name: err.message };
+  if (!name && /description/i.test(err.message)) return { description: err.message };
+  if (!name && /channel name/i.test(err.message)) return { name: err.message };
   return { form: err.message };
 }
 
@@ -94,7 +100,11 @@ export function CreateChannelForm({
           required
           aria-invalid={errors.name ? true : undefined}
           aria-describedby={errors.name ? ids.nameError : undefined}
-          onChange={(event) => setName(event.target.value)}
+          onChange={(event) => {
+            setName(event.target.value);
+            // A refusal is about the name it was given, not the one being typed.
+            setErrors(({ name: _stale, ...rest }) => rest);
+          }}
         />
         {errors.name && (
           <p className="chat-field-error" id={ids.nameError}>
@@ -111,7 +121,10 @@ export function CreateChannelForm({
           rows={3}
           aria-invalid={errors.description ? true : undefined}
           aria-describedby={errors.description ? ids.descError : undefined}
-          onChange={(event) => setDescription(event.target.value)}
+          onChange={(event) => {
+            setDescription(event.target.value);
+            setErrors(({ description: _stale, ...rest }) => rest);
+          }}
         />
         {errors.description && (
           <p className="chat-field-error" id={ids.descError}>

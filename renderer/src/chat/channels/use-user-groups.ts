@@ -1,29 +1,33 @@
 import { useEffect, useState } from 'react';
-import { useZulipApi } from '../data/store-context.js';
+import { useChat, useZulipApi } from '../data/store-context.js';
 import type { UserGroup } from './channel-model.js';
 
 /**
- * The organization's user groups (`GET /user_groups`), fetched when a view
- * that checks a group setting opens; null until they arrive. The chat's
- * state does not keep groups, and these checks only need a recent copy.
+ * The organization's user groups, for group-setting checks: the state's
+ * (`realm_user_groups`, kept by events) when the data layer has them, else
+ * fetched once (`GET /user_groups`) when a view that needs them opens; null
+ * until known.
  */
 export function useUserGroups(): Map<number, UserGroup> | null {
   const api = useZulipApi();
-  const [groups, setGroups] = useState<Map<number, UserGroup> | null>(null);
+  const kept = useChat((s) => s.groups);
+  const haveKept = kept !== undefined && kept.size > 0;
+  const [fetched, setFetched] = useState<Map<number, UserGroup> | null>(null);
   useEffect(() => {
+    if (haveKept) return;
     let live = true;
     api
       .call<{ user_groups: UserGroup[] }>('GET', '/user_groups')
       .then((answer) => {
-        if (live) setGroups(new Map(answer.user_groups.map((group) => [group.id, group])));
+        if (live) setFetched(new Map(answer.user_groups.map((group) => [group.id, group])));
       })
       .catch(() => {
         // Without groups only system-group names can be checked.
-        if (live) setGroups(new Map());
+        if (live) setFetched(new Map());
       });
     return () => {
       live = false;
     };
-  }, [api]);
-  return groups;
+  }, [api, haveKept]);
+  return haveKept ? kept : fetched;
 }

@@ -120,7 +120,10 @@ export class ZulipApi {
     if (this.credentials) headers.Authorization = basic(this.credentials);
     let response: Response;
     try {
-      response = await this.fetchImpl(this.url(path), { method, headers, body, signal });
+      // A DELETE (the event queue, the image cookie) is often sent as the page
+      // goes away; keepalive lets it finish after the page is gone.
+      const keepalive = method === 'DELETE';
+      response = await this.fetchImpl(this.url(path), { method, headers, body, signal, keepalive });
     } catch (err) {
       if (signal?.aborted) throw err;
       throw new ApiError('The server could not be reached.', 'NETWORK_ERROR', 0);

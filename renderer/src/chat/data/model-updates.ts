@@ -1,4 +1,4 @@
-import type { ChatState, Message, MessageListState, RecentConversation } from './model.js';
+import type { ChatState, Message, RecentConversation } from './model.js';
 import {
   conversationKeyOf,
   dmKey,
@@ -93,10 +93,6 @@ export function replaceMessages(state: ChatState, changed: Message[]): ChatState
   const messages = new Map(state.messages);
   for (const message of changed) messages.set(message.id, message);
   return { ...state, messages };
-}
-
-export function setList(state: ChatState, list: MessageListState | null): ChatState {
-  return { ...state, list };
 }
 
 function recentEntryFor(message: Message, ownUserId: number): RecentConversation {

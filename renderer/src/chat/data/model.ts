@@ -151,6 +151,12 @@ export interface UnreadCounts {
   mentions: number;
   /** Added by the data layer: register said older unreads were left out (the counts are a lower bound). */
   oldUnreadsMissing?: boolean;
+  /**
+   * Added by the data layer: conversations with an unread mention, by the
+   * keys of `recent` and `typing` (`channel:{id}:{lower-cased topic}`,
+   * `dm:{dmKey}`), for Inbox's and the sidebar's `@` marks.
+   */
+  mentionConversations?: Set<string>;
 }
 
 /**
@@ -248,6 +254,13 @@ export interface ChatActions {
   markNarrowRead(): void;
   /** Sends with local echo; resolves with the server's id. */
   send(target: ComposeTarget, content: string): Promise<number>;
+  /**
+   * Added by the data layer: sends a failed local echo (`failed: true`)
+   * again, replacing it with a new echo; resolves with the server's id.
+   */
+  retrySend?(echoId: number): Promise<number>;
+  /** Added by the data layer: drops a failed local echo the user gives up on. */
+  discardFailed?(echoId: number): void;
   /** Loads a channel's topics when the sidebar opens it. */
   loadTopics(channelId: number): void;
   logOut(): Promise<void>;

@@ -327,8 +327,8 @@ export function hashToNarrow(hash: string, state: ChatState): Narrow | null {
   }
   const parts = path.split('/');
   if (parts[0] !== 'narrow') return null;
-  // A trailing slash leaves an empty last part: ignore it.
-  if (parts[parts.length - 1] === '') parts.pop();
+  // A trailing slash leaves an empty last part: ignore it (but `/topic/` is the empty topic).
+  if (parts.length % 2 === 0 && parts[parts.length - 1] === '') parts.pop();
   if (parts.length % 2 === 0) return null;
   const narrow: Narrow = [];
   for (let i = 1; i < parts.length; i += 2) {
@@ -484,6 +484,57 @@ const knownIs = new Set([
   'muted',
 ]);
 
+/**
+ * Whether reading a message in this narrow marks it read, as Zulip's web app
+ * decides (filter.ts can_mark_messages_read): conversation views do; search
+ * results, starred, mentions and other filtered views do not, and they open
+ * at the newest message rather than the first unread.
+ */
+export function narrowMarksRead(narrow: Narrow): boolean {
+  const kinds = narrow
+    .filter((term) => !['near', 'with'].includes(canonicalOperatorOf(term.operator)))
+    .map((term) => {
+      if (term.negated) return '-';
+      const operator = canonicalOperatorOf(term.operator);
+      return operator === 'is' || operator === 'in'
+        ? `${operator}:${String(term.operand)}`
+        : operator;
+    })
+    .join(' ');
+  return [
+    '',
+    'in:home',
+    'channel',
+    'channel topic',
+    'dm',
+    'is:dm',
+    'is:private',
+    'channels',
+  ].includes(kinds);
+}
+
+/** The narrow the server gets: `near` is the anchor, not a filter (as Zulip's web app sends it). */
+export function wireNarrow(narrow: Narrow): Narrow {
+  return narrow.filter((term) => canonicalOperatorOf(term.operator) !== 'near');
+}
+
+/** The `near` operand as a message id, if the narrow has one. */
+export function nearOf(narrow: Narrow): number | null {
+  const term = narrow.find((t) => canonicalOperatorOf(t.operator) === 'near');
+  const id = term ? Number(term.operand) : Number.NaN;
+  return Number.isSafeInteger(id) ? id : null;
+}
+
+/** Where a list opens: at the first unread where reading marks read, and in `is:unread` views (Zulip's rule). */
+export function opensAtFirstUnread(narrow: Narrow): boolean {
+  return (
+    narrowMarksRead(narrow) ||
+    narrow.some(
+      (t) => canonicalOperatorOf(t.operator) === 'is' && t.operand === 'unread' && !t.negated,
+    )
+  );
+}
+
 // ---------------------------------------------------------------------------
 // Titles and compose targets
 
@@ -503,6 +554,13 @@ function userName(id: number, state: ChatState): string {
   return state.users.get(id)?.full_name ?? 'Unknown user';
 }
 
+/** How a topic is shown: the empty topic by the realm's name for it ("general chat"). */
+export function topicDisplayName(topic: string, state: ChatState): string {
+  if (topic !== '') return topic;
+  const name = state.realm.settings.realm_empty_topic_display_name;
+  return typeof name === 'string' && name !== '' ? name : 'general chat';
+}
+
 /** A title for the narrow ("#general > lunch", "Alice, Bob", "Mentions", "Search results"). */
 export function describeNarrow(narrow: Narrow, state: ChatState): string {
   const terms = narrow.filter(
@@ -518,7 +576,8 @@ export function describeNarrow(narrow: Narrow, state: ChatState): string {
   if (terms.length <= 2 && channel && (terms.length === 1 || topic)) {
     const id = channelIdOf(channel.operand, state);
     const name = (id !== null ? channelName(id, state) : null) ?? String(channel.operand);
-    return topic ? `#${name} > ${String(topic.operand)}` : `#${name}`;
+    if (!topic) return `#${name}`;
+    return `#${name} > ${topicDisplayName(String(topic.operand), state)}`;
   }
   if (terms.length === 1) {
     const [term] = terms;

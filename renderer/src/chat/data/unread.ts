@@ -1,5 +1,5 @@
 import type { ChatState, Message, UnreadCounts } from './model.js';
-import { dmKey, dmParticipants } from './narrow.js';
+import { directKey, dmKey, dmParticipants, topicKey } from './narrow.js';
 
 /**
  * Unread bookkeeping as Zulip's web app keeps it (web/src/unread.ts): every
@@ -192,11 +192,28 @@ export function countUnread(book: UnreadBook, state: ChatState): UnreadCounts {
     total++;
   }
   let mentions = 0;
-  for (const id of book.mentions) if (book.places.has(id)) mentions++;
+  const mentionConversations = new Set<string>();
+  const mention = (id: number) => {
+    const place = book.places.get(id);
+    if (!place) return;
+    mentions++;
+    mentionConversations.add(
+      place.kind === 'dm' ? directKey(place.key) : topicKey(place.channelId, place.topic),
+    );
+  };
+  for (const id of book.mentions) mention(id);
   for (const id of book.wildcardMentions) {
-    if (!book.mentions.has(id) && book.places.has(id) && !muted.has(id)) mentions++;
+    if (!book.mentions.has(id) && !muted.has(id)) mention(id);
   }
-  return { total, channels, topics, directs, mentions, oldUnreadsMissing: book.oldUnreadsMissing };
+  return {
+    total,
+    channels,
+    topics,
+    directs,
+    mentions,
+    oldUnreadsMissing: book.oldUnreadsMissing,
+    mentionConversations,
+  };
 }
 
 function sameMap<K, V>(a: Map<K, V>, b: Map<K, V>, same: (x: V, y: V) => boolean): boolean {
@@ -228,7 +245,14 @@ export function keepUnchanged(previous: UnreadCounts, next: UnreadCounts): Unrea
       }),
     );
   }
+  const before = previous.mentionConversations ?? new Set<string>();
+  const after = next.mentionConversations ?? new Set<string>();
+  const mentionConversations =
+    before.size === after.size && [...after].every((key) => before.has(key))
+      ? previous.mentionConversations
+      : after;
   if (
+    mentionConversations === previous.mentionConversations &&
     channels === previous.channels &&
     directs === previous.directs &&
     topics === previous.topics &&
@@ -238,7 +262,7 @@ export function keepUnchanged(previous: UnreadCounts, next: UnreadCounts): Unrea
   ) {
     return previous;
   }
-  return { ...next, channels, directs, topics };
+  return { ...next, channels, directs, topics, mentionConversations };
 }
 
 /** A topic's unread count, matching the topic name case-insensitively as Zulip does. */

@@ -85,7 +85,10 @@ export function StatusDialog({ onClose }: { onClose: () => void }) {
               placeholder="Your status"
               aria-invalid={errors.status_text ? true : undefined}
               aria-describedby={errors.status_text ? textErrorId : undefined}
-              onChange={(event) => setText(event.target.value)}
+              onChange={(event) => {
+                setText(event.target.value);
+                setErrors(({ status_text: _stale, ...rest }) => rest);
+              }}
             />
           </div>
           {errors.status_text && (

@@ -11,6 +11,7 @@ import { Avatar } from './Avatar.js';
 import {
   botOwner,
   botTypeName,
+  isActiveUser,
   joinedText,
   lastSeenText,
   localTimeText,
@@ -131,7 +132,7 @@ export function UserCard({
               {seen}
             </p>
           )}
-          {!user.is_active && (
+          {!isActiveUser(user) && (
             <p className="user-card-deactivated">This user has been deactivated.</p>
           )}
           {(status?.status_text || status?.emoji_name) && (
@@ -198,7 +199,7 @@ export function UserCard({
         ))}
       </dl>
       <div className="user-card-actions">
-        {user.is_active && (
+        {isActiveUser(user) && (
           <button
             type="button"
             className="button primary"

@@ -62,6 +62,13 @@ export function userMatchesFilter(user: Pick<User, 'full_name' | 'email'>, query
   });
 }
 
+/**
+ * Register lists active users without `is_active` (it is implied by
+ * `realm_users`); only an explicit false, as in `realm_non_active_users`
+ * and `realm_user` update events, means deactivated.
+ */
+export const isActiveUser = (user: Pick<User, 'is_active'>): boolean => user.is_active !== false;
+
 const byName = (collator: Intl.Collator) => (a: User, b: User) =>
   collator.compare(a.full_name, b.full_name) || a.user_id - b.user_id;
 
@@ -75,7 +82,7 @@ export function userListSections(
 ): UserListSections {
   const sections: UserListSections = { active: [], idle: [], offline: [], bots: [] };
   for (const user of state.users.values()) {
-    if (!user.is_active || state.mutedUserIds.has(user.user_id)) continue;
+    if (!isActiveUser(user) || state.mutedUserIds.has(user.user_id)) continue;
     if (!userMatchesFilter(user, filter)) continue;
     if (user.is_bot) sections.bots.push(user);
     else sections[presenceStatus(state, user.user_id)].push(user);

@@ -45,6 +45,14 @@ export function Dialog({ title, onClose, children, className, headerExtra }: Dia
         event.preventDefault();
         closeRef.current();
       }}
+      onKeyDown={(event) => {
+        // A search field takes Escape for itself (no cancel event follows), yet it should close.
+        if (event.key === 'Escape' && !event.defaultPrevented) {
+          event.preventDefault();
+          event.stopPropagation();
+          closeRef.current();
+        }
+      }}
     >
       <div className="chat-dialog-body">
         <header className="chat-dialog-header">

@@ -1,5 +1,5 @@
 import type { CustomEmoji } from '../data/model.js';
-import { type EmojiRef, emojiGlyph } from './emoji.js';
+import { type EmojiRef, emojiGlyph } from './emoji-glyph.js';
 
 /** An emoji inline with text; its name is its accessible label (`:tada:`). */
 export function Emoji({

@@ -58,8 +58,13 @@ export function MenuButton({ label, children, items, className }: MenuButtonProp
       window.innerWidth - box.width - margin,
     );
     setPosition({ top: Math.max(margin, top), left: Math.max(margin, left) });
-    menu.current.querySelector<HTMLElement>(ITEM)?.focus();
   }, [open]);
+
+  // A hidden element cannot take focus: the first item gets it once the menu is placed.
+  const placed = position !== null;
+  useEffect(() => {
+    if (placed) menu.current?.querySelector<HTMLElement>(ITEM)?.focus();
+  }, [placed]);
 
   useEffect(() => {
     if (!open) return;

@@ -1,0 +1,131 @@
+import { type Apply, mapWith } from './event-kit.js';
+import type { Channel, Subscription, UserTopic } from './model.js';
+import { recountUnread, replaceMessages } from './model-updates.js';
+
+/** Channel events: subscriptions, channels, topic visibility and muted users (all of which move unread counts). */
+
+const onSubscription: Apply = (state, event, ctx) => {
+  switch (event.op) {
+    case 'add': {
+      const subscriptions = new Map(state.subscriptions);
+      const channels = new Map(state.channels);
+      for (const sub of event.subscriptions as Subscription[]) {
+        subscriptions.set(sub.stream_id, sub);
+        channels.set(sub.stream_id, { ...(channels.get(sub.stream_id) ?? {}), ...sub });
+      }
+      return recountUnread({ ...state, subscriptions, channels }, ctx.book);
+    }
+    case 'remove': {
+      const subscriptions = new Map(state.subscriptions);
+      for (const sub of event.subscriptions as { stream_id: number }[])
+        subscriptions.delete(sub.stream_id);
+      return recountUnread({ ...state, subscriptions }, ctx.book);
+    }
+    case 'update': {
+      const old = state.subscriptions.get(event.stream_id);
+      if (!old) return state;
+      const changed: Subscription = { ...old, [event.property]: event.value };
+      // Zulip's legacy inverse of is_muted.
+      if (event.property === 'in_home_view') changed.is_muted = !event.value;
+      const next = {
+        ...state,
+        subscriptions: mapWith(state.subscriptions, old.stream_id, changed),
+      };
+      return event.property === 'is_muted' || event.property === 'in_home_view'
+        ? recountUnread(next, ctx.book)
+        : next;
+    }
+    case 'peer_add':
+    case 'peer_remove': {
+      const delta = event.op === 'peer_add' ? 1 : -1;
+      const ids: number[] = event.stream_ids ?? [];
+      const count = (event.user_ids as number[] | undefined)?.length ?? 0;
+      let subscriptions = state.subscriptions;
+      for (const id of ids) {
+        const sub = subscriptions.get(id);
+        if (sub && typeof sub.subscriber_count === 'number') {
+          subscriptions = mapWith(subscriptions, id, {
+            ...sub,
+            subscriber_count: sub.subscriber_count + delta * count,
+          });
+        }
+      }
+      return subscriptions === state.subscriptions ? state : { ...state, subscriptions };
+    }
+    default:
+      return state;
+  }
+};
+
+const onStream: Apply = (state, event, ctx) => {
+  switch (event.op) {
+    case 'create': {
+      const channels = new Map(state.channels);
+      for (const channel of event.streams as Channel[]) channels.set(channel.stream_id, channel);
+      return { ...state, channels };
+    }
+    case 'delete': {
+      const ids: number[] =
+        event.stream_ids ?? (event.streams as Channel[]).map((c) => c.stream_id);
+      const channels = new Map(state.channels);
+      const subscriptions = new Map(state.subscriptions);
+      for (const id of ids) {
+        channels.delete(id);
+        subscriptions.delete(id);
+      }
+      return recountUnread({ ...state, channels, subscriptions }, ctx.book);
+    }
+    case 'update': {
+      const extra: Record<string, unknown> = { [event.property]: event.value };
+      for (const key of [
+        'rendered_description',
+        'history_public_to_subscribers',
+        'is_web_public',
+      ]) {
+        if (key in event) extra[key] = event[key];
+      }
+      const id = event.stream_id as number;
+      let { channels, subscriptions } = state;
+      const channel = channels.get(id);
+      if (channel) channels = mapWith(channels, id, { ...channel, ...extra });
+      const sub = subscriptions.get(id);
+      if (sub) subscriptions = mapWith(subscriptions, id, { ...sub, ...extra });
+      const next = { ...state, channels, subscriptions };
+      if (event.property !== 'name') return next;
+      // Messages name their channel too (display_recipient).
+      const renamed = [...state.messages.values()]
+        .filter((m) => m.type === 'stream' && m.stream_id === id)
+        .map((m) => ({ ...m, display_recipient: String(event.value) }));
+      return replaceMessages(next, renamed);
+    }
+    default:
+      return state;
+  }
+};
+
+const onUserTopic: Apply = (state, event, ctx) => {
+  const entry: UserTopic = {
+    stream_id: event.stream_id,
+    topic_name: event.topic_name,
+    visibility_policy: event.visibility_policy,
+    last_updated: event.last_updated,
+  };
+  const lower = entry.topic_name.toLowerCase();
+  const others = state.userTopics.filter(
+    (t) => !(t.stream_id === entry.stream_id && t.topic_name.toLowerCase() === lower),
+  );
+  const userTopics = entry.visibility_policy === 0 ? others : [...others, entry];
+  return recountUnread({ ...state, userTopics }, ctx.book);
+};
+
+const onMutedUsers: Apply = (state, event, ctx) => {
+  const mutedUserIds = new Set((event.muted_users as { id: number }[]).map((m) => m.id));
+  return recountUnread({ ...state, mutedUserIds }, ctx.book);
+};
+
+export const channelHandlers: Record<string, Apply> = {
+  subscription: onSubscription,
+  stream: onStream,
+  user_topic: onUserTopic,
+  muted_users: onMutedUsers,
+};

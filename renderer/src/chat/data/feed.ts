@@ -1,0 +1,180 @@
+import type { Params } from './api.js';
+import type { Message, MessageListState, Narrow } from './model.js';
+import { addMessages, isLocalId, mergeIds, recountUnread } from './model-updates.js';
+import { nearOf, opensAtFirstUnread, wireNarrow } from './narrow.js';
+import type { Reading } from './reading.js';
+import { errorText, type StoreCore } from './store-core.js';
+
+/** Messages per fetch of the feed (Zulip's web app fetches 50 either side at first). */
+export const FETCH_BATCH = 50;
+/** Recent conversations at start: Zulip's web app loads the newest 400 messages. */
+export const RECENT_FETCH = 400;
+/** GET /messages answers an anchor of "newest" with a number above every id. */
+const LARGER_THAN_MAX_MESSAGE_ID = 10_000_000_000_000_000;
+
+interface MessagesAnswer {
+  messages: Message[];
+  found_oldest: boolean;
+  found_newest: boolean;
+  found_anchor?: boolean;
+  anchor: number;
+}
+
+function emptyList(narrow: Narrow): MessageListState {
+  return {
+    narrow,
+    ids: [],
+    foundOldest: false,
+    foundNewest: false,
+    loadingOlder: true,
+    loadingNewer: true,
+    anchorId: null,
+    error: null,
+  };
+}
+
+/**
+ * The feed's list (`GET /messages` around the first unread or `near`,
+ * extended either way) and the start-up load behind Recent conversations.
+ */
+export class Feed {
+  /** Bumped by every new list: answers for an older one are dropped. */
+  private generation = 0;
+
+  constructor(
+    private readonly core: StoreCore,
+    private readonly reading: Reading,
+  ) {}
+
+  private async fetchMessages(params: Params): Promise<MessagesAnswer> {
+    const answer = await this.core.api.call<MessagesAnswer>('GET', '/messages', {
+      apply_markdown: true,
+      client_gravatar: false,
+      ...params,
+    });
+    // Reads this tab has not sent yet must not come back as unread.
+    const messages = answer.messages.map((m) =>
+      this.reading.isUnsent(m.id) && !m.flags.includes('read')
+        ? { ...m, flags: [...m.flags, 'read'] }
+        : m,
+    );
+    return { ...answer, messages };
+  }
+
+  async loadRecent(): Promise<void> {
+    const { core } = this;
+    try {
+      const answer = await this.fetchMessages({
+        anchor: 'newest',
+        num_before: RECENT_FETCH,
+        num_after: 0,
+        narrow: [],
+      });
+      const next = addMessages(core.state, core.book, answer.messages, { live: false });
+      core.set(recountUnread({ ...next, recentLoaded: true }, core.book));
+    } catch {
+      // Recent conversations then fill from live messages only.
+      core.set({ ...core.state, recentLoaded: true });
+    }
+  }
+
+  /**
+   * Loads `narrow` into the feed. `keepShown` leaves the current list on
+   * screen until the answer replaces it (re-register, messages moved in).
+   */
+  async show(narrow: Narrow, how: { keepShown: boolean }): Promise<void> {
+    const { core } = this;
+    const generation = ++this.generation;
+    const current = core.state.list;
+    if (!how.keepShown || !current) core.set({ ...core.state, list: emptyList(narrow) });
+    else {
+      core.set({
+        ...core.state,
+        list: { ...current, narrow, loadingOlder: true, loadingNewer: true },
+      });
+    }
+    const near = nearOf(narrow);
+    try {
+      const answer = await this.fetchMessages({
+        anchor: near ?? (opensAtFirstUnread(narrow) ? 'first_unread' : 'newest'),
+        num_before: FETCH_BATCH,
+        num_after: FETCH_BATCH,
+        narrow: wireNarrow(narrow),
+      });
+      if (generation !== this.generation || core.closed) return;
+      const ids = answer.messages.map((m) => m.id);
+      let anchorId: number | null = near ?? answer.anchor;
+      if (anchorId >= LARGER_THAN_MAX_MESSAGE_ID || !ids.includes(anchorId)) {
+        anchorId = ids.find((id) => id >= (anchorId ?? 0)) ?? ids[ids.length - 1] ?? null;
+      }
+      const next = addMessages(core.state, core.book, answer.messages, { live: false });
+      // Local echoes still waiting for their event stay at the end of the list.
+      const echoes = (core.state.list?.ids ?? []).filter(
+        (id) => isLocalId(id) && answer.found_newest && next.messages.has(id),
+      );
+      const list: MessageListState = {
+        narrow,
+        ids: mergeIds(ids, echoes),
+        foundOldest: answer.found_oldest,
+        foundNewest: answer.found_newest,
+        loadingOlder: false,
+        loadingNewer: false,
+        anchorId,
+        error: null,
+      };
+      core.set(recountUnread({ ...next, list }, core.book));
+    } catch (err) {
+      const list = core.state.list;
+      if (generation !== this.generation || core.closed || !list) return;
+      core.set({
+        ...core.state,
+        list: { ...list, loadingOlder: false, loadingNewer: false, error: errorText(err) },
+      });
+    }
+  }
+
+  async extend(direction: 'older' | 'newer'): Promise<void> {
+    const { core } = this;
+    const list = core.state.list;
+    if (!list) return;
+    const older = direction === 'older';
+    if (older ? list.foundOldest || list.loadingOlder : list.foundNewest || list.loadingNewer) {
+      return;
+    }
+    const serverIds = list.ids.filter((id) => !isLocalId(id));
+    const anchor = older ? serverIds[0] : serverIds[serverIds.length - 1];
+    if (anchor === undefined) return;
+    const generation = this.generation;
+    const loading = older ? 'loadingOlder' : 'loadingNewer';
+    core.set({ ...core.state, list: { ...list, [loading]: true } });
+    try {
+      const answer = await this.fetchMessages({
+        anchor,
+        include_anchor: false,
+        num_before: older ? FETCH_BATCH : 0,
+        num_after: older ? 0 : FETCH_BATCH,
+        narrow: wireNarrow(list.narrow),
+      });
+      const current = core.state.list;
+      if (generation !== this.generation || core.closed || !current) return;
+      const next = addMessages(core.state, core.book, answer.messages, { live: false });
+      const ids = mergeIds(
+        current.ids,
+        answer.messages.map((m) => m.id),
+      );
+      const found = older
+        ? { foundOldest: answer.found_oldest }
+        : { foundNewest: answer.found_newest };
+      core.set(
+        recountUnread(
+          { ...next, list: { ...current, ids, error: null, [loading]: false, ...found } },
+          core.book,
+        ),
+      );
+    } catch (err) {
+      const current = core.state.list;
+      if (generation !== this.generation || !current) return;
+      core.set({ ...core.state, list: { ...current, [loading]: false, error: errorText(err) } });
+    }
+  }
+}

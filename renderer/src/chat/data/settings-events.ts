@@ -1,0 +1,61 @@
+import { type Apply, mapWith, mapWithout } from './event-kit.js';
+
+/** Settings events: the user's settings, drafts, the organization and its emoji. */
+
+const onUserSettings: Apply = (state, event) =>
+  event.op === 'update'
+    ? { ...state, settings: { ...state.settings, [event.property]: event.value } }
+    : state;
+
+/** The legacy `update_display_settings` / `update_global_notifications` events some servers still send. */
+const onLegacySettings: Apply = (state, event) =>
+  typeof event.setting_name === 'string'
+    ? { ...state, settings: { ...state.settings, [event.setting_name]: event.setting } }
+    : state;
+
+const onDrafts: Apply = (state, event) => {
+  switch (event.op) {
+    case 'add': {
+      const drafts = new Map(state.drafts);
+      for (const draft of event.drafts as Record<string, unknown>[])
+        drafts.set(Number(draft.id), draft);
+      return { ...state, drafts };
+    }
+    case 'update':
+      return { ...state, drafts: mapWith(state.drafts, Number(event.draft.id), event.draft) };
+    case 'remove':
+      return { ...state, drafts: mapWithout(state.drafts, Number(event.draft_id)) };
+    default:
+      return state;
+  }
+};
+
+const onRealm: Apply = (state, event) => {
+  const changes: Record<string, unknown> =
+    event.op === 'update'
+      ? { [event.property]: event.value }
+      : event.op === 'update_dict'
+        ? (event.data ?? {})
+        : {};
+  if (Object.keys(changes).length === 0) return state;
+  const settings = { ...state.realm.settings };
+  for (const [key, value] of Object.entries(changes)) settings[`realm_${key}`] = value;
+  const name = typeof changes.name === 'string' ? changes.name : state.realm.name;
+  const maxFileUploadSizeMib =
+    typeof changes.max_file_upload_size_mib === 'number'
+      ? changes.max_file_upload_size_mib
+      : state.realm.maxFileUploadSizeMib;
+  return { ...state, realm: { ...state.realm, name, settings, maxFileUploadSizeMib } };
+};
+
+const onRealmEmoji: Apply = (state, event) =>
+  event.op === 'update' ? { ...state, realm: { ...state.realm, emoji: event.realm_emoji } } : state;
+
+export const settingsHandlers: Record<string, Apply> = {
+  user_settings: onUserSettings,
+  update_display_settings: onLegacySettings,
+  update_global_notifications: onLegacySettings,
+  drafts: onDrafts,
+  realm: onRealm,
+  realm_emoji: onRealmEmoji,
+};

@@ -1,0 +1,245 @@
+/** Event shapes the recordings do not cover (legacy forms, rarer ops), applied one by one. */
+import { describe, expect, it } from 'vitest';
+import {
+  applyEvent,
+  type EventContext,
+  noEffects,
+  type ZulipEvent,
+} from '../../../renderer/src/chat/data/events.js';
+import type { ChatState, Message, User } from '../../../renderer/src/chat/data/model.js';
+import { initialChatState } from '../../../renderer/src/chat/data/state.js';
+import { countUnread, emptyBook, fileMessage } from '../../../renderer/src/chat/data/unread.js';
+
+const ME = 1;
+const NOW = 1_700_000_000;
+
+function message(id: number, extra: Partial<Message> = {}): Message {
+  return {
+    id,
+    type: 'stream',
+    sender_id: 2,
+    sender_full_name: 'Ann',
+    sender_email: 'ann@x.org',
+    avatar_url: '/a.png',
+    content: '<p>x</p>',
+    stream_id: 10,
+    subject: 't',
+    display_recipient: 'old',
+    timestamp: 0,
+    flags: [],
+    reactions: [],
+    submessages: [],
+    ...extra,
+  };
+}
+
+function setup(messages: Message[] = []) {
+  const state: ChatState = initialChatState(ME);
+  state.users.set(2, { user_id: 2, full_name: 'Ann', email: 'ann@x.org', role: 400 } as User);
+  state.subscriptions.set(10, {
+    stream_id: 10,
+    name: 'old',
+    description: '',
+    rendered_description: '',
+    color: '',
+    pin_to_top: false,
+    is_muted: false,
+    invite_only: false,
+    desktop_notifications: null,
+    subscriber_count: 3,
+  });
+  state.channels.set(10, state.subscriptions.get(10)!);
+  const book = emptyBook();
+  for (const m of messages) {
+    state.messages.set(m.id, m);
+    fileMessage(book, m, ME);
+  }
+  const ctx: EventContext = { book, effects: noEffects(), nowSecs: NOW };
+  let current = state;
+  const apply = (event: Partial<ZulipEvent> & { type: string }) => {
+    current = applyEvent(current, { id: 0, ...event } as ZulipEvent, ctx);
+    return current;
+  };
+  return {
+    apply,
+    ctx,
+    get state() {
+      return current;
+    },
+  };
+}
+
+describe('applying events', () => {
+  it('renames a channel in its messages', () => {
+    const s = setup([message(5)]);
+    const state = s.apply({
+      type: 'stream',
+      op: 'update',
+      stream_id: 10,
+      property: 'name',
+      value: 'new',
+    });
+    expect(state.subscriptions.get(10)?.name).toBe('new');
+    expect(state.messages.get(5)?.display_recipient).toBe('new');
+  });
+
+  it('renames a user in their messages and re-derives role flags', () => {
+    const s = setup([message(5)]);
+    const state = s.apply({
+      type: 'realm_user',
+      op: 'update',
+      person: { user_id: 2, full_name: 'Anne', role: 200 },
+    });
+    expect(state.messages.get(5)?.sender_full_name).toBe('Anne');
+    expect(state.users.get(2)).toMatchObject({
+      full_name: 'Anne',
+      is_admin: true,
+      is_owner: false,
+    });
+  });
+
+  it('keeps the edit time for rendering-only updates', () => {
+    const s = setup([message(5)]);
+    const state = s.apply({
+      type: 'update_message',
+      message_id: 5,
+      message_ids: [5],
+      rendering_only: true,
+      rendered_content: '<p>y</p>',
+      edit_timestamp: NOW,
+    });
+    expect(state.messages.get(5)?.content).toBe('<p>y</p>');
+    expect(state.messages.get(5)?.last_edit_timestamp).toBeUndefined();
+  });
+
+  it('deletes single and bulk, and reads all', () => {
+    const s = setup([message(5), message(6), message(7), message(8)]);
+    s.apply({
+      type: 'delete_message',
+      message_id: 5,
+      message_type: 'stream',
+      stream_id: 10,
+      topic: 't',
+    });
+    s.apply({
+      type: 'delete_message',
+      message_ids: [6],
+      message_type: 'stream',
+      stream_id: 10,
+      topic: 't',
+    });
+    expect([...s.state.messages.keys()]).toEqual([7, 8]);
+    expect(s.state.unread.total).toBe(2);
+    s.apply({ type: 'update_message_flags', op: 'add', flag: 'read', messages: [], all: true });
+    expect(s.state.unread.total).toBe(0);
+    expect(s.state.messages.get(8)?.flags).toEqual(['read']);
+  });
+
+  it('takes legacy presence events', () => {
+    const s = setup();
+    const state = s.apply({
+      type: 'presence',
+      user_id: 2,
+      email: 'ann@x.org',
+      server_timestamp: NOW,
+      presence: {
+        website: { client: 'website', status: 'idle', timestamp: NOW - 10, pushable: false },
+      },
+    });
+    expect(state.presence.get(2)).toEqual({ status: 'idle', last_active: null });
+  });
+
+  it('clears status fields Zulip clears with empty strings', () => {
+    const s = setup();
+    s.apply({
+      type: 'user_status',
+      user_id: 2,
+      status_text: 'out',
+      emoji_name: 'car',
+      emoji_code: '1f697',
+      reaction_type: 'unicode_emoji',
+    });
+    s.apply({ type: 'user_status', user_id: 2, emoji_name: '', emoji_code: '', reaction_type: '' });
+    expect(s.state.userStatus.get(2)).toEqual({ status_text: 'out' });
+    s.apply({ type: 'user_status', user_id: 2, status_text: '' });
+    expect(s.state.userStatus.has(2)).toBe(false);
+  });
+
+  it('ignores its own typing and counts subscribers', () => {
+    const s = setup();
+    const before = s.state;
+    s.apply({
+      type: 'typing',
+      op: 'start',
+      message_type: 'stream',
+      sender: { user_id: ME },
+      stream_id: 10,
+      topic: 't',
+    });
+    expect(s.state).toBe(before);
+    s.apply({ type: 'subscription', op: 'peer_add', stream_ids: [10], user_ids: [4, 5] });
+    expect(s.state.subscriptions.get(10)?.subscriber_count).toBe(5);
+  });
+
+  it('applies realm settings by update and update_dict', () => {
+    const s = setup();
+    s.apply({ type: 'realm', op: 'update', property: 'name', value: 'Org' });
+    s.apply({
+      type: 'realm',
+      op: 'update_dict',
+      property: 'default',
+      data: { message_content_edit_limit_seconds: 600 },
+    });
+    expect(s.state.realm.name).toBe('Org');
+    expect(s.state.realm.settings.realm_message_content_edit_limit_seconds).toBe(600);
+  });
+
+  it('reports moves into the shown narrow for a refetch', () => {
+    const s = setup([message(5, { subject: 'a' })]);
+    s.apply({
+      type: 'update_message',
+      message_id: 9,
+      message_ids: [9],
+      stream_id: 10,
+      orig_subject: 'a',
+      subject: 'b',
+      propagate_mode: 'change_one',
+      edit_timestamp: NOW,
+    });
+    expect(s.ctx.effects.refetchList).toBe(false);
+    const listed = {
+      ...s.state,
+      list: {
+        narrow: [
+          { operator: 'channel', operand: 10 },
+          { operator: 'topic', operand: 'b' },
+        ],
+        ids: [],
+        foundOldest: true,
+        foundNewest: true,
+        loadingOlder: false,
+        loadingNewer: false,
+        anchorId: null,
+        error: null,
+      },
+    };
+    const ctx: EventContext = { ...s.ctx, effects: noEffects() };
+    applyEvent(
+      listed,
+      {
+        id: 1,
+        type: 'update_message',
+        message_id: 5,
+        message_ids: [5],
+        stream_id: 10,
+        orig_subject: 'a',
+        subject: 'b',
+        propagate_mode: 'change_one',
+        edit_timestamp: NOW,
+      },
+      ctx,
+    );
+    expect(ctx.effects.refetchList).toBe(true);
+    expect(countUnread(ctx.book, listed).topics.get(10)?.get('b')).toBe(1);
+  });
+});
