@@ -278,6 +278,16 @@ describe('the chat page', { timeout: 60_000 }, () => {
     await expect.poll(() => sidebar().isVisible(), WAIT).toBe(false);
     expect(await scrollsSideways(page)).toBe(false);
     await shot(page, 'phone-recent');
+    // The user list is a panel behind its own button; Esc closes it.
+    const usersButton = page.getByRole('button', { name: 'Users' });
+    const users = page.getByRole('complementary', { name: 'Users' });
+    expect(await users.isVisible()).toBe(false);
+    await usersButton.click();
+    await expect.poll(() => users.isVisible(), WAIT).toBe(true);
+    expect(await scrollsSideways(page)).toBe(false);
+    await shot(page, 'phone-users');
+    await page.keyboard.press('Escape');
+    await expect.poll(() => users.isVisible(), WAIT).toBe(false);
     await page.setViewportSize({ width: 1200, height: 900 });
   });
 
