@@ -64,6 +64,8 @@ beforeAll(async () => {
       '| a | b |',
       '|---|---|',
       '| 1 | 2 |',
+      '',
+      'See #**general>lunch**.',
     ].join('\n'),
   );
   await sendToChannel(t, 'owner', random, 'weekend', 'Any plans?');
@@ -165,6 +167,16 @@ describe('the chat page', { timeout: 60_000 }, () => {
     expect(await spoiler.getAttribute('aria-expanded')).toBe('true');
     const mention = page.locator('.message.mentioned .user-mention');
     expect(await mention.getAttribute('class')).toContain('self-mention');
+  });
+
+  it('follows channel and topic links inside the app', async () => {
+    const link = page.locator('.message a.stream-topic', { hasText: 'general > lunch' });
+    expect(await link.getAttribute('target')).toBeNull();
+    await link.click();
+    await expect.poll(viewTitle, WAIT).toBe('#general > lunch');
+    expect(new URL(page.url()).pathname).toBe('/');
+    await page.goBack();
+    await expect.poll(viewTitle, WAIT).toBe('#general');
   });
 
   it('marks what was seen as read; the counts drop', async () => {
