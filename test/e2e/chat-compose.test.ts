@@ -10,6 +10,7 @@ import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureRenderer } from '../../renderer/build.js';
+import { Watcher } from '../helpers/event-queues.js';
 import { createChannel } from '../helpers/fixtures.js';
 import { sendToChannel } from '../helpers/messages.js';
 import { FIXTURE_PASSWORD, startTestServer, type TestServer } from '../helpers/server.js';
@@ -73,7 +74,9 @@ beforeAll(async () => {
   createChannel(t, { name: 'design', subscribers: [owner.id, member.id] });
   ownerMessage = await sendToChannel(t, 'owner', general, 'lunch', 'Who is in for **lunch**?');
   browser = await launchBrowser();
-  ({ page, errors } = await openPage(browser));
+  ({ page, errors } = await openPage(browser, {
+    permissions: ['clipboard-read', 'clipboard-write'],
+  }));
   await page.goto(`${t.url}/`);
   await page.getByLabel('E-mail').fill('member@example.com');
   await page.getByLabel('Password').fill(FIXTURE_PASSWORD);
@@ -182,7 +185,13 @@ describe('the compose box', { timeout: 60_000 }, () => {
   });
 
   it('keeps an unsent draft per conversation across narrows and a reload', async () => {
+    const drafts = async () =>
+      (await t.as('member').get('/drafts')).body.drafts.map(
+        (d: { to: number[]; topic: string; content: string }) => [d.to, d.topic, d.content],
+      );
     await textarea().fill('half a thought');
+    // enable_drafts_synchronization is on by default: the draft is on the server.
+    await expect.poll(drafts, WAIT).toEqual([[[general], 'lunch', 'half a thought']]);
     await page.goto(`${t.url}/#narrow/channel/${general}-general/topic/other`);
     await expect
       .poll(() => page.locator('#view-title').textContent(), WAIT)
@@ -194,9 +203,99 @@ describe('the compose box', { timeout: 60_000 }, () => {
     await page.reload();
     await expect.poll(() => textarea().inputValue(), WAIT).toBe('half a thought');
     await textarea().fill('');
+    await expect.poll(drafts, WAIT).toEqual([]);
     await page.reload();
     await row(ownerMessage).waitFor();
     expect(await textarea().count()).toBe(0);
+  });
+
+  it('tells the others who are typing, and stops when sent', async () => {
+    const owner = await Watcher.register(t.as('owner'), {
+      event_types: ['typing'],
+      client_capabilities: { stream_typing_notifications: true },
+    });
+    await page.getByRole('button', { name: 'Message #general > lunch' }).click();
+    await textarea().pressSequentially('typing…');
+    await expect
+      .poll(async () => (await owner.take()).map((e) => [e.op, e.stream_id, e.topic]), WAIT)
+      .toEqual([['start', general, 'lunch']]);
+    await textarea().press('Enter');
+    await expect.poll(async () => (await owner.take()).map((e) => e.op), WAIT).toEqual(['stop']);
+  });
+
+  it('writes a direct message to people picked by name', async () => {
+    await textarea().press('Escape');
+    await page.getByRole('button', { name: 'New direct message' }).click();
+    const person = page.getByRole('combobox', { name: 'Add a person' });
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label')), WAIT)
+      .toBe('Add a person');
+    await person.pressSequentially('Oli');
+    await expect
+      .poll(
+        () =>
+          page.getByRole('listbox', { name: 'People' }).getByRole('option').first().textContent(),
+        WAIT,
+      )
+      .toContain('Olivia Owner');
+    await person.press('Enter');
+    expect(await page.getByRole('button', { name: 'Remove Olivia Owner' }).count()).toBe(1);
+    await textarea().fill('Just between us');
+    await shot(page, 'direct');
+    await textarea().press('Enter');
+    await expect
+      .poll(async () => {
+        const answer = await t.as('owner').get('/messages', {
+          anchor: 'newest',
+          num_before: 1,
+          num_after: 0,
+          apply_markdown: false,
+          narrow: JSON.stringify([{ operator: 'dm', operand: [t.accounts.member.id] }]),
+        });
+        return answer.body.messages.map((m: ApiMessage) => m.content);
+      }, WAIT)
+      .toEqual(['Just between us']);
+    await textarea().press('Escape');
+  });
+
+  it('uploads a pasted image', async () => {
+    await page.getByRole('button', { name: 'Message #general > lunch' }).click();
+    await textarea().focus();
+    // A 1×1 PNG on the clipboard, as a screenshot tool leaves it.
+    await textarea().evaluate((area) => {
+      const png = Uint8Array.from(
+        atob(
+          'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
+        ),
+        (c) => c.charCodeAt(0),
+      );
+      const data = new DataTransfer();
+      data.items.add(new File([png], 'pasted.png', { type: 'image/png' }));
+      area.dispatchEvent(
+        new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }),
+      );
+    });
+    await expect
+      .poll(() => textarea().inputValue(), WAIT)
+      .toMatch(/^\[pasted\.png\]\(\/user_uploads\/\S+\)$/);
+    await textarea().fill('');
+  });
+
+  it('uploads a file dropped on the box', async () => {
+    await page.getByRole('region', { name: 'Compose' }).evaluate((box) => {
+      const data = new DataTransfer();
+      data.items.add(new File(['dropped text'], 'dropped.txt', { type: 'text/plain' }));
+      box.dispatchEvent(
+        new DragEvent('dragover', { dataTransfer: data, bubbles: true, cancelable: true }),
+      );
+      box.dispatchEvent(
+        new DragEvent('drop', { dataTransfer: data, bubbles: true, cancelable: true }),
+      );
+    });
+    await expect
+      .poll(() => textarea().inputValue(), WAIT)
+      .toMatch(/^\[dropped\.txt\]\(\/user_uploads\/\S+\)$/);
+    await textarea().fill('');
   });
 });
 
@@ -212,14 +311,24 @@ describe('message actions', { timeout: 60_000 }, () => {
     await expect
       .poll(async () => (await messageById(ownerMessage)).reactions.map((r) => r.emoji_name), WAIT)
       .toEqual(['octopus']);
-    const chip = row(ownerMessage).locator('.reaction');
+    const chip = row(ownerMessage).locator('.reaction:not(.reaction-add)');
     await expect.poll(() => chip.getAttribute('aria-pressed'), WAIT).toBe('true');
     expect(await chip.getAttribute('title')).toBe('You reacted with :octopus:');
     // Focus came back to the actions button.
     expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe(
       'Message actions',
     );
-    await chip.click();
+    // The + beside the chips adds another.
+    await row(ownerMessage).getByRole('button', { name: 'Add emoji reaction' }).click();
+    await picker.getByLabel('Search emoji').fill('tada');
+    await picker.getByLabel('Search emoji').press('Enter');
+    await expect
+      .poll(async () => (await messageById(ownerMessage)).reactions.map((r) => r.emoji_name), WAIT)
+      .toEqual(['octopus', 'tada']);
+    await expect.poll(() => chip.count(), WAIT).toBe(2);
+    await shot(page, 'reactions');
+    await chip.first().click();
+    await chip.first().click();
     await expect.poll(async () => (await messageById(ownerMessage)).reactions, WAIT).toEqual([]);
     await expect.poll(() => chip.count(), WAIT).toBe(0);
   });
@@ -232,6 +341,53 @@ describe('message actions', { timeout: 60_000 }, () => {
     expect(labels).not.toContain('Edit message');
     await page.keyboard.press('Escape');
     await expect.poll(() => page.getByRole('menu').count(), WAIT).toBe(0);
+  });
+
+  it('copies an absolute link to the message', async () => {
+    await openActions(ownerMessage);
+    await menuItem('Copy link to message').click();
+    await expect.poll(() => page.getByText('Link copied.').count(), WAIT).toBe(1);
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(
+      `${t.url}/#narrow/channel/${general}-general/topic/lunch/near/${ownerMessage}`,
+    );
+  });
+
+  it('works from the keyboard: the menu opens on its first item, arrows move, Escape returns', async () => {
+    const button = row(ownerMessage).getByRole('button', { name: 'Message actions' });
+    await button.focus();
+    await page.keyboard.press('Enter');
+    const focused = () => page.evaluate(() => document.activeElement?.textContent);
+    await expect.poll(focused, WAIT).toBe('Add emoji reaction');
+    await page.keyboard.press('ArrowDown');
+    expect(await focused()).toBe('Quote and reply');
+    await page.keyboard.press('End');
+    expect(await focused()).toBe('View message source');
+    await page.keyboard.press('ArrowDown');
+    expect(await focused()).toBe('Add emoji reaction');
+    await page.keyboard.press('Escape');
+    await expect.poll(() => page.getByRole('menu').count(), WAIT).toBe(0);
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe(
+      'Message actions',
+    );
+    expect(await button.getAttribute('aria-expanded')).toBe('false');
+  });
+
+  it('moves someone else’s message to another channel', async () => {
+    const moving = await sendToChannel(t, 'owner', general, 'lunch', 'Belongs in design');
+    await row(moving).waitFor();
+    await openActions(moving);
+    await menuItem('Move message').click();
+    const dialog = page.getByRole('dialog', { name: 'Move message' });
+    expect(await dialog.getByLabel('Message', { exact: true }).count()).toBe(0);
+    const design = (await t.as('member').get('/streams')).body.streams.find(
+      (s: { name: string }) => s.name === 'design',
+    ).stream_id;
+    await dialog.getByLabel('Channel').selectOption(String(design));
+    await dialog.getByLabel('Which messages to move').selectOption('change_one');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => dialog.count(), WAIT).toBe(0);
+    const moved = (await t.as('member').get(`/messages/${moving}`)).body.message;
+    expect([moved.stream_id, moved.subject]).toEqual([design, 'lunch']);
   });
 
   it('quotes a message into the compose box with Zulip’s quote block', async () => {

@@ -332,6 +332,14 @@ describe('people and channels in the chat', { timeout: 60_000 }, () => {
     await expect.poll(async () => (await subscriptionOf(general)).is_muted, WAIT).toBe(false);
     await choose(nav, 'Actions for #general', 'Pin channel to top');
     await expect.poll(async () => (await subscriptionOf(general)).pin_to_top, WAIT).toBe(true);
+    await choose(nav, 'Actions for #general', 'Change colour…');
+    const colour = dialog('Colour of #general');
+    await colour.getByRole('radio', { name: '#bd86e5' }).check();
+    await colour.getByRole('button', { name: 'Save colour' }).click();
+    await expect.poll(async () => (await subscriptionOf(general)).color, WAIT).toBe('#bd86e5');
+    await expect
+      .poll(() => nav.locator('.channel-item .channel-swatch').first().getAttribute('style'), WAIT)
+      .toContain('rgb(189, 134, 229)');
   });
 
   it('unsubscribes from a channel after confirming', async () => {

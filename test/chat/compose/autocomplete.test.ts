@@ -76,6 +76,15 @@ describe('finding the token at the cursor', () => {
     });
   });
 
+  it('turns `>` after a finished channel link into topic completion', () => {
+    expect(at('see #**general**>lu')).toMatchObject({
+      kind: 'topic',
+      channel: 'general',
+      query: 'lu',
+      start: 4,
+    });
+  });
+
   it('looks only at the text before the cursor', () => {
     expect(tokenAt('@al and more', 3)).toMatchObject({ kind: 'mention', query: 'al', end: 3 });
   });

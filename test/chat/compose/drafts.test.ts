@@ -51,6 +51,74 @@ describe('local drafts', () => {
 });
 
 describe('server drafts', () => {
+  it('finds a new draft that got the id of one it removed (the server reuses ids)', async () => {
+    const known = new Map<number, Record<string, unknown>>();
+    const api = {
+      call: async (method: string) => {
+        if (method === 'POST') {
+          known.set(1, {
+            id: 1,
+            type: 'stream',
+            to: [1],
+            topic: 'x',
+            content: 'again',
+            timestamp: 1,
+          });
+          return { ids: [1] };
+        }
+        if (method === 'DELETE') known.delete(1);
+        return {};
+      },
+    } as unknown as ZulipApi;
+    known.set(1, { id: 1, type: 'stream', to: [1], topic: 'x', content: 'first', timestamp: 1 });
+    const drafts = serverDrafts(api, () => known);
+    const x = { kind: 'channel' as const, channelId: 1, topic: 'x' };
+    await drafts.remove(x);
+    expect(drafts.load(x)).toBe('');
+    await drafts.save(x, 'again');
+    expect(drafts.load(x)).toBe('again');
+  });
+
+  it('removes a draft whose creation was still on its way when the message was sent', async () => {
+    const calls: string[] = [];
+    let answerPost: (value: { ids: number[] }) => void = () => {};
+    const api = {
+      call: (method: string, path: string) => {
+        calls.push(`${method} ${path}`);
+        if (method === 'POST') return new Promise((resolve) => (answerPost = resolve));
+        return Promise.resolve({});
+      },
+    } as unknown as ZulipApi;
+    const drafts = serverDrafts(api, () => new Map());
+    const lunch = { kind: 'channel' as const, channelId: 1, topic: 'lunch' };
+    const saving = drafts.save(lunch, 'about to send');
+    const removing = drafts.remove(lunch);
+    while (calls.length === 0) await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(calls).toEqual(['POST /drafts']);
+    answerPost({ ids: [77] });
+    await Promise.all([saving, removing]);
+    expect(calls).toEqual(['POST /drafts', 'DELETE /drafts/77']);
+  });
+
+  it('creates a new draft when the one it patched was removed elsewhere', async () => {
+    const calls: string[] = [];
+    const api = {
+      call: async (method: string, path: string) => {
+        calls.push(`${method} ${path}`);
+        if (path === '/drafts/5')
+          throw Object.assign(new Error('Draft does not exist'), { status: 404 });
+        return { ids: [40] };
+      },
+    } as unknown as ZulipApi;
+    const known = new Map<number, Record<string, unknown>>([
+      [5, { id: 5, type: 'private', to: [2], topic: '', content: 'old', timestamp: 1 }],
+    ]);
+    const drafts = serverDrafts(api, () => known);
+    await drafts.save({ kind: 'direct', userIds: [2] }, 'new');
+    await drafts.save({ kind: 'direct', userIds: [2] }, 'newer');
+    expect(calls).toEqual(['PATCH /drafts/5', 'POST /drafts', 'PATCH /drafts/40']);
+  });
+
   it('creates once, then patches, then deletes, finding drafts from register too', async () => {
     const calls: string[] = [];
     const api = {

@@ -7,6 +7,7 @@ import {
   type ZulipEvent,
 } from '../../../renderer/src/chat/data/events.js';
 import type { ChatState, Message, User } from '../../../renderer/src/chat/data/model.js';
+import { recountUnread } from '../../../renderer/src/chat/data/model-updates.js';
 import { initialChatState } from '../../../renderer/src/chat/data/state.js';
 import { countUnread, emptyBook, fileMessage } from '../../../renderer/src/chat/data/unread.js';
 
@@ -55,7 +56,7 @@ function setup(messages: Message[] = []) {
     fileMessage(book, m, ME);
   }
   const ctx: EventContext = { book, effects: noEffects(), nowSecs: NOW };
-  let current = state;
+  let current = recountUnread(state, book);
   const apply = (event: Partial<ZulipEvent> & { type: string }) => {
     current = applyEvent(current, { id: 0, ...event } as ZulipEvent, ctx);
     return current;
@@ -192,6 +193,40 @@ describe('applying events', () => {
     });
     expect(s.state.realm.name).toBe('Org');
     expect(s.state.realm.settings.realm_message_content_edit_limit_seconds).toBe(600);
+  });
+
+  it('replaces custom emoji and drops deleted channels with their subscriptions', () => {
+    const s = setup([message(5)]);
+    const emoji = { '3': { id: '3', name: 'party', source_url: '/e.png', deactivated: false } };
+    s.apply({ type: 'realm_emoji', op: 'update', realm_emoji: emoji });
+    expect(s.state.realm.emoji).toEqual(emoji);
+    expect(s.state.unread.channels.get(10)).toBe(1);
+    s.apply({ type: 'stream', op: 'delete', streams: [{ stream_id: 10 }], stream_ids: [10] });
+    expect(s.state.channels.has(10)).toBe(false);
+    expect(s.state.subscriptions.has(10)).toBe(false);
+    // Unsubscribed channels do not count.
+    expect(s.state.unread.channels.has(10)).toBe(false);
+  });
+
+  it('un-mutes a topic by removing its policy', () => {
+    const s = setup([message(5)]);
+    s.apply({
+      type: 'user_topic',
+      stream_id: 10,
+      topic_name: 'T',
+      visibility_policy: 1,
+      last_updated: NOW,
+    });
+    expect(s.state.unread.total).toBe(0);
+    s.apply({
+      type: 'user_topic',
+      stream_id: 10,
+      topic_name: 't',
+      visibility_policy: 0,
+      last_updated: NOW,
+    });
+    expect(s.state.userTopics).toEqual([]);
+    expect(s.state.unread.total).toBe(1);
   });
 
   it('reports moves into the shown narrow for a refetch', () => {

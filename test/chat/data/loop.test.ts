@@ -244,6 +244,7 @@ describe('actions', () => {
       num_before: '50',
       num_after: '50',
       apply_markdown: 'true',
+      allow_empty_topic_name: 'true',
       narrow: JSON.stringify([{ operator: 'channel', operand: general }]),
     });
     expect(f.store.getState().list).toMatchObject({

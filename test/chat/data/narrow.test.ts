@@ -203,6 +203,21 @@ describe('hash links', () => {
       { operator: 'channel', operand: 5 },
       { operator: 'topic', operand: 'a b' },
     ]);
+    // A name that starts with digits is still a name when no channel has that id.
+    const dated = {
+      ...state,
+      channels: new Map(state.channels).set(11, {
+        ...state.channels.get(5)!,
+        stream_id: 11,
+        name: '2024-plans',
+      }),
+    };
+    expect(hashToNarrow('#narrow/channel/2024-plans', dated)).toEqual([
+      { operator: 'channel', operand: 11 },
+    ]);
+    expect(hashToNarrow('#narrow/channel/99-gone', state)).toEqual([
+      { operator: 'channel', operand: 99 },
+    ]);
     expect(hashToNarrow('#narrow/dm/7,9-group', state)).toEqual([
       { operator: 'dm', operand: [7, 9] },
     ]);

@@ -163,6 +163,28 @@ describe('the chat store on the real server', () => {
     }
   });
 
+  it('keeps general chat (the empty topic) as "" in fetches and events alike', async () => {
+    const fetched = await sendToChannel(t, 'admin', general, '', 'no topic');
+    const store = storeFor('member');
+    try {
+      await until(store, (s) => s.connection === 'connected');
+      store.actions.showNarrow([
+        { operator: 'channel', operand: general },
+        { operator: 'topic', operand: '' },
+      ]);
+      await until(store, (s) => s.list?.ids.includes(fetched) === true);
+      expect(store.getState().messages.get(fetched)?.subject).toBe('');
+      const live = await sendToChannel(t, 'admin', general, '', 'still none');
+      const state = await until(store, (s) => s.list?.ids.includes(live) === true);
+      expect(state.messages.get(live)?.subject).toBe('');
+      store.actions.loadTopics(general);
+      const withTopics = await until(store, (s) => s.topics.has(general));
+      expect(withTopics.topics.get(general)?.map((topic) => topic.name)).toContain('');
+    } finally {
+      store.close();
+    }
+  });
+
   it('logs out: the queue is deleted on the server', async () => {
     const store = storeFor('member');
     await until(store, (s) => s.connection === 'connected');

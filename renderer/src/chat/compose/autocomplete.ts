@@ -34,8 +34,9 @@ export function tokenAt(text: string, cursor: number): Token | null {
   const line = before.slice(before.lastIndexOf('\n') + 1);
   const lineStart = cursor - line.length;
 
-  // `#**channel>topic` (a channel chosen, its topic being typed).
-  const topic = /#\*\*([^*>\n]+)>([^*\n]*)$/.exec(line);
+  // `#**channel>topic` (a channel chosen, its topic being typed); `>` typed
+  // after a finished `#**channel**` asks for its topics too, as in Zulip.
+  const topic = /#\*\*([^*>\n]+)(?:\*\*)?>([^*\n]*)$/.exec(line);
   if (topic && opensToken(text, lineStart + topic.index) && topic[2]!.length <= MAX_QUERY) {
     return {
       kind: 'topic',

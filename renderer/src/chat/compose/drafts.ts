@@ -52,6 +52,9 @@ export interface DraftStore {
 
 type KeyValueStorage = Pick<Storage, 'getItem' | 'setItem'>;
 
+const isNotFound = (err: unknown) =>
+  err instanceof Error && 'status' in err && (err as { status: unknown }).status === 404;
+
 /** Drafts in localStorage under one key per user. */
 export function localDrafts(
   storage: KeyValueStorage | null,
@@ -100,48 +103,86 @@ export function serverDrafts(
   now = Date.now,
 ): DraftStore {
   const created = new Map<string, number>();
+  /**
+   * Ids the server no longer has, though the store may not have heard yet;
+   * forgotten once the store drops them (the server reuses freed ids).
+   */
+  const ignored = new Set<number>();
+  const pruneIgnored = () => {
+    const known = drafts();
+    for (const id of ignored) if (!known.has(id)) ignored.delete(id);
+  };
   const idFor = (target: ComposeTarget): number | undefined => {
     const key = draftKey(target);
     const mine = created.get(key);
     if (mine !== undefined) return mine;
+    pruneIgnored();
     for (const [id, draft] of drafts()) {
       const t = draftTarget(draft);
-      if (t && draftKey(t) === key) return id;
+      if (t && draftKey(t) === key && !ignored.has(id)) return id;
     }
     return undefined;
   };
-  const store: DraftStore = {
+  /**
+   * One conversation's requests run one after another: a send's removal
+   * must not overtake the creation still on its way, or the draft outlives
+   * the message.
+   */
+  const turns = new Map<string, Promise<void>>();
+  const inTurn = (target: ComposeTarget, run: () => Promise<void>): Promise<void> => {
+    const key = draftKey(target);
+    const next = (turns.get(key) ?? Promise.resolve()).catch(() => {}).then(run);
+    turns.set(key, next);
+    return next;
+  };
+
+  const removeNow = async (target: ComposeTarget) => {
+    const id = idFor(target);
+    created.delete(draftKey(target));
+    if (id === undefined) return;
+    try {
+      await api.call('DELETE', `/drafts/${id}`);
+    } catch (err) {
+      // Another client already removed it: the goal is reached.
+      if (!isNotFound(err)) throw err;
+    }
+    ignored.add(id);
+  };
+
+  const saveNow = async (target: ComposeTarget, content: string) => {
+    if (content.trim() === '') return removeNow(target);
+    const draft = draftObject(target, content, now());
+    const id = idFor(target);
+    if (id !== undefined) {
+      try {
+        await api.call('PATCH', `/drafts/${id}`, { draft });
+        return;
+      } catch (err) {
+        // Removed meanwhile (sent or deleted from another client): keep the text as a new draft.
+        if (!isNotFound(err)) throw err;
+        created.delete(draftKey(target));
+        ignored.add(id);
+      }
+    }
+    const answer = await api.call<{ ids: number[] }>('POST', '/drafts', { drafts: [draft] });
+    const newId = answer.ids[0];
+    if (newId !== undefined) {
+      created.set(draftKey(target), newId);
+      ignored.delete(newId);
+    }
+  };
+
+  return {
     load(target) {
       const key = draftKey(target);
-      for (const draft of drafts().values()) {
+      pruneIgnored();
+      for (const [id, draft] of drafts()) {
         const t = draftTarget(draft);
-        if (t && draftKey(t) === key) return String(draft.content ?? '');
+        if (t && draftKey(t) === key && !ignored.has(id)) return String(draft.content ?? '');
       }
       return '';
     },
-    async save(target, content) {
-      if (content.trim() === '') return store.remove(target);
-      const draft = draftObject(target, content, now());
-      const id = idFor(target);
-      if (id !== undefined) {
-        await api.call('PATCH', `/drafts/${id}`, { draft });
-        return;
-      }
-      const answer = await api.call<{ ids: number[] }>('POST', '/drafts', { drafts: [draft] });
-      const newId = answer.ids[0];
-      if (newId !== undefined) created.set(draftKey(target), newId);
-    },
-    async remove(target) {
-      const id = idFor(target);
-      created.delete(draftKey(target));
-      if (id === undefined) return;
-      try {
-        await api.call('DELETE', `/drafts/${id}`);
-      } catch (err) {
-        // Another client already removed it: the goal is reached.
-        if (!(err instanceof Error && 'status' in err && err.status === 404)) throw err;
-      }
-    },
+    save: (target, content) => inTurn(target, () => saveNow(target, content)),
+    remove: (target) => inTurn(target, () => removeNow(target)),
   };
-  return store;
 }

@@ -50,6 +50,8 @@ export class Feed {
     const answer = await this.core.api.call<MessagesAnswer>('GET', '/messages', {
       apply_markdown: true,
       client_gravatar: false,
+      // As registered (empty_topic_name): general chat is "" here as in events.
+      allow_empty_topic_name: true,
       ...params,
     });
     // Reads this tab has not sent yet must not come back as unread.

@@ -303,8 +303,11 @@ function termFromHash(
   const text = decodeHashComponent(rawOperand);
   let operand: NarrowTerm['operand'];
   if (name === 'channel') {
+    // As Zulip's slug_to_stream_id: a known id prefix wins, then a whole name ("2024-plans").
     const ids = slugIds(text);
-    operand = ids?.length === 1 ? ids[0]! : (channelIdByName(text, state) ?? text);
+    const id = ids?.length === 1 ? ids[0]! : null;
+    const known = id !== null && (state.channels.has(id) || state.subscriptions.has(id));
+    operand = known ? id : (channelIdByName(text, state) ?? id ?? text);
   } else if (name === 'dm') {
     operand = slugIds(text) ?? userIdsOf(text, state) ?? text;
   } else if (name === 'sender' || name === 'dm-including') {

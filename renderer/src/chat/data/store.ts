@@ -222,7 +222,13 @@ export function createChatStore(api: ZulipApi, options: StoreOptions = {}): Chat
 
   function loadTopics(channelId: number) {
     api
-      .call<{ topics: { name: string; max_id: number }[] }>('GET', `/users/me/${channelId}/topics`)
+      .call<{ topics: { name: string; max_id: number }[] }>(
+        'GET',
+        `/users/me/${channelId}/topics`,
+        {
+          allow_empty_topic_name: true,
+        },
+      )
       .then((answer) => {
         const list = answer.topics.map((t) => ({ name: t.name, maxId: t.max_id }));
         core.set({ ...core.state, topics: new Map(core.state.topics).set(channelId, list) });

@@ -178,7 +178,7 @@ export function EditDialog({
                 id={`${id}-content`}
                 className="edit-content"
                 rows={6}
-                // biome-ignore lint/a11y/noAutofocus: the text is what one opens the editor for
+                // The text is what one opens the editor for.
                 autoFocus
                 value={content ?? ''}
                 disabled={content === null}

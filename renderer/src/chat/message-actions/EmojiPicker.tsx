@@ -54,7 +54,7 @@ export function EmojiPicker({
             aria-label="Search emoji"
             aria-controls={`${id}-grid`}
             placeholder="Search emoji"
-            // biome-ignore lint/a11y/noAutofocus: the dialog exists to search and pick
+            // The dialog exists to search and pick.
             autoFocus
             value={query}
             onChange={(event) => {

@@ -1,11 +1,19 @@
 import './message-actions.css';
-import { useMemo, useState } from 'react';
+import { useMemo, useRef, useState } from 'react';
+import { type EmojiChoice, emojiKey } from '../compose/autocomplete.js';
 import { EmojiGlyph } from '../compose/EmojiGlyph.js';
+import { noteEmojiUse } from '../compose/emoji-data.js';
 import { ApiError } from '../data/api.js';
 import type { Message } from '../data/model.js';
 import { useChat, useZulipApi } from '../data/store-context.js';
+import { EmojiPicker } from './EmojiPicker.js';
 import { reactionImage } from './emoji-image.js';
-import { type ReactionChip, reactionChips, reactionTooltip } from './reaction-chips.js';
+import {
+  type ReactionChip,
+  reactionChips,
+  reactionKey,
+  reactionTooltip,
+} from './reaction-chips.js';
 
 /** Adds or removes one's reaction (`POST`/`DELETE /messages/{id}/reactions`). */
 export function reactionParams(
@@ -25,6 +33,8 @@ export function Reactions({ message }: { message: Message }) {
   const users = useChat((s) => s.users);
   const realmEmoji = useChat((s) => s.realm.emoji);
   const [error, setError] = useState<string | null>(null);
+  const [picking, setPicking] = useState(false);
+  const addButton = useRef<HTMLButtonElement>(null);
   const chips = useMemo(
     () => reactionChips(message.reactions, ownUserId),
     [message.reactions, ownUserId],
@@ -40,6 +50,22 @@ export function Reactions({ message }: { message: Message }) {
         reactionParams(chip),
       )
       .catch((err: unknown) => setError(err instanceof ApiError ? err.message : String(err)));
+  };
+  // Picking an emoji already there toggles one's own reaction, as a chip's click does.
+  const pick = (emoji: EmojiChoice) => {
+    noteEmojiUse(emojiKey(emoji));
+    const key = reactionKey({ reaction_type: emoji.type, emoji_code: emoji.code });
+    const chip = chips.find((c) => c.key === key);
+    toggle(
+      chip ?? {
+        key,
+        emojiName: emoji.name,
+        emojiCode: emoji.code,
+        reactionType: emoji.type,
+        userIds: [],
+        mine: false,
+      },
+    );
   };
   const nameOf = (id: number) => users.get(id)?.full_name ?? 'Unknown user';
 
@@ -73,6 +99,23 @@ export function Reactions({ message }: { message: Message }) {
           </button>
         );
       })}
+      <button
+        ref={addButton}
+        type="button"
+        className="reaction reaction-add"
+        aria-label="Add emoji reaction"
+        title="Add emoji reaction"
+        onClick={() => setPicking(true)}
+      >
+        +
+      </button>
+      {picking && (
+        <EmojiPicker
+          onPick={pick}
+          onClose={() => setPicking(false)}
+          returnFocus={addButton.current}
+        />
+      )}
       {error && (
         <p className="reaction-error" role="alert">
           {error}
