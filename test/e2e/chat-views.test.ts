@@ -64,6 +64,8 @@ beforeAll(async () => {
       '| a | b |',
       '|---|---|',
       '| 1 | 2 |',
+      '',
+      'See #**general>lunch**.',
     ].join('\n'),
   );
   await sendToChannel(t, 'owner', random, 'weekend', 'Any plans?');
@@ -165,6 +167,16 @@ describe('the chat page', { timeout: 60_000 }, () => {
     expect(await spoiler.getAttribute('aria-expanded')).toBe('true');
     const mention = page.locator('.message.mentioned .user-mention');
     expect(await mention.getAttribute('class')).toContain('self-mention');
+  });
+
+  it('follows channel and topic links inside the app', async () => {
+    const link = page.locator('.message a.stream-topic', { hasText: 'general > lunch' });
+    expect(await link.getAttribute('target')).toBeNull();
+    await link.click();
+    await expect.poll(viewTitle, WAIT).toBe('#general > lunch');
+    expect(new URL(page.url()).pathname).toBe('/');
+    await page.goBack();
+    await expect.poll(viewTitle, WAIT).toBe('#general');
   });
 
   it('marks what was seen as read; the counts drop', async () => {
@@ -278,6 +290,16 @@ describe('the chat page', { timeout: 60_000 }, () => {
     await expect.poll(() => sidebar().isVisible(), WAIT).toBe(false);
     expect(await scrollsSideways(page)).toBe(false);
     await shot(page, 'phone-recent');
+    // The user list is a panel behind its own button; Esc closes it.
+    const usersButton = page.getByRole('button', { name: 'Users' });
+    const users = page.getByRole('complementary', { name: 'Users' });
+    expect(await users.isVisible()).toBe(false);
+    await usersButton.click();
+    await expect.poll(() => users.isVisible(), WAIT).toBe(true);
+    expect(await scrollsSideways(page)).toBe(false);
+    await shot(page, 'phone-users');
+    await page.keyboard.press('Escape');
+    await expect.poll(() => users.isVisible(), WAIT).toBe(false);
     await page.setViewportSize({ width: 1200, height: 900 });
   });
 
@@ -321,8 +343,14 @@ describe('the chat page', { timeout: 60_000 }, () => {
     await page.getByRole('button', { name: 'Mark all as read' }).click();
     await expect.poll(() => sidebarCount('archive'), WAIT).toBe('');
     expect(await page.getByRole('button', { name: 'Mark all as read' }).count()).toBe(0);
-    // Scrolling up loads older messages until the first one.
+    // Inside a conversation, its header stays on top.
     const scroller = page.locator('.feed-scroller');
+    await scroller.evaluate((el) => el.scrollBy({ top: 400 }));
+    await expect
+      .poll(() => page.locator('.sticky-recipient .recipient-title').textContent(), WAIT)
+      .toMatch(/^#archive\s*>\s*(topic )?t\d$/);
+    await shot(page, 'sticky-header');
+    // Scrolling up loads older messages until the first one.
     await expect
       .poll(
         async () => {

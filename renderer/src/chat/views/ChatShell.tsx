@@ -2,7 +2,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { ChannelBrowser } from '../channels/ChannelBrowser.js';
 import { ComposeBox } from '../compose/ComposeBox.js';
 import { requestCompose } from '../compose/compose-control.js';
-import type { ComposeTarget, Narrow } from '../data/model.js';
+import type { ChatState, ComposeTarget, Message, Narrow } from '../data/model.js';
 import { describeNarrow, dmKey } from '../data/narrow.js';
 import { useChat, useChatActions, useChatStore } from '../data/store-context.js';
 import { UserCardHost } from '../people/UserCardHost.js';
@@ -187,27 +187,24 @@ function RealmName() {
 }
 
 /** Where `r` replies: the selected message's conversation. */
-export function replyTarget(
-  message: { type: string; stream_id?: number; subject: string; display_recipient: unknown },
-  ownUserId: number,
-): ComposeTarget {
+export function replyTarget(message: Message, ownUserId: number): ComposeTarget {
   if (message.type === 'stream' && message.stream_id !== undefined) {
     return { kind: 'channel', channelId: message.stream_id, topic: message.subject };
   }
-  return { kind: 'direct', userIds: dmParticipants(message as never, ownUserId) };
+  return { kind: 'direct', userIds: dmParticipants(message, ownUserId) };
 }
 
-function resolveChannelId(
-  narrow: Narrow,
-  state: ReturnType<ReturnType<typeof useChatStore>['getState']>,
-): number | null {
+function resolveChannelId(narrow: Narrow, state: ChatState): number | null {
   const term = narrow.find(
     (t) => (t.operator === 'channel' || t.operator === 'stream') && !t.negated,
   );
   if (!term) return null;
   if (typeof term.operand === 'number') return term.operand;
-  for (const sub of state.subscriptions.values())
-    if (sub.name === term.operand) return sub.stream_id;
+  // Channel names compare without case, as the server's do.
+  const name = String(term.operand).toLowerCase();
+  for (const sub of state.subscriptions.values()) {
+    if (sub.name.toLowerCase() === name) return sub.stream_id;
+  }
   return null;
 }
 

@@ -44,7 +44,8 @@ const FRESH_SECONDS = 60;
 export function useDesktopNotifications(store: ChatStore, permission: NotificationPermissionState) {
   useEffect(() => {
     if (permission !== 'granted') return;
-    let newestSeen = Math.max(0, ...store.getState().messages.keys());
+    let newestSeen = 0;
+    for (const id of store.getState().messages.keys()) newestSeen = Math.max(newestSeen, id);
     let messages = store.getState().messages;
     return store.subscribe(() => {
       const state = store.getState();

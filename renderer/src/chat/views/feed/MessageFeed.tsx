@@ -4,6 +4,8 @@ import type { MessageListState, Narrow } from '../../data/model.js';
 import { useChat, useChatActions } from '../../data/store-context.js';
 import { type FeedRowShape, feedRows } from './conversation.js';
 import { MessageRow } from './MessageRow.js';
+import { RecipientHeader } from './RecipientHeader.js';
+import { useFeedViewport } from './visibility.js';
 
 /** Far above any list's length: prepending older messages lowers the first index from here. */
 const FIRST_INDEX_BASE = 10_000_000;
@@ -42,7 +44,18 @@ export function MessageFeed({ selectedId, onSelect }: MessageFeedProps) {
     return index === -1 ? rows.length - 1 : index;
   }, [list, rows]);
 
-  const onRangeChanged = useMarkSeenAsRead(list, rows, firstItemIndex);
+  const [scroller, setScroller] = useState<HTMLElement | null>(null);
+  // Stable: Virtuoso calls a new ref callback again, which would loop through setState.
+  const takeScroller = useCallback(
+    (element: HTMLElement | Window | null) =>
+      setScroller(element instanceof HTMLElement ? element : null),
+    [],
+  );
+  const [renderedRange, setRenderedRange] = useState<ListRange | null>(null);
+  const remeasure = useMemo(() => ({ rows, renderedRange }), [rows, renderedRange]);
+  const viewport = useFeedViewport(scroller, remeasure);
+  useMarkSeenAsRead(list, viewport.visibleIds);
+  const stickyMessage = viewport.stickyId === null ? undefined : messages.get(viewport.stickyId);
 
   // Keyboard selection (↑/↓/j/k) scrolls the selected message into view.
   useEffect(() => {
@@ -75,32 +88,40 @@ export function MessageFeed({ selectedId, onSelect }: MessageFeedProps) {
     );
   }
   return (
-    <Virtuoso
-      ref={virtuoso}
-      className="feed-scroller"
-      data={rows}
-      firstItemIndex={firstItemIndex}
-      initialTopMostItemIndex={{
-        index: Math.max(0, anchorIndex),
-        // The first unread at the top, with what follows it below; all read: the newest.
-        align: anchorIndex >= rows.length - 1 ? 'end' : 'start',
-      }}
-      computeItemKey={(_index, row) => row.id}
-      itemContent={renderRow}
-      rangeChanged={onRangeChanged}
-      startReached={() => {
-        if (!list.foundOldest && !list.loadingOlder) actions.loadOlder();
-      }}
-      endReached={() => {
-        if (!list.foundNewest && !list.loadingNewer) actions.loadNewer();
-      }}
-      // New messages keep the reader at the bottom only when they were already there.
-      followOutput={(atBottom) => (atBottom && list.foundNewest ? 'auto' : false)}
-      increaseViewportBy={{ top: 600, bottom: 600 }}
-      components={{ Header: FeedTop, Footer: FeedBottom }}
-      context={list}
-      aria-label="Messages"
-    />
+    <>
+      {stickyMessage && (
+        <div className="sticky-recipient">
+          <RecipientHeader message={stickyMessage} />
+        </div>
+      )}
+      <Virtuoso
+        ref={virtuoso}
+        scrollerRef={takeScroller}
+        className="feed-scroller"
+        data={rows}
+        firstItemIndex={firstItemIndex}
+        initialTopMostItemIndex={{
+          index: Math.max(0, anchorIndex),
+          // The first unread at the top, with what follows it below; all read: the newest.
+          align: anchorIndex >= rows.length - 1 ? 'end' : 'start',
+        }}
+        computeItemKey={(_index, row) => row.id}
+        itemContent={renderRow}
+        rangeChanged={setRenderedRange}
+        startReached={() => {
+          if (!list.foundOldest && !list.loadingOlder) actions.loadOlder();
+        }}
+        endReached={() => {
+          if (!list.foundNewest && !list.loadingNewer) actions.loadNewer();
+        }}
+        // New messages keep the reader at the bottom only when they were already there.
+        followOutput={(atBottom) => (atBottom && list.foundNewest ? 'auto' : false)}
+        increaseViewportBy={{ top: 600, bottom: 600 }}
+        components={{ Header: FeedTop, Footer: FeedBottom }}
+        context={list}
+        aria-label="Messages"
+      />
+    </>
   );
 }
 
@@ -137,22 +158,28 @@ export function emptyNarrowText(narrow: Narrow): string {
  * Marks what is on screen as read while the window has focus, as Zulip's web
  * app does; search results stay unread (they are not where one reads them).
  */
-function useMarkSeenAsRead(
-  list: MessageListState | null,
-  rows: FeedRowShape[],
-  firstItemIndex: number,
-) {
+function useMarkSeenAsRead(list: MessageListState | null, visibleIds: number[]) {
   const actions = useChatActions();
   const messages = useChat((s) => s.messages);
-  const [range, setRange] = useState<ListRange | null>(null);
-  const [attentive, setAttentive] = useState(() => hasAttention());
+  // Bumped when attention may have come back, to look again; the check itself is made
+  // when marking (a window can gain focus without telling this page).
+  const [attention, setAttention] = useState(0);
 
   useEffect(() => {
-    const update = () => setAttentive(hasAttention());
+    const update = () => setAttention((n) => n + 1);
+    // Some browsers (and headless ones) change focus without an event: look every second.
+    let had = hasAttention();
+    const every = setInterval(() => {
+      if (hasAttention() !== had) {
+        had = !had;
+        update();
+      }
+    }, 1000);
     window.addEventListener('focus', update);
     window.addEventListener('blur', update);
     document.addEventListener('visibilitychange', update);
     return () => {
+      clearInterval(every);
       window.removeEventListener('focus', update);
       window.removeEventListener('blur', update);
       document.removeEventListener('visibilitychange', update);
@@ -160,20 +187,15 @@ function useMarkSeenAsRead(
   }, []);
 
   const readable = list !== null && !list.narrow.some((t) => t.operator === 'search');
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `attention` is the re-check trigger
   useEffect(() => {
-    if (!readable || !attentive || !range) return;
-    const unread: number[] = [];
-    for (let i = range.startIndex; i <= range.endIndex; i++) {
-      const row = rows[i - firstItemIndex];
-      const message = row && messages.get(row.id);
-      if (message && !message.flags.includes('read') && message.local_id === undefined) {
-        unread.push(message.id);
-      }
-    }
+    if (!readable || !hasAttention()) return;
+    const unread = visibleIds.filter((id) => {
+      const message = messages.get(id);
+      return message && !message.flags.includes('read') && message.local_id === undefined;
+    });
     if (unread.length > 0) actions.markRead(unread);
-  }, [readable, attentive, range, rows, firstItemIndex, messages, actions]);
-
-  return setRange;
+  }, [readable, attention, visibleIds, messages, actions]);
 }
 
 const hasAttention = () => document.visibilityState === 'visible' && document.hasFocus();
