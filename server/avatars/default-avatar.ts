@@ -1,5 +1,5 @@
-import sharp from 'sharp';
 import type { UserRow } from '../db/queries/users.js';
+import { sharp } from '../shared/sharp.js';
 
 /**
  * The picture of a user who has not uploaded one: their initials on a colour

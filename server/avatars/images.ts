@@ -1,5 +1,5 @@
-import sharp from 'sharp';
 import { ApiError } from '../core/errors.js';
+import { sharp } from '../shared/sharp.js';
 
 /** Zulip's DEFAULT_AVATAR_SIZE and MEDIUM_AVATAR_SIZE: square PNGs cropped to the centre. */
 export const AVATAR_SIZE = 100;

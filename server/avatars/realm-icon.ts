@@ -1,5 +1,5 @@
-import sharp from 'sharp';
 import { FileAnswer } from '../shared/files.js';
+import { sharp } from '../shared/sharp.js';
 import { AVATAR_SIZE } from './images.js';
 
 /**

@@ -1,5 +1,6 @@
-import sharp, { type Sharp } from 'sharp';
+import type { Sharp } from 'sharp';
 import { ApiError } from '../core/errors.js';
+import { sharp } from '../shared/sharp.js';
 
 /**
  * Custom emoji images as Zulip stores them: 64x64, in the format they were

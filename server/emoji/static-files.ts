@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import sharp from 'sharp';
 import { unicodeEmojiNamesByCode } from '../markdown/index.js';
 import { FileAnswer } from '../shared/files.js';
+import { sharp } from '../shared/sharp.js';
 
 /**
  * Files Zulip ships under /static/generated/emoji/: the emoji data clients

@@ -1,4 +1,3 @@
-import QRCode from 'qrcode';
 import type { AppContext } from '../core/context.js';
 import { badRequest } from '../core/errors.js';
 import type { UserRow } from '../db/queries/users.js';
@@ -46,6 +45,12 @@ function clientUrls(ctx: AppContext, interfaces: NetworkInterface[]): string[] {
   return [...new Set([config.externalUrl, ...others])];
 }
 
+/** The qrcode package loads at the first code asked for, not at start-up. */
+async function qrCodeSvg(url: string): Promise<string> {
+  const { default: QRCode } = await import('qrcode');
+  return QRCode.toString(url, { type: 'svg', margin: 1, errorCorrectionLevel: 'M' });
+}
+
 export async function networkOverview(ctx: AppContext, actor: UserRow): Promise<NetworkOverview> {
   requireRole(actor, 'owner');
   const saved = readDesktopSettings(ctx.config.dataDir);
@@ -60,7 +65,7 @@ export async function networkOverview(ctx: AppContext, actor: UserRow): Promise<
     port: ctx.config.port,
     urls,
     interfaces,
-    qrSvg: await QRCode.toString(main, { type: 'svg', margin: 1, errorCorrectionLevel: 'M' }),
+    qrSvg: await qrCodeSvg(main),
     clearTextWarning: !isLoopbackHost(ctx.config.host) && !main.startsWith('https:'),
   };
 }

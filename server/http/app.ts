@@ -18,6 +18,7 @@ import { FileAnswer, type UploadedFile } from '../shared/files.js';
 import { SerialisedFields } from '../shared/json-fields.js';
 import { MAX_UPLOAD_READ_BYTES } from '../shared/limits.js';
 import { parseByteRange } from './byte-range.js';
+import { lazySchemaCompilers } from './lazy-schema-compilers.js';
 import { jsonTooDeep, parseParams, tooDeepMessage } from './params.js';
 import { AnswerWithHeaders, type RequestInfo, type Route } from './route.js';
 
@@ -163,6 +164,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
   const handled = new WeakSet<FastifyRequest>();
   const app = Fastify({
     bodyLimit: BODY_LIMIT_BYTES,
+    schemaController: lazySchemaCompilers,
     // Unparsable URLs (e.g. a bad %-escape) get the JSON envelope too.
     frameworkErrors: (error, _request, reply) => {
       sendError(reply, badRequest(`Malformed request: ${error.message}`));

@@ -222,7 +222,7 @@ function formatTokens(tokens: Token[]): string {
 function highlight(code: string, info: LanguageInfo): string {
   const family = familyOf(info);
   if (!info.hljs) return escapeMarkup(code);
-  const hl = hljs.highlight(code, { language: info.hljs, ignoreIllegals: true }).value;
+  const hl = hljs().highlight(code, { language: info.hljs, ignoreIllegals: true }).value;
   return formatTokens(tokensFromHljs(hl, family));
 }
 

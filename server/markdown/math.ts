@@ -1,6 +1,10 @@
-import katex from 'katex';
+import { createRequire } from 'node:module';
+import type Katex from 'katex';
 import { escapeHtml } from '../shared/html.js';
 import { escapeTextStrict } from './escape.js';
+
+const require = createRequire(import.meta.url);
+let katex: typeof Katex | undefined;
 
 /**
  * KaTeX renders untrusted input safely as long as `trust` stays off (no
@@ -8,6 +12,8 @@ import { escapeTextStrict } from './escape.js';
  * source it embeds in the MathML annotation.
  */
 function render(tex: string, displayMode: boolean): string | null {
+  // Loaded at the first formula: most starts render none.
+  katex ??= require('katex') as typeof Katex;
   try {
     return katex.renderToString(tex, {
       displayMode,

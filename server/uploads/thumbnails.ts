@@ -1,7 +1,7 @@
-import sharp from 'sharp';
 import type { AppContext } from '../core/context.js';
 import { newFileKey, removeStoredFile, writeStoredFile } from '../core/file-store.js';
 import type { StoredThumbnail } from '../db/queries/attachments.js';
+import { sharp } from '../shared/sharp.js';
 import {
   INLINE_MIME_TYPES,
   THUMBNAIL_FORMATS,

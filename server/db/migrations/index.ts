@@ -5,6 +5,7 @@ import { reminderNote } from './0003-reminder-note.js';
 import { clientDevices } from './0004-client-devices.js';
 import { savedSnippets } from './0005-saved-snippets.js';
 import { uploadFiles } from './0006-upload-files.js';
+import { unreadOverrideCounts } from './0007-unread-override-counts.js';
 
 export interface Migration {
   version: number;
@@ -20,4 +21,5 @@ export const migrations: Migration[] = [
   clientDevices,
   savedSnippets,
   uploadFiles,
+  unreadOverrideCounts,
 ];

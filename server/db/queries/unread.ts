@@ -8,13 +8,15 @@ import { stmt } from '../prepared.js';
  *
  *   unread = A (others' messages above the watermark, index-only range counts)
  *          − B (rows overriding such messages)
- *          + C (rows without `read`, through a partial index of unread rows)
+ *          + C (rows without `read`)
  *
- * B only looks at rows above the user's lowest watermark, so a long read
- * history of mentions and stars is never scanned.
+ * over the conversations the user is in. B and C come per conversation from
+ * unread_override_counts (kept by triggers, migration 0007), so the cost
+ * grows with the user's conversations and unread messages, never with their
+ * flag rows (a backlog of unread mentions, a long starred history).
  */
 export function unreadCount(db: Db, userId: number): number {
-  const a = stmt<[number, number, number, number], { n: number }>(
+  return stmt<[number, number, number, number, number], { n: number }>(
     db,
     `SELECT
        (SELECT count(*) FROM subscriptions s
@@ -22,39 +24,16 @@ export function unreadCount(db: Db, userId: number): number {
          WHERE s.user_id = ? AND s.active = 1)
      + (SELECT count(*) FROM dm_group_members g
           JOIN messages m ON m.dm_group_id = g.dm_group_id AND m.id > g.read_through AND m.sender_id <> ?
-         WHERE g.user_id = ?) AS n`,
-  ).get(userId, userId, userId, userId)!.n;
-
-  const lowest = stmt<[number, number], { w: number | null }>(
-    db,
-    `SELECT min(w) AS w FROM (
-       SELECT min(read_through) AS w FROM subscriptions WHERE user_id = ? AND active = 1
-       UNION ALL SELECT min(read_through) FROM dm_group_members WHERE user_id = ?)`,
-  ).get(userId, userId)!.w;
-
-  const b =
-    lowest === null
-      ? 0
-      : stmt<[number, number, number], { n: number }>(
-          db,
-          `SELECT count(*) AS n FROM user_message_flags f
-             JOIN messages m ON m.id = f.message_id AND m.sender_id <> f.user_id
-             LEFT JOIN subscriptions s ON s.stream_id = m.stream_id AND s.user_id = f.user_id AND s.active = 1
-             LEFT JOIN dm_group_members g ON g.dm_group_id = m.dm_group_id AND g.user_id = f.user_id
-            WHERE f.user_id = ? AND f.message_id > ?
-              AND (m.id > s.read_through OR m.id > g.read_through) AND ? IS NOT NULL`,
-        ).get(userId, lowest, lowest)!.n;
-
-  const c = stmt<[number], { n: number }>(
-    db,
-    `SELECT count(*) AS n FROM user_message_flags f INDEXED BY user_message_flags_unread
-       JOIN messages m ON m.id = f.message_id
-       LEFT JOIN subscriptions s ON s.stream_id = m.stream_id AND s.user_id = f.user_id AND s.active = 1
-       LEFT JOIN dm_group_members g ON g.dm_group_id = m.dm_group_id AND g.user_id = f.user_id
-      WHERE f.user_id = ? AND (f.flags & 1) = 0 AND (s.user_id IS NOT NULL OR g.user_id IS NOT NULL)`,
-  ).get(userId)!.n;
-
-  return a - b + c;
+         WHERE g.user_id = ?)
+     + (SELECT coalesce(sum(c.unread_rows - c.rows_above_watermark), 0)
+          FROM unread_override_counts c
+         WHERE c.user_id = ?
+           AND CASE WHEN c.dm_group_id = 0
+                 THEN EXISTS (SELECT 1 FROM subscriptions s
+                               WHERE s.stream_id = c.stream_id AND s.user_id = c.user_id AND s.active = 1)
+                 ELSE EXISTS (SELECT 1 FROM dm_group_members g
+                               WHERE g.dm_group_id = c.dm_group_id AND g.user_id = c.user_id) END) AS n`,
+  ).get(userId, userId, userId, userId, userId)!.n;
 }
 
 export interface UnreadMessageRow {
