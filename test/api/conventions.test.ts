@@ -305,7 +305,9 @@ describe('the JSON envelope', () => {
     ['PUT', '/api/v1/users/me'],
     ['DELETE', '/api/v1/server_settings'],
     ['GET', '/api/v2/users/me'],
-    ['GET', '/'],
+    // GET / is the chat page; other methods there and other root paths are not routes.
+    ['POST', '/'],
+    ['GET', '/no_such_page'],
   ])('an unknown route (%s %s) is a 404 JSON error', async (method, path) => {
     const res = await raw(t.url, method, path, {
       headers: { authorization: authHeader(t.accounts.member) },
