@@ -1,6 +1,5 @@
 import { createReadStream, statSync } from 'node:fs';
 import formbody from '@fastify/formbody';
-import multipart from '@fastify/multipart';
 import { create as contentDisposition } from 'content-disposition';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import {
@@ -14,17 +13,16 @@ import type { AppContext } from '../core/context.js';
 import { ApiError, badRequest, notFound, requestTooLarge } from '../core/errors.js';
 import { defaultRules, headersFor, type RateLimiter, type RateStatus } from '../core/rate-limit.js';
 import type { UserRow } from '../db/queries/users.js';
-import { FileAnswer, type UploadedFile } from '../shared/files.js';
+import { FileAnswer } from '../shared/files.js';
 import { SerialisedFields } from '../shared/json-fields.js';
-import { MAX_UPLOAD_READ_BYTES } from '../shared/limits.js';
+import { BODY_LIMIT_BYTES } from '../shared/limits.js';
 import { parseByteRange } from './byte-range.js';
 import { lazySchemaCompilers } from './lazy-schema-compilers.js';
+import { addMultipartParser } from './multipart-body.js';
 import { jsonTooDeep, parseParams, tooDeepMessage } from './params.js';
 import { AnswerWithHeaders, type RequestInfo, type Route } from './route.js';
 
 export const API_PREFIX = '/api/v1';
-/** Message content is capped at 10,000 characters; uploads have their own limit. */
-const BODY_LIMIT_BYTES = 4 * 1024 * 1024;
 
 export interface HttpAppOptions {
   ctx: AppContext;
@@ -65,7 +63,7 @@ const malformedRequest: ClientErrorAnswer = [
  * winning. Multipart fields escape Fastify's body limit (busboy truncates them
  * silently), so their total is checked here.
  */
-function collectRawParams(request: FastifyRequest): Map<string, string> {
+function collectRawParams(request: FastifyRequest, multipart: boolean): Map<string, string> {
   const raw = new Map<string, string>();
   let bodyBytes = 0;
   const add = (source: unknown, fromBody = false) => {
@@ -81,7 +79,7 @@ function collectRawParams(request: FastifyRequest): Map<string, string> {
   };
   add(request.query);
   add(request.body, true);
-  if (request.isMultipart() && bodyBytes >= BODY_LIMIT_BYTES) throw requestTooLarge();
+  if (multipart && bodyBytes >= BODY_LIMIT_BYTES) throw requestTooLarge();
   add(request.params);
   return raw;
 }
@@ -201,32 +199,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
   });
 
   await app.register(formbody);
-  // File parts are read whole (up to MAX_UPLOAD_READ_BYTES, then marked
-  // truncated so the endpoint can answer with its own size error) and kept
-  // beside the request; the remaining fields become parameters.
-  const uploadedFiles = new WeakMap<FastifyRequest, UploadedFile[]>();
-  await app.register(multipart, {
-    attachFieldsToBody: 'keyValues',
-    throwFileSizeLimit: false,
-    limits: {
-      fileSize: MAX_UPLOAD_READ_BYTES,
-      files: 4,
-      fields: 1000,
-      fieldSize: BODY_LIMIT_BYTES,
-    },
-    async onFile(part) {
-      const data = await part.toBuffer();
-      const files = uploadedFiles.get(this) ?? [];
-      files.push({
-        field: part.fieldname,
-        fileName: part.filename,
-        contentType: part.mimetype,
-        data,
-        truncated: part.file.truncated,
-      });
-      uploadedFiles.set(this, files);
-    },
-  });
+  const multipartBodies = addMultipartParser(app);
   // Fastify's own JSON parser, after a nesting check: collectRawParams re-encodes
   // values with the recursive JSON.stringify.
   const parseJsonBody = app.getDefaultJsonParser('error', 'error');
@@ -262,7 +235,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
         const info: RequestInfo = {
           clientName: clientNameFromUserAgent(request.headers['user-agent']),
           ip: request.ip,
-          files: uploadedFiles.get(request) ?? [],
+          files: multipartBodies.filesOf(request),
           // Made on first use: only long-polls need it. Aborted only when the
           // client leaves before its answer is written: aborting builds a
           // DOMException, which every answered poll would otherwise pay for.
@@ -309,7 +282,10 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
         }
         reply.headers(headersFor(rate));
 
-        const { params, ignored } = parseParams(def.params, collectRawParams(request));
+        const { params, ignored } = parseParams(
+          def.params,
+          collectRawParams(request, multipartBodies.isMultipart(request)),
+        );
         const handler = def.handler as (...args: unknown[]) => unknown;
         let result = def.groupCommit
           ? await ctx.batch(() => handler(ctx, user, params, info))

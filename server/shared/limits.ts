@@ -74,6 +74,12 @@ export const MAX_FILE_UPLOAD_SIZE_MIB = 25;
 export const MAX_AVATAR_FILE_SIZE_MIB = 5;
 /** Custom emoji images (Zulip's MAX_EMOJI_FILE_SIZE_MIB). */
 export const MAX_EMOJI_FILE_SIZE_MIB = 5;
+/**
+ * The largest request body, and the most a multipart form's fields may carry.
+ * Message content is capped at 10,000 characters; uploads have their own limit.
+ */
+export const BODY_LIMIT_BYTES = 4 * 1024 * 1024;
+
 /** The most of one multipart file the server reads; a longer one is marked truncated. */
 export const MAX_UPLOAD_READ_BYTES = MAX_FILE_UPLOAD_SIZE_MIB * 1024 * 1024 + 1;
 /**
