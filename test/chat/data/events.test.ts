@@ -278,3 +278,66 @@ describe('applying events', () => {
     expect(countUnread(ctx.book, listed).topics.get(10)?.get('b')).toBe(1);
   });
 });
+
+describe('starred messages', () => {
+  const withStarred = (ids: number[], messages: Message[] = []) => {
+    const s = setup(messages);
+    s.apply({ type: 'heartbeat' });
+    const state = { ...s.state, starred: new Set(ids) };
+    let current: ChatState = state;
+    return {
+      apply(event: Partial<ZulipEvent> & { type: string }) {
+        current = applyEvent(current, { id: 0, ...event } as ZulipEvent, s.ctx);
+        return current;
+      },
+    };
+  };
+
+  it('keeps the starred ids by flag events, loaded messages or not', () => {
+    const s = withStarred([3], [message(5)]);
+    let state = s.apply({
+      type: 'update_message_flags',
+      op: 'add',
+      flag: 'starred',
+      messages: [5, 9],
+    });
+    expect([...state.starred!].sort()).toEqual([3, 5, 9]);
+    expect(state.messages.get(5)?.flags).toEqual(['starred']);
+    state = s.apply({
+      type: 'update_message_flags',
+      op: 'remove',
+      flag: 'starred',
+      messages: [3, 5],
+    });
+    expect([...state.starred!]).toEqual([9]);
+    expect(state.messages.get(5)?.flags).toEqual([]);
+  });
+
+  it('leaves the set alone for other flags and for changes that change nothing', () => {
+    const s = withStarred([3]);
+    const before = s.apply({ type: 'heartbeat' });
+    expect(
+      s.apply({ type: 'update_message_flags', op: 'add', flag: 'read', messages: [3] }).starred,
+    ).toBe(before.starred);
+    expect(
+      s.apply({ type: 'update_message_flags', op: 'add', flag: 'starred', messages: [3] }).starred,
+    ).toBe(before.starred);
+    expect(
+      s.apply({ type: 'update_message_flags', op: 'remove', flag: 'starred', messages: [4] })
+        .starred,
+    ).toBe(before.starred);
+  });
+
+  it('forgets deleted messages', () => {
+    const s = withStarred([3, 4, 5]);
+    s.apply({
+      type: 'delete_message',
+      message_id: 3,
+      message_type: 'stream',
+      stream_id: 10,
+      topic: 't',
+    });
+    const state = s.apply({ type: 'delete_message', message_ids: [4, 6], message_type: 'private' });
+    expect([...state.starred!]).toEqual([5]);
+  });
+});

@@ -179,8 +179,23 @@ const onDeleteMessage: Apply = (state, event, ctx) => {
   if (event.message_type === 'stream' && event.stream_id !== undefined) {
     ctx.effects.reloadTopics.add(event.stream_id);
   }
-  return recountUnread(removeMessages(state, ctx.book, ids), ctx.book);
+  const next = withStarred(removeMessages(state, ctx.book, ids), [], ids);
+  return recountUnread(next, ctx.book);
 };
+
+/**
+ * The starred ids with some added and some taken away (as Zulip's
+ * starred_messages: by id, whether the tab has the message or not).
+ */
+function withStarred(state: ChatState, added: number[], removed: number[]): ChatState {
+  const old = state.starred ?? new Set<number>();
+  const changes = added.some((id) => !old.has(id)) || removed.some((id) => old.has(id));
+  if (!changes) return state;
+  const starred = new Set(old);
+  for (const id of added) starred.add(id);
+  for (const id of removed) starred.delete(id);
+  return { ...state, starred };
+}
 
 const onUpdateMessageFlags: Apply = (state, event, ctx) => {
   const flag = event.flag as string;
@@ -216,7 +231,12 @@ const onUpdateMessageFlags: Apply = (state, event, ctx) => {
         );
     }
   }
-  const next = replaceMessages(state, changed);
+  let next = replaceMessages(state, changed);
+  if (flag === 'starred') {
+    // Zulip only ever sends `all` for read: a starred event always lists its messages.
+    const listed: number[] = event.messages ?? [];
+    next = withStarred(next, adding ? listed : [], adding ? [] : listed);
+  }
   return flag === 'read' ? recountUnread(next, ctx.book) : next;
 };
 
