@@ -168,6 +168,42 @@ describe('the event loop', () => {
     expect(calledAt(fake, '/events', 'GET')[2]!.params.last_event_id).toBe('0');
   });
 
+  it('confirms the connection with a poll that answers at once after a register or a retry', async () => {
+    let polled = 0;
+    let answerRetry: (answer: Json) => void = () => {};
+    fake = fakeStore((call, signal) => {
+      if (call.path === '/register') return registerAnswer(`queue-${polled}`);
+      if (call.path !== '/events' || call.method !== 'GET') return undefined;
+      polled++;
+      if (polled === 2) return 'network-error';
+      // Held so the test sees the banner state before the server answers.
+      if (polled === 3) return new Promise((resolve) => (answerRetry = resolve));
+      if (polled === 4) return failure(400, 'BAD_EVENT_QUEUE_ID', 'Bad event queue ID');
+      // The server holds a blocking poll; a dont_block one answers with what it has.
+      if (call.params.dont_block === 'true') return success({ events: [] });
+      return hang(signal);
+    });
+    await polls(fake, 3);
+    const events = () => calledAt(fake!, '/events', 'GET');
+    // 1: after register (at once); 2: blocking, fails; 3: after the back-off (at once).
+    expect(events().map((c) => c.params.dont_block)).toEqual(['true', undefined, 'true']);
+    expect(fake.store.getState().connection).toBe('reconnecting');
+    answerRetry(success({ events: [] }));
+    await until(fake.store, (s) => s.connection === 'connected');
+    // 4: blocking, the queue is gone; 5: after the re-register (at once); 6: blocking.
+    await polls(fake, 6);
+    expect(events().map((c) => c.params.dont_block)).toEqual([
+      'true',
+      undefined,
+      'true',
+      undefined,
+      'true',
+      undefined,
+    ]);
+    expect(events()[4]!.params.queue_id).toBe('queue-4');
+    expect(fake.store.getState().connection).toBe('connected');
+  });
+
   it('retries register itself when the server cannot be reached', async () => {
     let attempts = 0;
     fake = fakeStore((call, signal) => {
