@@ -1,4 +1,5 @@
 import type { ChatState, ComposeTarget, Message, Narrow, NarrowTerm } from './model.js';
+import { isResolved } from './resolved-topic.js';
 
 /**
  * Narrows on the client, following the server's rules (server/narrow/) and
@@ -363,7 +364,6 @@ const mentionFlags = new Set([
   'stream_wildcard_mentioned',
   'topic_wildcard_mentioned',
 ]);
-const RESOLVED_TOPIC_PREFIX = '✔ ';
 
 /** The topic's visibility policy for the user (0 inherit, 1 muted, 2 unmuted, 3 followed). */
 export function topicPolicy(state: ChatState, channelId: number, topic: string): number {
@@ -442,7 +442,7 @@ function termHolds(term: NarrowTerm, message: Message, state: ChatState): boolea
         case 'alerted':
           return message.flags.includes('has_alert_word');
         case 'resolved':
-          return isChannel && message.subject.startsWith(RESOLVED_TOPIC_PREFIX);
+          return isChannel && isResolved(message.subject);
         case 'followed':
           return isChannel && topicPolicy(state, message.stream_id ?? -1, message.subject) === 3;
         case 'muted':
