@@ -348,7 +348,7 @@ describe('message actions', { timeout: 60_000 }, () => {
     await menuItem('Copy link to message').click();
     await expect.poll(() => page.getByText('Link copied.').count(), WAIT).toBe(1);
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(
-      `${t.url}/#narrow/channel/${general}-general/topic/lunch/near/${ownerMessage}`,
+      `${t.url}/#narrow/channel/${general}-general/topic/lunch/with/${ownerMessage}`,
     );
   });
 
@@ -397,7 +397,7 @@ describe('message actions', { timeout: 60_000 }, () => {
       .poll(() => textarea().inputValue(), WAIT)
       .toMatch(
         new RegExp(
-          `^@_\\*\\*Olivia Owner\\|${t.accounts.owner.id}\\*\\* \\[said\\]\\(http://[^)]+/#narrow/channel/${general}-general/topic/lunch/near/${ownerMessage}\\):\n\`\`\`quote\nWho is in for \\*\\*lunch\\*\\*\\?\n\`\`\`\n$`,
+          `^@_\\*\\*Olivia Owner\\|${t.accounts.owner.id}\\*\\* \\[said\\]\\(http://[^)]+/#narrow/channel/${general}-general/topic/lunch/with/${ownerMessage}\\):\n\`\`\`quote\nWho is in for \\*\\*lunch\\*\\*\\?\n\`\`\`\n$`,
         ),
       );
     await textarea().press('Enter');

@@ -130,6 +130,44 @@ describe('the event loop', () => {
     ]);
   });
 
+  it('drops Recent conversations whose messages were deleted while the queue was lost', async () => {
+    let registers = 0;
+    fake = fakeStore((call, signal) => {
+      if (call.path === '/register') return registerAnswer(`queue-${++registers}`);
+      if (call.path === '/events' && call.method === 'GET') {
+        if (call.params.queue_id === 'queue-1') {
+          return until(fake!.store, (s) => s.list?.ids.length === 2 && s.recent.length === 3).then(
+            () => failure(400, 'BAD_EVENT_QUEUE_ID', 'Bad event queue ID: queue-1'),
+          );
+        }
+        return hang(signal);
+      }
+      if (call.path === '/messages' && call.params.anchor === 'newest') {
+        // Meanwhile "old" and "gone" lost all their messages (the feed still shows 8 from "gone").
+        return registers === 1
+          ? messagesAnswer(
+              [channelMessage(5, 'old'), channelMessage(8, 'gone'), channelMessage(10)],
+              {
+                found_oldest: false,
+              },
+            )
+          : messagesAnswer([channelMessage(10)]);
+      }
+      if (call.path === '/messages') {
+        return messagesAnswer(
+          registers === 1 ? [channelMessage(8, 'gone'), channelMessage(10)] : [channelMessage(10)],
+        );
+      }
+      return undefined;
+    });
+    await until(fake.store, (s) => s.recentLoaded);
+    fake.store.actions.showNarrow([{ operator: 'channel', operand: general }]);
+    const state = await until(fake.store, (s) => registers === 2 && s.recent.length === 1);
+    expect(state.recent.map((entry) => entry.topic)).toEqual(['lunch']);
+    expect(state.messages.has(8)).toBe(false);
+    expect(state.list?.ids).toEqual([10]);
+  });
+
   it('backs off from 1 s doubling to 30 s with jitter on network errors and server failures', async () => {
     let failures = 0;
     fake = fakeStore((call, signal) => {
@@ -320,6 +358,34 @@ describe('actions', () => {
     await until(f.store, (s) => s.list?.anchorId === 7);
     const fetch = calledAt(f, '/messages', 'GET').find((c) => c.params.anchor === '7')!;
     expect(JSON.parse(fetch.params.narrow!)).toEqual([{ operator: 'channel', operand: general }]);
+  });
+
+  it('opens a `with` link at its message and follows it to where it was moved', async () => {
+    const f = await withFeed([channelMessage(7)], [], (call) =>
+      call.path === '/messages' && call.params.anchor === '61'
+        ? messagesAnswer([channelMessage(60, 'moved'), channelMessage(61, 'moved')], {
+            anchor: 61,
+          })
+        : undefined,
+    );
+    const link = [
+      { operator: 'channel', operand: general },
+      { operator: 'topic', operand: 'lunch' },
+      { operator: 'with', operand: 61 },
+    ];
+    f.store.actions.showNarrow(link);
+    const state = await until(f.store, (s) => s.list?.anchorId === 61);
+    const fetch = calledAt(f, '/messages', 'GET').find((c) => c.params.anchor === '61')!;
+    // The server resolves `with` to the message's conversation too.
+    expect(JSON.parse(fetch.params.narrow!)).toEqual(link);
+    expect(state.list).toMatchObject({
+      ids: [60, 61],
+      narrow: [
+        { operator: 'channel', operand: general },
+        { operator: 'topic', operand: 'moved' },
+        { operator: 'with', operand: 61 },
+      ],
+    });
   });
 
   it('loads older messages before the first one shown', async () => {
