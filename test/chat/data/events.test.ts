@@ -6,7 +6,7 @@ import {
   noEffects,
   type ZulipEvent,
 } from '../../../renderer/src/chat/data/events.js';
-import type { ChatState, Message, User } from '../../../renderer/src/chat/data/model.js';
+import type { ChatState, Message, Narrow, User } from '../../../renderer/src/chat/data/model.js';
 import { recountUnread } from '../../../renderer/src/chat/data/model-updates.js';
 import { initialChatState } from '../../../renderer/src/chat/data/state.js';
 import { countUnread, emptyBook, fileMessage } from '../../../renderer/src/chat/data/unread.js';
@@ -326,6 +326,30 @@ describe('starred messages', () => {
       s.apply({ type: 'update_message_flags', op: 'remove', flag: 'starred', messages: [4] })
         .starred,
     ).toBe(before.starred);
+  });
+
+  it('has the Starred view refetched when stars change, and no other view', () => {
+    const s = setup([message(5)]);
+    const listOf = (narrow: Narrow) => ({
+      ...s.state,
+      list: {
+        narrow,
+        ids: [],
+        foundOldest: true,
+        foundNewest: true,
+        loadingOlder: false,
+        loadingNewer: false,
+        anchorId: null,
+        error: null,
+      },
+    });
+    const star = { id: 1, type: 'update_message_flags', op: 'add', flag: 'starred', messages: [5] };
+    const starredView: EventContext = { ...s.ctx, effects: noEffects() };
+    applyEvent(listOf([{ operator: 'is', operand: 'starred' }]), star as ZulipEvent, starredView);
+    expect(starredView.effects.refetchList).toBe(true);
+    const channelView: EventContext = { ...s.ctx, effects: noEffects() };
+    applyEvent(listOf([{ operator: 'channel', operand: 10 }]), star as ZulipEvent, channelView);
+    expect(channelView.effects.refetchList).toBe(false);
   });
 
   it('forgets deleted messages', () => {

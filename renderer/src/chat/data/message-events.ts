@@ -236,6 +236,12 @@ const onUpdateMessageFlags: Apply = (state, event, ctx) => {
     // Zulip only ever sends `all` for read: a starred event always lists its messages.
     const listed: number[] = event.messages ?? [];
     next = withStarred(next, adding ? listed : [], adding ? [] : listed);
+    // The Starred view gains or loses them (Zulip's update_views_filtered_on_message_property);
+    // only the server has the ones the tab never loaded.
+    const shown = next.list?.narrow;
+    if (shown?.some((t) => t.operator === 'is' && t.operand === 'starred') && listed.length > 0) {
+      ctx.effects.refetchList = true;
+    }
   }
   return flag === 'read' ? recountUnread(next, ctx.book) : next;
 };
