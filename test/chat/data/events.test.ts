@@ -365,3 +365,28 @@ describe('starred messages', () => {
     expect([...state.starred!]).toEqual([5]);
   });
 });
+
+describe('resolving a topic', () => {
+  const rename = (orig: string, subject: string) => ({
+    type: 'update_message',
+    message_id: 5,
+    message_ids: [5],
+    stream_id: 10,
+    orig_subject: orig,
+    subject,
+    propagate_mode: 'change_all',
+    edit_timestamp: NOW,
+  });
+
+  it('renames the topic without marking its messages moved, as the server does', () => {
+    const s = setup([message(5)]);
+    let state = s.apply(rename('t', '✔ t'));
+    expect(state.messages.get(5)).toMatchObject({ subject: '✔ t' });
+    expect(state.messages.get(5)?.last_moved_timestamp).toBeUndefined();
+    state = s.apply(rename('✔ t', 't'));
+    expect(state.messages.get(5)?.last_moved_timestamp).toBeUndefined();
+    // Anything else is a move.
+    state = s.apply(rename('t', '✔ other'));
+    expect(state.messages.get(5)?.last_moved_timestamp).toBe(NOW);
+  });
+});

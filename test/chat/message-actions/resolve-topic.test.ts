@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { ZulipApi } from '../../../renderer/src/chat/data/api.js';
 import {
   isResolved,
+  isResolveToggle,
   resolvedParts,
   toggleResolvedParams,
   unresolvedName,
@@ -22,6 +23,15 @@ describe('resolved topic names', () => {
     expect(resolvedParts('lunch ✔ ')).toEqual({ resolved: false, name: 'lunch ✔ ' });
     expect(resolveLabel('lunch')).toBe('Mark as resolved');
     expect(resolveLabel('✔ lunch')).toBe('Mark as unresolved');
+  });
+
+  it('tells a resolve or unresolve from other renames, as the server does', () => {
+    expect(isResolveToggle('lunch', '✔ lunch')).toBe(true);
+    expect(isResolveToggle('✔ lunch', 'lunch')).toBe(true);
+    expect(isResolveToggle('✔ ✔ lunch', 'lunch')).toBe(true);
+    expect(isResolveToggle('lunch', '✔ dinner')).toBe(false);
+    expect(isResolveToggle('lunch', 'dinner')).toBe(false);
+    expect(isResolveToggle('✔ lunch', '✔ dinner')).toBe(false);
   });
 
   it('renames the whole topic and notifies only the new one', () => {

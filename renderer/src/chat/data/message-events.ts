@@ -9,6 +9,7 @@ import {
   replaceMessages,
 } from './model-updates.js';
 import { messageMatchesNarrow, narrowIsLocal } from './narrow.js';
+import { isResolveToggle } from './resolved-topic.js';
 import { fileFromDetail, fileMessage, forget, type UnreadDetail } from './unread.js';
 
 /** Message events: new messages, edits and moves, deletions, flags, reactions, widgets. */
@@ -76,6 +77,10 @@ function applyMove(
     state.subscriptions.get(channelId)?.name ?? state.channels.get(channelId)?.name;
   const before: Message[] = [];
   const moved: Message[] = [];
+  const resolveOnly =
+    newChannel === undefined &&
+    newTopic !== undefined &&
+    isResolveToggle((event.orig_subject ?? '') as string, newTopic);
   for (const id of ids) {
     const old = state.messages.get(id);
     const place = ctx.book.places.get(id);
@@ -89,7 +94,7 @@ function applyMove(
       stream_id: channelId,
       subject: newTopic ?? old.subject,
       display_recipient: channelName ?? old.display_recipient,
-      last_moved_timestamp: event.edit_timestamp,
+      last_moved_timestamp: resolveOnly ? old.last_moved_timestamp : event.edit_timestamp,
     });
   }
   ctx.effects.reloadTopics.add(event.stream_id as number);

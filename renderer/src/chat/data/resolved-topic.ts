@@ -34,3 +34,16 @@ export function toggleResolvedParams(topic: string): Record<string, unknown> {
     send_notification_to_new_thread: true,
   };
 }
+
+/**
+ * Whether a topic rename only resolves or unresolves it (the server's
+ * edit-plan.ts test): such a rename is not a move, so messages keep their
+ * "moved" marker as it was.
+ */
+export function isResolveToggle(oldTopic: string, newTopic: string): boolean {
+  const resolving =
+    !isResolved(oldTopic) && isResolved(newTopic) && newTopic === resolvedName(oldTopic);
+  const unresolving =
+    isResolved(oldTopic) && !isResolved(newTopic) && unresolvedName(oldTopic) === newTopic;
+  return resolving || unresolving;
+}
