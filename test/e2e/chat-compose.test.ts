@@ -64,6 +64,12 @@ const openActions = async (id: number) => {
 };
 const menuItem = (name: string) => page.getByRole('menuitem', { name, exact: true });
 const lunchHash = () => `#narrow/channel/${general}-general/topic/lunch`;
+/** The count beside Starred in the sidebar ('' when none is shown). */
+const starredCount = async () => {
+  const count = page.locator('.view-links a[href="#narrow/is/starred"] .unread-count');
+  if ((await count.count()) === 0) return '';
+  return count.evaluate((el) => el.firstChild?.textContent ?? '');
+};
 
 beforeAll(async () => {
   mkdirSync(SHOTS, { recursive: true });
@@ -348,7 +354,7 @@ describe('message actions', { timeout: 60_000 }, () => {
     await menuItem('Copy link to message').click();
     await expect.poll(() => page.getByText('Link copied.').count(), WAIT).toBe(1);
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(
-      `${t.url}/#narrow/channel/${general}-general/topic/lunch/near/${ownerMessage}`,
+      `${t.url}/#narrow/channel/${general}-general/topic/lunch/with/${ownerMessage}`,
     );
   });
 
@@ -397,7 +403,7 @@ describe('message actions', { timeout: 60_000 }, () => {
       .poll(() => textarea().inputValue(), WAIT)
       .toMatch(
         new RegExp(
-          `^@_\\*\\*Olivia Owner\\|${t.accounts.owner.id}\\*\\* \\[said\\]\\(http://[^)]+/#narrow/channel/${general}-general/topic/lunch/near/${ownerMessage}\\):\n\`\`\`quote\nWho is in for \\*\\*lunch\\*\\*\\?\n\`\`\`\n$`,
+          `^@_\\*\\*Olivia Owner\\|${t.accounts.owner.id}\\*\\* \\[said\\]\\(http://[^)]+/#narrow/channel/${general}-general/topic/lunch/with/${ownerMessage}\\):\n\`\`\`quote\nWho is in for \\*\\*lunch\\*\\*\\?\n\`\`\`\n$`,
         ),
       );
     await textarea().press('Enter');
@@ -453,6 +459,8 @@ describe('message actions', { timeout: 60_000 }, () => {
     await openActions(mine);
     await menuItem('Star message').click();
     await expect.poll(async () => (await messageById(mine)).flags, WAIT).toContain('starred');
+    // The sidebar counts starred messages (Zulip's starred_message_counts is on by default).
+    await expect.poll(() => starredCount(), WAIT).toBe('1');
     await openActions(mine);
     await menuItem('Delete message').click();
     const confirm = page.getByRole('dialog', { name: 'Delete message?' });
@@ -461,6 +469,35 @@ describe('message actions', { timeout: 60_000 }, () => {
       .poll(async () => (await t.as('member').get(`/messages/${mine}`)).status, WAIT)
       .toBe(400);
     await expect.poll(() => row(mine).count(), WAIT).toBe(0);
+    // A deleted message is no longer starred.
+    await expect.poll(() => starredCount(), WAIT).toBe('');
+  });
+
+  it('marks the topic resolved from a message’s menu, and unresolved again', async () => {
+    await page.goto(`${t.url}/${lunchHash()}`);
+    await row(ownerMessage).waitFor();
+    const newestBefore = (await newest()).id;
+    await openActions(ownerMessage);
+    await menuItem('Mark as resolved').click();
+    await expect.poll(async () => (await messageById(ownerMessage)).subject, WAIT).toBe('✔ lunch');
+    // The feed and the address follow the renamed topic; the check mark stands apart.
+    const resolvedHash = `#narrow/channel/${general}-general/topic/${encodeURIComponent('✔ lunch').replaceAll('%', '.')}`;
+    await expect.poll(() => page.evaluate(() => location.hash), WAIT).toBe(resolvedHash);
+    await row(ownerMessage).waitFor();
+    const header = page.locator('.recipient-header').first();
+    await expect.poll(() => header.locator('.topic-resolved-check').count(), WAIT).toBe(1);
+    // The mark is hidden from screen readers, which hear "Resolved:" instead.
+    expect(await header.getByRole('link', { name: 'Resolved: lunch', exact: true }).count()).toBe(
+      1,
+    );
+    await shot(page, 'resolved-topic');
+    await openActions(ownerMessage);
+    expect(await menuItem('Mark as resolved').count()).toBe(0);
+    await menuItem('Mark as unresolved').click();
+    await expect.poll(async () => (await messageById(ownerMessage)).subject, WAIT).toBe('lunch');
+    await expect.poll(() => page.evaluate(() => location.hash), WAIT).toBe(lunchHash());
+    // Undone within a minute: the server takes its resolve notice back, leaving no trace.
+    await expect.poll(async () => (await newest()).id, WAIT).toBe(newestBefore);
   });
 
   it('fits a phone and dark mode', async () => {

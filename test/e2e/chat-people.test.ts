@@ -389,7 +389,13 @@ describe('people and channels in the chat', { timeout: 60_000 }, () => {
     const menu = page.getByRole('menu', { name: 'Actions for topic lunch' });
     await expect
       .poll(() => menu.getByRole('menuitem').allInnerTexts(), WAIT)
-      .toEqual(['Unmute topic', 'Follow topic', 'Mark all messages as read', 'Copy link to topic']);
+      .toEqual([
+        'Unmute topic',
+        'Follow topic',
+        'Mark as resolved',
+        'Mark all messages as read',
+        'Copy link to topic',
+      ]);
     await shot(page, 'topic-menu');
     await menu.getByRole('menuitem', { name: 'Unmute topic' }).click();
     await expect.poll(() => policyOf('lunch'), WAIT).toBe(2);
@@ -422,6 +428,63 @@ describe('people and channels in the chat', { timeout: 60_000 }, () => {
       .toBe(1);
     await choose(main, 'Actions for topic fresh', 'Mark all messages as read');
     await expect.poll(() => unreadIn('fresh'), WAIT).toBe(0);
+  });
+
+  it('resolves and unresolves a topic from its menu in the sidebar', async () => {
+    const nav = page.getByRole('navigation', { name: 'Views and channels' });
+    await page.goto(`${t.url}/#narrow/channel/${general}-general`);
+    const topicOf = async () =>
+      (
+        await member().get('/messages', {
+          anchor: 'newest',
+          num_before: 1,
+          num_after: 0,
+          narrow: JSON.stringify([{ operator: 'search', operand: 'weekend' }]),
+        })
+      ).body.messages[0].subject;
+    await choose(nav, 'Actions for topic plans', 'Mark as resolved');
+    await expect.poll(topicOf, WAIT).toBe('✔ plans');
+    // The sidebar sets the check mark apart from the name, as Zulip's does.
+    const resolved = nav
+      .locator('.topic-item')
+      .filter({ has: page.locator('.topic-resolved-check') });
+    await expect.poll(() => resolved.locator('.sidebar-label').innerText(), WAIT).toMatch(/plans$/);
+    // Resolving is no move: the message keeps no "moved" marker.
+    const weekend = page.getByRole('main').locator('.message', { hasText: 'Weekend plans?' });
+    await expect.poll(() => weekend.count(), WAIT).toBe(1);
+    expect(await weekend.locator('.edited-marker').count()).toBe(0);
+    await shot(page, 'resolved-topic-sidebar');
+    await choose(nav, 'Actions for topic ✔ plans', 'Mark as unresolved');
+    await expect.poll(topicOf, WAIT).toBe('plans');
+    await expect.poll(() => resolved.count(), WAIT).toBe(0);
+  });
+
+  it('offers no resolving where the organization does not allow it', async () => {
+    const groups = (await t.as('owner').get('/user_groups')).body.user_groups as {
+      id: number;
+      name: string;
+    }[];
+    const moderators = groups.find((g) => g.name === 'role:moderators')!.id;
+    await t.as('owner').patch('/realm', {
+      can_resolve_topics_group: JSON.stringify({ new: moderators }),
+    });
+    const nav = page.getByRole('navigation', { name: 'Views and channels' });
+    const items = async () => {
+      await nav.getByRole('button', { name: 'Actions for topic plans', exact: true }).click();
+      const texts = await page
+        .getByRole('menu', { name: 'Actions for topic plans' })
+        .getByRole('menuitem')
+        .allInnerTexts();
+      await page.keyboard.press('Escape');
+      return texts;
+    };
+    // The menu opened (its other items are there) without the resolve item.
+    await expect
+      .poll(async () => {
+        const texts = await items();
+        return texts.includes('Mark all messages as read') && !texts.includes('Mark as resolved');
+      }, WAIT)
+      .toBe(true);
   });
 
   it('fits a phone: the user card and the channel browser at 360 px, in dark mode', async () => {

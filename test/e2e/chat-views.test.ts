@@ -391,6 +391,84 @@ describe('the chat page', { timeout: 60_000 }, () => {
       .toBe("You haven't starred anything yet!");
   });
 
+  it('counts starred messages beside Starred, as the user’s setting says', async () => {
+    const [tacos] = (
+      await t.as('member').get('/messages', {
+        anchor: 'newest',
+        num_before: 20,
+        num_after: 0,
+        narrow: JSON.stringify([{ operator: 'search', operand: 'tacos' }]),
+      })
+    ).body.messages as { id: number }[];
+    const star = (op: 'add' | 'remove') =>
+      t.as('member').post('/messages/flags', {
+        messages: JSON.stringify([tacos!.id]),
+        op,
+        flag: 'starred',
+      });
+    const shown = () => page.locator(`[data-message-id="${tacos!.id}"]`).count();
+    await star('add');
+    await expect.poll(() => sidebarCount('Starred'), WAIT).toBe('1');
+    // The Starred view, open since the last test, takes it in.
+    await expect.poll(shown, WAIT).toBe(1);
+    await shot(page, 'starred-count');
+    await t.as('member').patch('/settings', { starred_message_counts: false });
+    await expect.poll(() => sidebarCount('Starred'), WAIT).toBe('');
+    await t.as('member').patch('/settings', { starred_message_counts: true });
+    await expect.poll(() => sidebarCount('Starred'), WAIT).toBe('1');
+    await star('remove');
+    await expect.poll(() => sidebarCount('Starred'), WAIT).toBe('');
+    await expect.poll(shown, WAIT).toBe(0);
+  });
+
+  it('opens a with/ link at its message, following it to the topic it was moved to', async () => {
+    const planned = await sendToChannel(t, 'owner', general, 'plans', 'Offsite in May.');
+    await t.as('owner').patch(`/messages/${planned}`, {
+      topic: 'offsite plans',
+      propagate_mode: 'change_all',
+      send_notification_to_old_thread: false,
+      send_notification_to_new_thread: false,
+    });
+    await page.goto(`${t.url}/#narrow/channel/${general}-general/topic/plans/with/${planned}`);
+    const followed = `#narrow/channel/${general}-general/topic/offsite.20plans/with/${planned}`;
+    await expect.poll(() => page.evaluate(() => location.hash), WAIT).toBe(followed);
+    await expect.poll(viewTitle, WAIT).toBe('#general > offsite plans');
+    await expect.poll(() => page.locator(`[data-message-id="${planned}"]`).count(), WAIT).toBe(1);
+  });
+
+  it('drops from Recent conversations what was deleted while the queue was lost', async () => {
+    const doomed = await sendToChannel(t, 'owner', random, 'doomed', 'Soon gone.');
+    await page.goto(`${t.url}/#recent`);
+    const recent = page.getByRole('main');
+    await expect.poll(() => recent.getByRole('link', { name: 'doomed' }).count(), WAIT).toBe(1);
+    // Offline: the poll in flight takes one last event, the next ones are refused.
+    await page.route('**/api/v1/events?*', (route) => route.abort('connectionrefused'));
+    await sendToChannel(t, 'owner', random, 'weekend', 'Last word before the outage.');
+    await expect.poll(() => page.locator('.connection-banner').isVisible(), WAIT).toBe(true);
+    // The deletion reaches the old queue, which the tab never reads again.
+    await t.as('owner').delete(`/messages/${doomed}`);
+    // The server forgot the queue meanwhile (garbage-collected): the tab registers anew.
+    const registered = page.waitForRequest((r) => r.url().endsWith('/api/v1/register'), {
+      timeout: 40_000,
+    });
+    await page.unroute('**/api/v1/events?*');
+    await page.route('**/api/v1/events?*', (route) =>
+      route.fulfill({
+        status: 400,
+        contentType: 'application/json',
+        body: JSON.stringify({
+          result: 'error',
+          code: 'BAD_EVENT_QUEUE_ID',
+          msg: 'Bad event queue ID',
+        }),
+      }),
+    );
+    await registered;
+    await page.unroute('**/api/v1/events?*');
+    await expect.poll(() => recent.getByRole('link', { name: 'doomed' }).count(), WAIT).toBe(0);
+    expect(await recent.getByRole('link', { name: 'weekend' }).count()).toBe(1);
+  });
+
   it('shows the lost connection and recovers', async () => {
     await page.goto(`${t.url}/#inbox`);
     await sidebar().waitFor();
@@ -405,9 +483,13 @@ describe('the chat page', { timeout: 60_000 }, () => {
     await shot(page, 'reconnecting');
     await page.unroute('**/api/v1/events?*');
     await page.unroute('**/api/v1/register');
-    // The retried long-poll is answered by the next event (or a heartbeat, later).
-    await page.waitForRequest((r) => r.url().includes('/api/v1/events?'), { timeout: 40_000 });
-    await sendToChannel(t, 'owner', random, 'weekend', 'Back again.');
+    // The retry does not wait for an event or a heartbeat: it asks not to block.
+    await page.waitForRequest(
+      (r) => r.url().includes('/api/v1/events?') && r.url().includes('dont_block=true'),
+      {
+        timeout: 40_000,
+      },
+    );
     await expect.poll(() => banner.isVisible(), WAIT).toBe(false);
   });
 
@@ -464,10 +546,14 @@ describe('the chat page', { timeout: 60_000 }, () => {
 
   it('had no script errors or failed requests', () => {
     // The wrong password's refusal is the one this test provokes.
-    // And the requests the lost-connection test broke on purpose.
+    // And the requests the lost-connection tests broke on purpose (a refused
+    // poll, a queue the server "forgot").
     expect(
       errors.filter(
-        (e) => !/^40[13] .*fetch_api_key/.test(e) && !/net::ERR_CONNECTION_REFUSED/.test(e),
+        (e) =>
+          !/^40[13] .*fetch_api_key/.test(e) &&
+          !/net::ERR_CONNECTION_REFUSED/.test(e) &&
+          !/^400 .*\/api\/v1\/events\?/.test(e),
       ),
     ).toEqual([]);
   });

@@ -6,7 +6,7 @@ import {
   noEffects,
   type ZulipEvent,
 } from '../../../renderer/src/chat/data/events.js';
-import type { ChatState, Message, User } from '../../../renderer/src/chat/data/model.js';
+import type { ChatState, Message, Narrow, User } from '../../../renderer/src/chat/data/model.js';
 import { recountUnread } from '../../../renderer/src/chat/data/model-updates.js';
 import { initialChatState } from '../../../renderer/src/chat/data/state.js';
 import { countUnread, emptyBook, fileMessage } from '../../../renderer/src/chat/data/unread.js';
@@ -276,5 +276,117 @@ describe('applying events', () => {
     );
     expect(ctx.effects.refetchList).toBe(true);
     expect(countUnread(ctx.book, listed).topics.get(10)?.get('b')).toBe(1);
+  });
+});
+
+describe('starred messages', () => {
+  const withStarred = (ids: number[], messages: Message[] = []) => {
+    const s = setup(messages);
+    s.apply({ type: 'heartbeat' });
+    const state = { ...s.state, starred: new Set(ids) };
+    let current: ChatState = state;
+    return {
+      apply(event: Partial<ZulipEvent> & { type: string }) {
+        current = applyEvent(current, { id: 0, ...event } as ZulipEvent, s.ctx);
+        return current;
+      },
+    };
+  };
+
+  it('keeps the starred ids by flag events, loaded messages or not', () => {
+    const s = withStarred([3], [message(5)]);
+    let state = s.apply({
+      type: 'update_message_flags',
+      op: 'add',
+      flag: 'starred',
+      messages: [5, 9],
+    });
+    expect([...state.starred!].sort()).toEqual([3, 5, 9]);
+    expect(state.messages.get(5)?.flags).toEqual(['starred']);
+    state = s.apply({
+      type: 'update_message_flags',
+      op: 'remove',
+      flag: 'starred',
+      messages: [3, 5],
+    });
+    expect([...state.starred!]).toEqual([9]);
+    expect(state.messages.get(5)?.flags).toEqual([]);
+  });
+
+  it('leaves the set alone for other flags and for changes that change nothing', () => {
+    const s = withStarred([3]);
+    const before = s.apply({ type: 'heartbeat' });
+    expect(
+      s.apply({ type: 'update_message_flags', op: 'add', flag: 'read', messages: [3] }).starred,
+    ).toBe(before.starred);
+    expect(
+      s.apply({ type: 'update_message_flags', op: 'add', flag: 'starred', messages: [3] }).starred,
+    ).toBe(before.starred);
+    expect(
+      s.apply({ type: 'update_message_flags', op: 'remove', flag: 'starred', messages: [4] })
+        .starred,
+    ).toBe(before.starred);
+  });
+
+  it('has the Starred view refetched when stars change, and no other view', () => {
+    const s = setup([message(5)]);
+    const listOf = (narrow: Narrow) => ({
+      ...s.state,
+      list: {
+        narrow,
+        ids: [],
+        foundOldest: true,
+        foundNewest: true,
+        loadingOlder: false,
+        loadingNewer: false,
+        anchorId: null,
+        error: null,
+      },
+    });
+    const star = { id: 1, type: 'update_message_flags', op: 'add', flag: 'starred', messages: [5] };
+    const starredView: EventContext = { ...s.ctx, effects: noEffects() };
+    applyEvent(listOf([{ operator: 'is', operand: 'starred' }]), star as ZulipEvent, starredView);
+    expect(starredView.effects.refetchList).toBe(true);
+    const channelView: EventContext = { ...s.ctx, effects: noEffects() };
+    applyEvent(listOf([{ operator: 'channel', operand: 10 }]), star as ZulipEvent, channelView);
+    expect(channelView.effects.refetchList).toBe(false);
+  });
+
+  it('forgets deleted messages', () => {
+    const s = withStarred([3, 4, 5]);
+    s.apply({
+      type: 'delete_message',
+      message_id: 3,
+      message_type: 'stream',
+      stream_id: 10,
+      topic: 't',
+    });
+    const state = s.apply({ type: 'delete_message', message_ids: [4, 6], message_type: 'private' });
+    expect([...state.starred!]).toEqual([5]);
+  });
+});
+
+describe('resolving a topic', () => {
+  const rename = (orig: string, subject: string) => ({
+    type: 'update_message',
+    message_id: 5,
+    message_ids: [5],
+    stream_id: 10,
+    orig_subject: orig,
+    subject,
+    propagate_mode: 'change_all',
+    edit_timestamp: NOW,
+  });
+
+  it('renames the topic without marking its messages moved, as the server does', () => {
+    const s = setup([message(5)]);
+    let state = s.apply(rename('t', '✔ t'));
+    expect(state.messages.get(5)).toMatchObject({ subject: '✔ t' });
+    expect(state.messages.get(5)?.last_moved_timestamp).toBeUndefined();
+    state = s.apply(rename('✔ t', 't'));
+    expect(state.messages.get(5)?.last_moved_timestamp).toBeUndefined();
+    // Anything else is a move.
+    state = s.apply(rename('t', '✔ other'));
+    expect(state.messages.get(5)?.last_moved_timestamp).toBe(NOW);
   });
 });

@@ -130,6 +130,44 @@ describe('the event loop', () => {
     ]);
   });
 
+  it('drops Recent conversations whose messages were deleted while the queue was lost', async () => {
+    let registers = 0;
+    fake = fakeStore((call, signal) => {
+      if (call.path === '/register') return registerAnswer(`queue-${++registers}`);
+      if (call.path === '/events' && call.method === 'GET') {
+        if (call.params.queue_id === 'queue-1') {
+          return until(fake!.store, (s) => s.list?.ids.length === 2 && s.recent.length === 3).then(
+            () => failure(400, 'BAD_EVENT_QUEUE_ID', 'Bad event queue ID: queue-1'),
+          );
+        }
+        return hang(signal);
+      }
+      if (call.path === '/messages' && call.params.anchor === 'newest') {
+        // Meanwhile "old" and "gone" lost all their messages (the feed still shows 8 from "gone").
+        return registers === 1
+          ? messagesAnswer(
+              [channelMessage(5, 'old'), channelMessage(8, 'gone'), channelMessage(10)],
+              {
+                found_oldest: false,
+              },
+            )
+          : messagesAnswer([channelMessage(10)]);
+      }
+      if (call.path === '/messages') {
+        return messagesAnswer(
+          registers === 1 ? [channelMessage(8, 'gone'), channelMessage(10)] : [channelMessage(10)],
+        );
+      }
+      return undefined;
+    });
+    await until(fake.store, (s) => s.recentLoaded);
+    fake.store.actions.showNarrow([{ operator: 'channel', operand: general }]);
+    const state = await until(fake.store, (s) => registers === 2 && s.recent.length === 1);
+    expect(state.recent.map((entry) => entry.topic)).toEqual(['lunch']);
+    expect(state.messages.has(8)).toBe(false);
+    expect(state.list?.ids).toEqual([10]);
+  });
+
   it('backs off from 1 s doubling to 30 s with jitter on network errors and server failures', async () => {
     let failures = 0;
     fake = fakeStore((call, signal) => {
@@ -166,6 +204,42 @@ describe('the event loop', () => {
     expect(fake.store.getState().connection).toBe('connected');
     // The heartbeat's id is acknowledged.
     expect(calledAt(fake, '/events', 'GET')[2]!.params.last_event_id).toBe('0');
+  });
+
+  it('confirms the connection with a poll that answers at once after a register or a retry', async () => {
+    let polled = 0;
+    let answerRetry: (answer: Json) => void = () => {};
+    fake = fakeStore((call, signal) => {
+      if (call.path === '/register') return registerAnswer(`queue-${polled}`);
+      if (call.path !== '/events' || call.method !== 'GET') return undefined;
+      polled++;
+      if (polled === 2) return 'network-error';
+      // Held so the test sees the banner state before the server answers.
+      if (polled === 3) return new Promise((resolve) => (answerRetry = resolve));
+      if (polled === 4) return failure(400, 'BAD_EVENT_QUEUE_ID', 'Bad event queue ID');
+      // The server holds a blocking poll; a dont_block one answers with what it has.
+      if (call.params.dont_block === 'true') return success({ events: [] });
+      return hang(signal);
+    });
+    await polls(fake, 3);
+    const events = () => calledAt(fake!, '/events', 'GET');
+    // 1: after register (at once); 2: blocking, fails; 3: after the back-off (at once).
+    expect(events().map((c) => c.params.dont_block)).toEqual(['true', undefined, 'true']);
+    expect(fake.store.getState().connection).toBe('reconnecting');
+    answerRetry(success({ events: [] }));
+    await until(fake.store, (s) => s.connection === 'connected');
+    // 4: blocking, the queue is gone; 5: after the re-register (at once); 6: blocking.
+    await polls(fake, 6);
+    expect(events().map((c) => c.params.dont_block)).toEqual([
+      'true',
+      undefined,
+      'true',
+      undefined,
+      'true',
+      undefined,
+    ]);
+    expect(events()[4]!.params.queue_id).toBe('queue-4');
+    expect(fake.store.getState().connection).toBe('connected');
   });
 
   it('retries register itself when the server cannot be reached', async () => {
@@ -284,6 +358,34 @@ describe('actions', () => {
     await until(f.store, (s) => s.list?.anchorId === 7);
     const fetch = calledAt(f, '/messages', 'GET').find((c) => c.params.anchor === '7')!;
     expect(JSON.parse(fetch.params.narrow!)).toEqual([{ operator: 'channel', operand: general }]);
+  });
+
+  it('opens a `with` link at its message and follows it to where it was moved', async () => {
+    const f = await withFeed([channelMessage(7)], [], (call) =>
+      call.path === '/messages' && call.params.anchor === '61'
+        ? messagesAnswer([channelMessage(60, 'moved'), channelMessage(61, 'moved')], {
+            anchor: 61,
+          })
+        : undefined,
+    );
+    const link = [
+      { operator: 'channel', operand: general },
+      { operator: 'topic', operand: 'lunch' },
+      { operator: 'with', operand: 61 },
+    ];
+    f.store.actions.showNarrow(link);
+    const state = await until(f.store, (s) => s.list?.anchorId === 61);
+    const fetch = calledAt(f, '/messages', 'GET').find((c) => c.params.anchor === '61')!;
+    // The server resolves `with` to the message's conversation too.
+    expect(JSON.parse(fetch.params.narrow!)).toEqual(link);
+    expect(state.list).toMatchObject({
+      ids: [60, 61],
+      narrow: [
+        { operator: 'channel', operand: general },
+        { operator: 'topic', operand: 'moved' },
+        { operator: 'with', operand: 61 },
+      ],
+    });
   });
 
   it('loads older messages before the first one shown', async () => {

@@ -15,6 +15,8 @@ import {
   hashToNarrow,
   messageLink,
   messageMatchesNarrow,
+  narrowFollowingMessage,
+  narrowIsLocal,
   narrowMarksRead,
   narrowToHash,
   narrowToSearch,
@@ -262,11 +264,33 @@ describe('hash links', () => {
       expect(hashToNarrow(narrowToHash(narrow, state), state)).toEqual(narrow);
   });
 
-  it('links to one message in its conversation', () => {
+  it('links to one message in its conversation with `with`, as Zulip’s Copy link does', () => {
     expect(messageLink(channelMessage('lunch'), state)).toBe(
-      '#narrow/channel/5-general/topic/lunch/near/42',
+      '#narrow/channel/5-general/topic/lunch/with/42',
     );
-    expect(messageLink(dmMessage([ME, ALICE]), state)).toBe('#narrow/dm/7-Alice-Smith/near/42');
+    // Direct messages: every participant, you included, then `dm` (or `group` from three).
+    expect(messageLink(dmMessage([ME, ALICE]), state)).toBe('#narrow/dm/4,7-dm/with/42');
+    expect(messageLink(dmMessage([ALICE, ME, BOB]), state)).toBe('#narrow/dm/4,7,9-group/with/42');
+    expect(messageLink(dmMessage([ME]), state)).toBe('#narrow/dm/4-dm/with/42');
+  });
+
+  it('opens message links, `with` and the older `near`', () => {
+    expect(hashToNarrow('#narrow/channel/5-general/topic/lunch/with/42', state)).toEqual([
+      { operator: 'channel', operand: 5 },
+      { operator: 'topic', operand: 'lunch' },
+      { operator: 'with', operand: 42 },
+    ]);
+    expect(hashToNarrow('#narrow/dm/4,7-dm/with/42', state)).toEqual([
+      { operator: 'dm', operand: [4, 7] },
+      { operator: 'with', operand: 42 },
+    ]);
+    expect(hashToNarrow(messageLink(dmMessage([ME, ALICE]), state), state)?.[0]).toEqual({
+      operator: 'dm',
+      operand: [ME, ALICE],
+    });
+    expect(describeNarrow(hashToNarrow('#narrow/dm/4,7-dm/with/42', state)!, state)).toBe(
+      'Alice Smith',
+    );
   });
 });
 
@@ -420,5 +444,49 @@ describe('narrowMarksRead', () => {
     expect(narrowMarksRead([{ operator: 'search', operand: 'x' }])).toBe(false);
     expect(narrowMarksRead([{ operator: 'channel', operand: 5, negated: true }])).toBe(false);
     expect(narrowMarksRead([{ operator: 'sender', operand: 7 }])).toBe(false);
+  });
+});
+
+describe('narrowFollowingMessage', () => {
+  const linked = [
+    { operator: 'channel', operand: 5 },
+    { operator: 'topic', operand: 'lunch' },
+    { operator: 'with', operand: 42 },
+  ];
+
+  it('keeps a narrow whose message is still there (topics compare without case)', () => {
+    expect(narrowFollowingMessage(linked, channelMessage('Lunch'), state)).toBe(linked);
+  });
+
+  it('moves to the channel and topic the message is in now', () => {
+    expect(
+      narrowFollowingMessage(linked, channelMessage('dinner', { stream_id: 6 }), state),
+    ).toEqual([
+      { operator: 'channel', operand: 6 },
+      { operator: 'topic', operand: 'dinner' },
+      { operator: 'with', operand: 42 },
+    ]);
+    // A bare `with` gets its conversation.
+    expect(
+      narrowFollowingMessage([{ operator: 'with', operand: 42 }], channelMessage('lunch'), state),
+    ).toEqual(linked);
+  });
+
+  it('gives direct messages their conversation without you', () => {
+    const dmLink = [
+      { operator: 'dm', operand: [ME, ALICE] },
+      { operator: 'with', operand: 42 },
+    ];
+    expect(narrowFollowingMessage(dmLink, dmMessage([ME, ALICE]), state)).toBe(dmLink);
+    expect(narrowFollowingMessage(linked, dmMessage([ME, BOB]), state)).toEqual([
+      { operator: 'dm', operand: [BOB] },
+      { operator: 'with', operand: 42 },
+    ]);
+  });
+
+  it('treats `with` as an anchor when matching, so the list takes live messages', () => {
+    expect(narrowIsLocal(linked)).toBe(true);
+    expect(messageMatchesNarrow(channelMessage('lunch', { id: 50 }), linked, state)).toBe(true);
+    expect(messageMatchesNarrow(channelMessage('other', { id: 50 }), linked, state)).toBe(false);
   });
 });

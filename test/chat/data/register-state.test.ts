@@ -27,3 +27,15 @@ describe('register state', () => {
     expect(state.users.get(4)?.is_active).toBe(true);
   });
 });
+
+describe('starred messages from register', () => {
+  it('keeps the ids register gives, and none without them', () => {
+    const unread_msgs = { streams: [], huddles: [], pms: [], mentions: [], count: 0 };
+    const state = stateFromRegister(
+      { user_id: 1, realm_users: [], unread_msgs, starred_messages: [4, 9] },
+      1_700_000_000,
+    );
+    expect([...state.starred!]).toEqual([4, 9]);
+    expect(stateFromRegister({ user_id: 1, unread_msgs }, 1_700_000_000).starred?.size).toBe(0);
+  });
+});

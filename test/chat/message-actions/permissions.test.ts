@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ChatState, Message, User, UserGroup } from '../../../renderer/src/chat/data/model.js';
 import {
+  canResolveTopics,
   hasGroupSetting,
   messagePermissions,
 } from '../../../renderer/src/chat/message-actions/permissions.js';
@@ -147,6 +148,50 @@ describe('what the message menu offers', () => {
       false,
       false,
       false,
+      false,
     ]);
+  });
+});
+
+describe('resolving topics', () => {
+  it('follows the organization’s can_resolve_topics_group, without a time limit', () => {
+    const member = person(20, 400);
+    const everyone = stateFor(member, { realm_can_resolve_topics_group: 1 });
+    expect(messagePermissions(message(30, 10 ** 8), everyone, NOW).resolveTopic).toBe(true);
+    const moderators = stateFor(member, { realm_can_resolve_topics_group: 3 });
+    expect(messagePermissions(message(30, 10), moderators, NOW).resolveTopic).toBe(false);
+    expect(canResolveTopics(moderators, 8, 't')).toBe(false);
+    expect(
+      canResolveTopics(stateFor(person(20, 300), { realm_can_resolve_topics_group: 3 }), 8, 't'),
+    ).toBe(true);
+  });
+
+  it('lets administrators, the channel’s group and channel administrators resolve', () => {
+    const nobody = { realm_can_resolve_topics_group: 5 };
+    expect(canResolveTopics(stateFor(person(20, 200), nobody), 8, 't')).toBe(true);
+    const guest = person(20, 600);
+    expect(canResolveTopics(stateFor(guest, nobody), 8, 't')).toBe(false);
+    expect(canResolveTopics(stateFor(guest, nobody, { can_resolve_topics_group: 1 }), 8, 't')).toBe(
+      true,
+    );
+    expect(
+      canResolveTopics(
+        stateFor(guest, nobody, {
+          can_administer_channel_group: { direct_members: [20], direct_subgroups: [] },
+        }),
+        8,
+        't',
+      ),
+    ).toBe(true);
+  });
+
+  it('is not offered in general chat or on direct messages', () => {
+    const everyone = stateFor(person(20, 100), { realm_can_resolve_topics_group: 1 });
+    expect(canResolveTopics(everyone, 8, '')).toBe(false);
+    expect(messagePermissions(message(30, 10, { subject: '' }), everyone, NOW).resolveTopic).toBe(
+      false,
+    );
+    const dm = message(30, 10, { type: 'private', stream_id: undefined });
+    expect(messagePermissions(dm, everyone, NOW).resolveTopic).toBe(false);
   });
 });

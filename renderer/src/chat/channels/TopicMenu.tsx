@@ -1,4 +1,6 @@
 import { useChat, useChatStore, useZulipApi } from '../data/store-context.js';
+import { canResolveTopics } from '../message-actions/permissions.js';
+import { resolveLabel, toggleTopicResolved } from '../message-actions/resolve-topic.js';
 import { actionFailure, reportActionError } from '../ui/action-errors.js';
 import { copyText } from '../ui/clipboard.js';
 import { MenuButton, MenuItem, MenuSeparator } from '../ui/Menu.js';
@@ -7,8 +9,8 @@ import { topicChoices, topicPolicy } from './channel-model.js';
 
 /**
  * The menu beside a topic (sidebar and recipient bar; Zulip's topic
- * popover): mute, unmute, follow (`POST /user_topics`), mark as read,
- * copy link.
+ * popover): mute, unmute, follow (`POST /user_topics`), mark as
+ * resolved or unresolved where the server allows it, mark as read, copy link.
  */
 export function TopicMenu({ channelId, topic }: { channelId: number; topic: string }) {
   const api = useZulipApi();
@@ -46,6 +48,17 @@ export function TopicMenu({ channelId, topic }: { channelId: number; topic: stri
             </MenuItem>
           ))}
           <MenuSeparator />
+          {canResolveTopics(store.getState(), channelId, topic) && (
+            <MenuItem
+              onSelect={() =>
+                run(resolveLabel(topic).toLowerCase(), () =>
+                  toggleTopicResolved(api, store.getState(), channelId, topic),
+                )
+              }
+            >
+              {resolveLabel(topic)}
+            </MenuItem>
+          )}
           <MenuItem
             onSelect={() =>
               run('mark the topic as read', () =>

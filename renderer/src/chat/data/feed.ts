@@ -1,7 +1,20 @@
 import type { Params } from './api.js';
-import type { Message, MessageListState, Narrow } from './model.js';
-import { addMessages, isLocalId, mergeIds, recountUnread } from './model-updates.js';
-import { nearOf, opensAtFirstUnread, wireNarrow } from './narrow.js';
+import type { ChatState, Message, MessageListState, Narrow } from './model.js';
+import {
+  addMessages,
+  isLocalId,
+  mergeIds,
+  rebuildRecent,
+  recountUnread,
+  removeMessages,
+} from './model-updates.js';
+import {
+  narrowFollowingMessage,
+  nearOf,
+  opensAtFirstUnread,
+  wireNarrow,
+  withOf,
+} from './narrow.js';
 import type { Reading } from './reading.js';
 import { errorText, type StoreCore } from './store-core.js';
 
@@ -31,6 +44,26 @@ function emptyList(narrow: Narrow): MessageListState {
     anchorId: null,
     error: null,
   };
+}
+
+/**
+ * Messages the tab holds that the answer's stretch (all the user received,
+ * `narrow: []`) should have had but did not: deleted since the tab got
+ * them, e.g. while it was offline. Messages newer than the answer arrived
+ * after it.
+ */
+function missingFrom(answer: MessagesAnswer, state: ChatState): number[] {
+  if (answer.messages.length === 0) return [];
+  const fetched = new Set(answer.messages.map((m) => m.id));
+  const newest = Math.max(...fetched);
+  const oldest = answer.found_oldest ? 0 : Math.min(...fetched);
+  const missing: number[] = [];
+  for (const [id, message] of state.messages) {
+    // A channel's history the user never received is not in the answer (`narrow: []`).
+    if (isLocalId(id) || id < oldest || id > newest || fetched.has(id)) continue;
+    if (!message.flags.includes('historical')) missing.push(id);
+  }
+  return missing;
 }
 
 /**
@@ -72,7 +105,10 @@ export class Feed {
         num_after: 0,
         narrow: [],
       });
-      const next = addMessages(core.state, core.book, answer.messages, { live: false });
+      let next = addMessages(core.state, core.book, answer.messages, { live: false });
+      next = removeMessages(next, core.book, missingFrom(answer, next));
+      // Built afresh: after a re-register the old entries may name conversations deleted meanwhile.
+      next = rebuildRecent(next);
       core.set(recountUnread({ ...next, recentLoaded: true }, core.book));
     } catch {
       // Recent conversations then fill from live messages only.
@@ -95,7 +131,8 @@ export class Feed {
         list: { ...current, narrow, loadingOlder: true, loadingNewer: true },
       });
     }
-    const near = nearOf(narrow);
+    // `near` and `with` both open at their message; `with` also follows it (below).
+    const near = nearOf(narrow) ?? withOf(narrow);
     try {
       const answer = await this.fetchMessages({
         anchor: near ?? (opensAtFirstUnread(narrow) ? 'first_unread' : 'newest'),
@@ -114,8 +151,11 @@ export class Feed {
       const echoes = (core.state.list?.ids ?? []).filter(
         (id) => isLocalId(id) && answer.found_newest && next.messages.has(id),
       );
+      // A `with` link to a message moved since: the server answered with its
+      // new conversation, and the list (and so the URL) goes there too.
+      const target = answer.messages.find((m) => m.id === withOf(narrow));
       const list: MessageListState = {
-        narrow,
+        narrow: target ? narrowFollowingMessage(narrow, target, next) : narrow,
         ids: mergeIds(ids, echoes),
         foundOldest: answer.found_oldest,
         foundNewest: answer.found_newest,

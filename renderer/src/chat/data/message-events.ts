@@ -9,6 +9,7 @@ import {
   replaceMessages,
 } from './model-updates.js';
 import { messageMatchesNarrow, narrowIsLocal } from './narrow.js';
+import { isResolveToggle } from './resolved-topic.js';
 import { fileFromDetail, fileMessage, forget, type UnreadDetail } from './unread.js';
 
 /** Message events: new messages, edits and moves, deletions, flags, reactions, widgets. */
@@ -76,6 +77,10 @@ function applyMove(
     state.subscriptions.get(channelId)?.name ?? state.channels.get(channelId)?.name;
   const before: Message[] = [];
   const moved: Message[] = [];
+  const resolveOnly =
+    newChannel === undefined &&
+    newTopic !== undefined &&
+    isResolveToggle((event.orig_subject ?? '') as string, newTopic);
   for (const id of ids) {
     const old = state.messages.get(id);
     const place = ctx.book.places.get(id);
@@ -89,7 +94,7 @@ function applyMove(
       stream_id: channelId,
       subject: newTopic ?? old.subject,
       display_recipient: channelName ?? old.display_recipient,
-      last_moved_timestamp: event.edit_timestamp,
+      last_moved_timestamp: resolveOnly ? old.last_moved_timestamp : event.edit_timestamp,
     });
   }
   ctx.effects.reloadTopics.add(event.stream_id as number);
@@ -179,8 +184,23 @@ const onDeleteMessage: Apply = (state, event, ctx) => {
   if (event.message_type === 'stream' && event.stream_id !== undefined) {
     ctx.effects.reloadTopics.add(event.stream_id);
   }
-  return recountUnread(removeMessages(state, ctx.book, ids), ctx.book);
+  const next = withStarred(removeMessages(state, ctx.book, ids), [], ids);
+  return recountUnread(next, ctx.book);
 };
+
+/**
+ * The starred ids with some added and some taken away (as Zulip's
+ * starred_messages: by id, whether the tab has the message or not).
+ */
+function withStarred(state: ChatState, added: number[], removed: number[]): ChatState {
+  const old = state.starred ?? new Set<number>();
+  const changes = added.some((id) => !old.has(id)) || removed.some((id) => old.has(id));
+  if (!changes) return state;
+  const starred = new Set(old);
+  for (const id of added) starred.add(id);
+  for (const id of removed) starred.delete(id);
+  return { ...state, starred };
+}
 
 const onUpdateMessageFlags: Apply = (state, event, ctx) => {
   const flag = event.flag as string;
@@ -216,7 +236,18 @@ const onUpdateMessageFlags: Apply = (state, event, ctx) => {
         );
     }
   }
-  const next = replaceMessages(state, changed);
+  let next = replaceMessages(state, changed);
+  if (flag === 'starred') {
+    // Zulip only ever sends `all` for read: a starred event always lists its messages.
+    const listed: number[] = event.messages ?? [];
+    next = withStarred(next, adding ? listed : [], adding ? [] : listed);
+    // The Starred view gains or loses them (Zulip's update_views_filtered_on_message_property);
+    // only the server has the ones the tab never loaded.
+    const shown = next.list?.narrow;
+    if (shown?.some((t) => t.operator === 'is' && t.operand === 'starred') && listed.length > 0) {
+      ctx.effects.refetchList = true;
+    }
+  }
   return flag === 'read' ? recountUnread(next, ctx.book) : next;
 };
 

@@ -139,6 +139,13 @@ export function noteRecent(state: ChatState, messages: Message[]): ChatState {
   return { ...state, recent };
 }
 
+/** Recent conversations built afresh from every message the tab has (a start or a re-register). */
+export function rebuildRecent(state: ChatState): ChatState {
+  const messages = [...state.messages.values()].filter((m) => !isLocalId(m.id));
+  const rebuilt = noteRecent({ ...state, recent: [] }, messages);
+  return { ...state, recent: rebuilt.recent };
+}
+
 /**
  * Recomputes the Recent entries of the conversations these (removed or
  * moved-away) messages were in, from the messages the tab still has.

@@ -240,6 +240,12 @@ export interface ChatState {
    * holds a group-setting permission (editing, moving, deleting messages).
    */
   groups?: Map<number, UserGroup>;
+  /**
+   * Added by the data layer: the ids of the user's starred messages
+   * (`starred_messages` in register, kept by `starred` flag events and
+   * deletions), loaded or not: the sidebar's Starred count.
+   */
+  starred?: ReadonlySet<number>;
 }
 
 /** What views may ask of the data layer; each goes to the server and comes back as events. */

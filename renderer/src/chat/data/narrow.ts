@@ -1,4 +1,5 @@
 import type { ChatState, ComposeTarget, Message, Narrow, NarrowTerm } from './model.js';
+import { isResolved } from './resolved-topic.js';
 
 /**
  * Narrows on the client, following the server's rules (server/narrow/) and
@@ -342,16 +343,72 @@ export function hashToNarrow(hash: string, state: ChatState): Narrow | null {
   return narrow;
 }
 
-/** A link to one message (`#narrow/channel/…/topic/…/near/{id}` or `#narrow/dm/…/near/{id}`). */
+/**
+ * A permanent link to one message, as Zulip's "Copy link" makes it:
+ * `#narrow/channel/5-general/topic/lunch/with/42`, or for direct messages
+ * `#narrow/dm/3,7-dm/with/42` (every participant, you included; `-group`
+ * from three people). `with` makes the link follow the message if it is
+ * moved; old `/near/` links still open.
+ */
 export function messageLink(message: Message, state: ChatState): string {
-  const conversation: Narrow =
-    message.type === 'stream'
-      ? [
-          { operator: 'channel', operand: message.stream_id ?? -1 },
-          { operator: 'topic', operand: message.subject },
-        ]
-      : [{ operator: 'dm', operand: dmParticipants(message) }];
-  return `${narrowToHash(conversation, state)}/near/${message.id}`;
+  const at = `/with/${message.id}`;
+  if (message.type === 'stream') {
+    const conversation: Narrow = [
+      { operator: 'channel', operand: message.stream_id ?? -1 },
+      { operator: 'topic', operand: message.subject },
+    ];
+    return `${narrowToHash(conversation, state)}${at}`;
+  }
+  const ids = [...new Set([...dmParticipants(message), state.ownUserId])].sort((a, b) => a - b);
+  return `#narrow/dm/${ids.join(',')}-${ids.length >= 3 ? 'group' : 'dm'}${at}`;
+}
+
+/** The `with` operand as a message id, if the narrow has one. */
+export function withOf(narrow: Narrow): number | null {
+  const term = narrow.find((t) => canonicalOperatorOf(t.operator) === 'with' && !t.negated);
+  const id = term ? Number(term.operand) : Number.NaN;
+  return Number.isSafeInteger(id) ? id : null;
+}
+
+/**
+ * A `with` narrow moved to where its message is now (Zulip's
+ * adjusted_terms_if_moved; the server's expandWith does the same): the
+ * channel and topic, or the direct-message conversation, become the
+ * message's; the narrow itself when nothing changes.
+ */
+export function narrowFollowingMessage(narrow: Narrow, message: Message, state: ChatState): Narrow {
+  const isConversationTerm = (t: NarrowTerm) =>
+    ['channel', 'topic', 'dm'].includes(canonicalOperatorOf(t.operator));
+  if (message.type !== 'stream') {
+    const ids = dmParticipants(message).filter((id) => id !== state.ownUserId);
+    const operand = ids.length > 0 ? ids.sort((a, b) => a - b) : [state.ownUserId];
+    const current = narrow.find((t) => canonicalOperatorOf(t.operator) === 'dm' && !t.negated);
+    const same =
+      current !== undefined &&
+      narrow.filter(isConversationTerm).length === 1 &&
+      dmKey(userIdsOf(current.operand, state) ?? [], state.ownUserId) ===
+        dmKey(operand, state.ownUserId);
+    if (same) return narrow;
+    return [{ operator: 'dm', operand }, ...narrow.filter((t) => !isConversationTerm(t))];
+  }
+  const channelId = message.stream_id ?? -1;
+  const channel = narrow.find((t) => canonicalOperatorOf(t.operator) === 'channel' && !t.negated);
+  const topic = narrow.find((t) => canonicalOperatorOf(t.operator) === 'topic' && !t.negated);
+  if (!channel || !topic || narrow.some((t) => t.negated && isConversationTerm(t))) {
+    return [
+      { operator: 'channel', operand: channelId },
+      { operator: 'topic', operand: message.subject },
+      ...narrow.filter((t) => !isConversationTerm(t)),
+    ];
+  }
+  const channelSame = channelIdOf(channel.operand, state) === channelId;
+  const topicSame = String(topic.operand).toLowerCase() === message.subject.toLowerCase();
+  if (channelSame && topicSame) return narrow;
+  return narrow.map((term) => {
+    if (term === channel) return { ...term, operand: channelId };
+    if (term === topic) return { ...term, operand: message.subject };
+    return term;
+  });
 }
 
 // ---------------------------------------------------------------------------
@@ -363,7 +420,6 @@ const mentionFlags = new Set([
   'stream_wildcard_mentioned',
   'topic_wildcard_mentioned',
 ]);
-const RESOLVED_TOPIC_PREFIX = '✔ ';
 
 /** The topic's visibility policy for the user (0 inherit, 1 muted, 2 unmuted, 3 followed). */
 export function topicPolicy(state: ChatState, channelId: number, topic: string): number {
@@ -385,7 +441,7 @@ export function isTopicMuted(state: ChatState, channelId: number, topic: string)
 
 /**
  * Whether one term holds for the message; null when the client cannot tell
- * (full-text search, `has:`, `with:`), so such lists never take live messages.
+ * (full-text search, `has:`), so such lists never take live messages.
  */
 function termHolds(term: NarrowTerm, message: Message, state: ChatState): boolean | null {
   const isChannel = message.type === 'stream';
@@ -427,6 +483,8 @@ function termHolds(term: NarrowTerm, message: Message, state: ChatState): boolea
       if (operand === 'all') return true;
       return !(isChannel && isTopicMuted(state, message.stream_id ?? -1, message.subject));
     case 'near':
+    case 'with':
+      // Anchors, not filters: a `with` narrow's conversation terms follow its message.
       return true;
     case 'is':
       switch (operand) {
@@ -442,7 +500,7 @@ function termHolds(term: NarrowTerm, message: Message, state: ChatState): boolea
         case 'alerted':
           return message.flags.includes('has_alert_word');
         case 'resolved':
-          return isChannel && message.subject.startsWith(RESOLVED_TOPIC_PREFIX);
+          return isChannel && isResolved(message.subject);
         case 'followed':
           return isChannel && topicPolicy(state, message.stream_id ?? -1, message.subject) === 3;
         case 'muted':
@@ -470,7 +528,7 @@ export function narrowIsLocal(narrow: Narrow): boolean {
   return narrow.every((term) => {
     const operator = canonicalOperatorOf(term.operator);
     return (
-      !['search', 'has', 'with'].includes(operator) &&
+      !['search', 'has'].includes(operator) &&
       !(operator === 'is' && !knownIs.has(String(term.operand)))
     );
   });

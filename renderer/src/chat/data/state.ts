@@ -43,6 +43,7 @@ export function initialChatState(ownUserId = 0): ChatState {
     recent: [],
     recentLoaded: false,
     groups: new Map(),
+    starred: new Set(),
   };
 }
 
@@ -123,6 +124,11 @@ export function stateFromRegister(answer: RegisterAnswer, nowSecs: number): Chat
   }
   state.settings = { ...(answer.user_settings ?? {}) };
   state.groups = new Map(((answer.realm_user_groups ?? []) as UserGroup[]).map((g) => [g.id, g]));
+  state.starred = new Set(
+    ((answer.starred_messages ?? []) as unknown[]).filter((id): id is number =>
+      Number.isInteger(id),
+    ),
+  );
   for (const draft of (answer.drafts ?? []) as Record<string, unknown>[]) {
     state.drafts.set(Number(draft.id), draft);
   }

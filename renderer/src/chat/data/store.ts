@@ -1,4 +1,4 @@
-import { ApiError, type ZulipApi } from './api.js';
+import { ApiError, type Params, type ZulipApi } from './api.js';
 import { applyEvent, type EventEffects, noEffects, withTyping, type ZulipEvent } from './events.js';
 import { Feed } from './feed.js';
 import type { ChatStore, ConnectionState } from './model.js';
@@ -121,17 +121,29 @@ export function createChatStore(api: ZulipApi, options: StoreOptions = {}): Chat
   async function run(): Promise<void> {
     await openImageSession(api);
     let failures = 0;
+    // A poll that answers at once: the first after a (re-)register or a failure,
+    // so the connection shows as back now rather than at the next event or heartbeat.
+    let confirmNow = false;
     while (!core.closed) {
       try {
-        if (core.queueId === null) await register();
+        if (core.queueId === null) {
+          await register();
+          confirmNow = true;
+        }
         poll = new AbortController();
+        const params: Params = {
+          queue_id: core.queueId,
+          last_event_id: lastEventId,
+        };
+        if (confirmNow) params.dont_block = true;
         const answer = await api.call<{ events: ZulipEvent[] }>(
           'GET',
           '/events',
-          { queue_id: core.queueId, last_event_id: lastEventId },
+          params,
           poll.signal,
         );
         failures = 0;
+        confirmNow = false;
         if (core.closed) return;
         setConnection('connected');
         applyEvents(answer.events);
@@ -153,6 +165,7 @@ export function createChatStore(api: ZulipApi, options: StoreOptions = {}): Chat
         setConnection(starting ? 'connecting' : 'reconnecting');
         await clock.sleep(backoffDelay(failures));
         failures++;
+        confirmNow = true;
       }
     }
   }

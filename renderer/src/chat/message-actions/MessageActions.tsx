@@ -17,6 +17,7 @@ import { HistoryDialog } from './HistoryDialog.js';
 import { type MessagePermissions, messagePermissions } from './permissions.js';
 import { reactionKey } from './reaction-chips.js';
 import { absoluteLink, replyTarget } from './reply.js';
+import { resolveLabel, toggleTopicResolved } from './resolve-topic.js';
 import { SourceDialog } from './SourceDialog.js';
 
 type Open = 'react' | 'edit' | 'history' | 'source' | 'delete' | null;
@@ -39,7 +40,7 @@ function historyVisible(settings: Record<string, unknown>): boolean {
 
 /**
  * The actions button on one message and its menu: react, quote and reply,
- * edit or move, star, copy link, edit history, source, delete. The menu
+ * edit or move, resolve or unresolve its topic, star, copy link, edit history, source, delete. The menu
  * lists only what the server would allow; a refusal is still shown.
  */
 export function MessageActions({ message }: { message: Message }) {
@@ -164,6 +165,21 @@ export function MessageActions({ message }: { message: Message }) {
           ? 'Move message'
           : 'Change topic';
       items.push({ key: 'edit', label, run: () => setOpen('edit') });
+    }
+    if (permissions.resolveTopic && message.stream_id !== undefined) {
+      const channelId = message.stream_id;
+      items.push({
+        key: 'resolve',
+        label: resolveLabel(message.subject),
+        run: () =>
+          void toggleTopicResolved(
+            api,
+            store.getState(),
+            channelId,
+            message.subject,
+            message.id,
+          ).catch((err: unknown) => report(errorText(err))),
+      });
     }
     items.push({
       key: 'star',

@@ -66,6 +66,8 @@ export interface MessagePermissions {
   editTopic: boolean;
   moveChannel: boolean;
   delete: boolean;
+  /** Mark the message's topic as resolved or unresolved (a rename to or from "✔ "). */
+  resolveTopic: boolean;
 }
 
 const NONE: MessagePermissions = {
@@ -73,6 +75,7 @@ const NONE: MessagePermissions = {
   editTopic: false,
   moveChannel: false,
   delete: false,
+  resolveTopic: false,
 };
 
 /** A realm setting from register, by its `realm_`-prefixed name or the bare one. */
@@ -158,5 +161,34 @@ export function messagePermissions(
         channelAllows('can_delete_own_message_group')) &&
       withinLimit(realmSetting(state, 'message_content_delete_limit_seconds'), age, 0);
   }
-  return { editContent, editTopic, moveChannel, delete: canDelete };
+  const resolveTopic =
+    isChannel && canResolveTopics(state, message.stream_id!, message.subject, groups);
+  return { editContent, editTopic, moveChannel, delete: canDelete, resolveTopic };
+}
+
+/**
+ * Whether the user may mark this topic resolved or unresolved, as the
+ * server decides (edit-plan.ts canResolveTopics): an administrator, or in
+ * the organization's or the channel's `can_resolve_topics_group`, or a
+ * channel administrator; no time limit. General chat cannot be resolved.
+ */
+export function canResolveTopics(
+  state: ChatState,
+  channelId: number,
+  topic: string,
+  groupsFallback: ReadonlyMap<number, UserGroup> = new Map(),
+): boolean {
+  const me = state.users.get(state.ownUserId);
+  if (!me || topic === '') return false;
+  if (me.role <= ROLE.administrator) return true;
+  const person: Person = { userId: me.user_id, role: me.role };
+  const groups = state.groups ?? groupsFallback;
+  const channel: Record<string, unknown> | undefined =
+    state.subscriptions.get(channelId) ?? state.channels.get(channelId);
+  return (
+    hasGroupSetting(person, realmSetting(state, 'can_resolve_topics_group'), groups) ||
+    (channel !== undefined &&
+      (hasGroupSetting(person, channel.can_resolve_topics_group, groups) ||
+        hasGroupSetting(person, channel.can_administer_channel_group, groups)))
+  );
 }

@@ -23,6 +23,7 @@ import {
   narrowKey,
   navigate,
   type Route,
+  replaceHash,
   routeFromHash,
   useDocumentTitle,
   useHash,
@@ -51,9 +52,12 @@ export function ChatShell({ onLogOut }: { onLogOut: () => void }) {
   const searchInput = useRef<HTMLInputElement>(null);
   const main = useRef<HTMLElement>(null);
 
+  const followedKey = useFollowedNarrow(key);
   // biome-ignore lint/correctness/useExhaustiveDependencies: `key` stands for `narrow` (a new array each render)
   useEffect(() => {
-    if (narrow !== null) actions.showNarrow(narrow);
+    // The list is already there when the address only caught up with it.
+    if (narrow !== null && key !== followedKey.current) actions.showNarrow(narrow);
+    followedKey.current = null;
   }, [key, actions]);
 
   // A new view closes the phone drawer, as following a link in it should.
@@ -224,6 +228,29 @@ function useTitle(route: Route) {
     return describeNarrow(route.narrow, store.getState()) || 'Messages';
   }, [route, store, subscriptions, users]);
   useDocumentTitle(`${total > 0 ? `(${total}) ` : ''}${view} - Hearth`);
+}
+
+/**
+ * Keeps the address on the list's narrow when the list moves on its own
+ * (a `with` link whose message was moved, a topic moved while shown, as
+ * Zulip's web app follows them); returns the key of the narrow it went to,
+ * which needs no fresh load.
+ */
+function useFollowedNarrow(key: string | null) {
+  const store = useChatStore();
+  const listNarrow = useChat((s) => s.list?.narrow ?? null);
+  const followedKey = useRef<string | null>(null);
+  const previousListKey = useRef<string | null>(null);
+  useEffect(() => {
+    const listKey = listNarrow === null ? null : narrowKey(listNarrow);
+    const before = previousListKey.current;
+    previousListKey.current = listKey;
+    // Only a list that showed this route's narrow and changed without a new route followed something.
+    if (listNarrow === null || key === null || before !== key || listKey === key) return;
+    followedKey.current = listKey;
+    replaceHash(hashFor(listNarrow, store.getState()));
+  }, [listNarrow, key, store]);
+  return followedKey;
 }
 
 /**

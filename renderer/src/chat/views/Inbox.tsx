@@ -8,6 +8,7 @@ import { channelNarrow, dmNarrow, topicNarrow } from './narrows.js';
 import { hashFor } from './routing.js';
 import { directConversations } from './sidebar/DirectList.js';
 import { UnreadCount } from './sidebar/UnreadCount.js';
+import { TopicName } from './TopicName.js';
 
 /** Zulip's Inbox: every conversation with unread messages, DMs first, then by channel. */
 export function Inbox() {
@@ -85,7 +86,7 @@ export function Inbox() {
                   {topics.map(([topic, topicCount]) => (
                     <li key={topic} className="conversation-row">
                       <a href={hashFor(topicNarrow(id, topic), state)}>
-                        {topic === '' ? <em>general chat</em> : topic}
+                        <TopicName topic={topic} />
                       </a>
                       <UnreadCount count={topicCount} />
                       <TopicMenu channelId={id} topic={topic} />

@@ -6,6 +6,7 @@ import { participantNames } from './feed/conversation.js';
 import { dmNarrow, topicNarrow } from './narrows.js';
 import { hashFor } from './routing.js';
 import { UnreadCount } from './sidebar/UnreadCount.js';
+import { TopicName } from './TopicName.js';
 import { formatAgo } from './time.js';
 import { topicUnread } from './unread.js';
 
@@ -65,11 +66,11 @@ export function RecentConversations() {
                     {channelName === null ? 'Direct message' : `#${channelName}`}
                   </span>
                   <a href={hash} className="recent-what">
-                    {channelName === null
-                      ? participantNames(userIds, users)
-                      : topic === ''
-                        ? 'general chat'
-                        : topic}
+                    {channelName === null ? (
+                      participantNames(userIds, users)
+                    ) : (
+                      <TopicName topic={topic} />
+                    )}
                   </a>
                   <UnreadCount count={count} />
                   <span className="recent-who">

@@ -57,6 +57,16 @@ export function navigate(hash: string): void {
   location.hash = hash;
 }
 
+/**
+ * Goes to `hash` in place of the current history entry: the view moved on
+ * its own (a link's message was moved), and Back should not return to
+ * the old address.
+ */
+export function replaceHash(hash: string): void {
+  if (location.hash === hash) return;
+  location.replace(hash);
+}
+
 const subscribeToHash = (onChange: () => void) => {
   window.addEventListener('hashchange', onChange);
   return () => window.removeEventListener('hashchange', onChange);

@@ -3,6 +3,7 @@ import type { Message } from '../../data/model.js';
 import { useChat, useChatStore } from '../../data/store-context.js';
 import { channelNarrow, dmNarrow, topicNarrow } from '../narrows.js';
 import { hashFor } from '../routing.js';
+import { TopicName } from '../TopicName.js';
 import { formatDay } from '../time.js';
 import { dmParticipants, participantNames } from './conversation.js';
 
@@ -33,7 +34,7 @@ export function RecipientHeader({ message }: { message: Message }) {
           </span>
           <span className="visually-hidden"> topic </span>
           <a href={hashFor(topicNarrow(channelId, message.subject), state)}>
-            {message.subject === '' ? <em>general chat</em> : message.subject}
+            <TopicName topic={message.subject} />
           </a>
         </h3>
         <TopicMenu channelId={channelId} topic={message.subject} />

@@ -6,6 +6,7 @@ import { useChat, useChatActions, useChatStore } from '../../data/store-context.
 import { sortChannels } from '../channel-order.js';
 import { channelNarrow, topicNarrow } from '../narrows.js';
 import { hashFor } from '../routing.js';
+import { TopicName } from '../TopicName.js';
 import { topicUnread } from '../unread.js';
 import { UnreadCount } from './UnreadCount.js';
 
@@ -147,7 +148,7 @@ function TopicList({
                 aria-current={currentHash === hash ? 'page' : undefined}
               >
                 <span className="sidebar-label">
-                  {topic.name === '' ? <em>general chat</em> : topic.name}
+                  <TopicName topic={topic.name} />
                 </span>
                 <UnreadCount count={topicUnread(unreadTopics, topic.name)} />
               </a>

@@ -6,6 +6,9 @@ import { UnreadCount } from './UnreadCount.js';
 /** The top of the sidebar: Zulip's views, with their counts. */
 export function ViewLinks({ currentHash }: { currentHash: string }) {
   const unread = useChat((s) => s.unread);
+  const starred = useChat((s) => s.starred);
+  // Zulip's user setting: the count beside Starred shows only when it is on (the default).
+  const showStarredCount = useChat((s) => s.settings.starred_message_counts !== false);
   const views: {
     hash: string;
     label: string;
@@ -17,7 +20,13 @@ export function ViewLinks({ currentHash }: { currentHash: string }) {
     { hash: RECENT_HASH, label: 'Recent conversations', icon: 'clock' },
     { hash: FEED_HASH, label: 'Combined feed', icon: 'feed', count: unread.total },
     { hash: MENTIONS_HASH, label: 'Mentions', icon: 'at', count: unread.mentions },
-    { hash: STARRED_HASH, label: 'Starred', icon: 'star' },
+    {
+      hash: STARRED_HASH,
+      label: 'Starred',
+      icon: 'star',
+      count: showStarredCount ? starred?.size : undefined,
+      countLabel: 'starred',
+    },
   ];
   return (
     <ul className="sidebar-list view-links">
