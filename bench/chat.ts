@@ -252,9 +252,12 @@ async function measureScrollAndTyping(browser: Browser): Promise<void> {
   // Shortcuts go to the page, not to the feed's scroller.
   await page.locator('main').focus();
   await page.keyboard.press('c');
-  const textarea = page.getByRole('textbox', { name: 'Message', exact: true });
-  await textarea.waitFor({ timeout: 10_000 });
-  await textarea.focus();
+  // The compose box opens with the cursor in its message field.
+  await page.waitForFunction(
+    () => document.activeElement?.getAttribute('aria-label') === 'Message',
+    null,
+    { timeout: 10_000 },
+  );
   await page.evaluate(() => {
     const w = window as unknown as { benchKeys: number[] };
     w.benchKeys = [];
