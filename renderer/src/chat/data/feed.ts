@@ -73,6 +73,8 @@ function missingFrom(answer: MessagesAnswer, state: ChatState): number[] {
 export class Feed {
   /** Bumped by every new list: answers for an older one are dropped. */
   private generation = 0;
+  /** The newest list's first load while it is in flight. */
+  private showing: Promise<void> | null = null;
 
   constructor(
     private readonly core: StoreCore,
@@ -98,6 +100,12 @@ export class Feed {
 
   async loadRecent(): Promise<void> {
     const { core } = this;
+    // The feed's first window is what the reader waits for; these 400 messages would
+    // queue ahead of it on the server and in this tab. The views ask for the feed as
+    // soon as register's state renders: give them that turn, then let the feed go first.
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    await this.showing?.catch(() => {});
+    if (core.closed) return;
     try {
       const answer = await this.fetchMessages({
         anchor: 'newest',
@@ -120,7 +128,17 @@ export class Feed {
    * Loads `narrow` into the feed. `keepShown` leaves the current list on
    * screen until the answer replaces it (re-register, messages moved in).
    */
-  async show(narrow: Narrow, how: { keepShown: boolean }): Promise<void> {
+  show(narrow: Narrow, how: { keepShown: boolean }): Promise<void> {
+    const showing = this.load(narrow, how);
+    this.showing = showing;
+    const done = () => {
+      if (this.showing === showing) this.showing = null;
+    };
+    showing.then(done, done);
+    return showing;
+  }
+
+  private async load(narrow: Narrow, how: { keepShown: boolean }): Promise<void> {
     const { core } = this;
     const generation = ++this.generation;
     const current = core.state.list;

@@ -119,7 +119,9 @@ export function createChatStore(api: ZulipApi, options: StoreOptions = {}): Chat
   }
 
   async function run(): Promise<void> {
-    await openImageSession(api);
+    // Only <img> loads need the cookie, and they come after register and a
+    // message fetch: ask for both at once rather than one round trip after the other.
+    void openImageSession(api).catch(() => {});
     let failures = 0;
     // A poll that answers at once: the first after a (re-)register or a failure,
     // so the connection shows as back now rather than at the next event or heartbeat.

@@ -1,16 +1,31 @@
 /** Times as the feed shows them, in the reader's locale and time zone. */
 
+/**
+ * One formatter per set of options, made on first use: `toLocale…String`
+ * with options builds a new Intl.DateTimeFormat on every call, which made
+ * formatting the time the largest part of rendering a feed row.
+ */
+const formatters = new Map<string, Intl.DateTimeFormat>();
+function formatter(key: string, options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
+  let made = formatters.get(key);
+  if (!made) {
+    made = new Intl.DateTimeFormat(undefined, options);
+    formatters.set(key, made);
+  }
+  return made;
+}
+
 export function formatTime(timestamp: number, twentyFourHour: boolean): string {
-  return new Date(timestamp * 1000).toLocaleTimeString(undefined, {
+  return formatter(`time-${twentyFourHour}`, {
     hour: 'numeric',
     minute: '2-digit',
     hour12: !twentyFourHour,
-  });
+  }).format(timestamp * 1000);
 }
 
 /** The tooltip on a message's time: the whole date and time. */
 export function formatFullDate(timestamp: number, twentyFourHour: boolean): string {
-  return new Date(timestamp * 1000).toLocaleString(undefined, {
+  return formatter(`full-${twentyFourHour}`, {
     weekday: 'long',
     year: 'numeric',
     month: 'long',
@@ -19,7 +34,7 @@ export function formatFullDate(timestamp: number, twentyFourHour: boolean): stri
     minute: '2-digit',
     second: '2-digit',
     hour12: !twentyFourHour,
-  });
+  }).format(timestamp * 1000);
 }
 
 /** A recipient header's date: "Today", "Yesterday", or the date. */
@@ -29,11 +44,12 @@ export function formatDay(timestamp: number, now = new Date()): string {
   const days = Math.round((startOf(now) - startOf(date)) / 86_400_000);
   if (days === 0) return 'Today';
   if (days === 1) return 'Yesterday';
-  return date.toLocaleDateString(undefined, {
+  const thisYear = date.getFullYear() === now.getFullYear();
+  return formatter(`day-${thisYear}`, {
     month: 'short',
     day: 'numeric',
-    ...(date.getFullYear() === now.getFullYear() ? {} : { year: 'numeric' }),
-  });
+    ...(thisYear ? {} : { year: 'numeric' }),
+  }).format(date);
 }
 
 /** A short "how long ago" for Recent conversations. */

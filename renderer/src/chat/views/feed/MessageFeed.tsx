@@ -7,6 +7,8 @@ import { MessageRow } from './MessageRow.js';
 import { RecipientHeader } from './RecipientHeader.js';
 import { useFeedViewport } from './visibility.js';
 
+/** Pixels: a one-line message, as chat.css draws it (measured rows then replace it). */
+const DEFAULT_ROW_HEIGHT = 56;
 /** Far above any list's length: prepending older messages lowers the first index from here. */
 const FIRST_INDEX_BASE = 10_000_000;
 
@@ -57,11 +59,16 @@ export function MessageFeed({ selectedId, onSelect }: MessageFeedProps) {
   useMarkSeenAsRead(list, viewport.visibleIds);
   const stickyMessage = viewport.stickyId === null ? undefined : messages.get(viewport.stickyId);
 
-  // Keyboard selection (↑/↓/j/k) scrolls the selected message into view.
+  // Keyboard selection (↑/↓/j/k) scrolls the selected message into view, once per
+  // selection: pages loading above or below must not pull a reader who scrolled away
+  // back to it (rows change with every page).
+  const scrolledTo = useRef<number | null>(null);
   useEffect(() => {
-    if (selectedId === null) return;
+    if (selectedId === null || scrolledTo.current === selectedId) return;
     const index = rows.findIndex((r) => r.id === selectedId);
-    if (index !== -1) virtuoso.current?.scrollIntoView({ index, behavior: 'auto' });
+    if (index === -1) return;
+    scrolledTo.current = selectedId;
+    virtuoso.current?.scrollIntoView({ index, behavior: 'auto' });
   }, [selectedId, rows]);
 
   const renderRow = useCallback(
@@ -117,6 +124,9 @@ export function MessageFeed({ selectedId, onSelect }: MessageFeedProps) {
         // New messages keep the reader at the bottom only when they were already there.
         followOutput={(atBottom) => (atBottom && list.foundNewest ? 'auto' : false)}
         increaseViewportBy={{ top: 600, bottom: 600 }}
+        // A typical row's height: without one, the list first renders a row alone to
+        // measure it, a whole extra render and layout before the first paint.
+        defaultItemHeight={DEFAULT_ROW_HEIGHT}
         components={{ Header: FeedTop, Footer: FeedBottom }}
         context={list}
         aria-label="Messages"
