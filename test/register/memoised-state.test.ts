@@ -141,8 +141,7 @@ describe('subscriptions, never_subscribed and streams', () => {
 
   const channels = async (who: FixtureName | Account = watcher, params = {}) => {
     const state = await register(who, ['subscription', 'stream'], params);
-    const find = (list: Array<{ stream_id: number }>) =>
-      list.find((s) => s.stream_id === channelId);
+    const find = (list: State[]): State => list.find((s) => s.stream_id === channelId);
     return {
       subscribed: find(state.subscriptions),
       unsubscribed: find(state.unsubscribed),
