@@ -25,6 +25,14 @@ const TABLES = [
 
 export type VersionedTable = (typeof TABLES)[number];
 
+/**
+ * Columns whose updates alone do not count: a subscription's read watermark
+ * moves with every read, and nothing kept in memory shows it.
+ */
+const UNTRACKED_COLUMNS: Partial<Record<VersionedTable, string[]>> = {
+  subscriptions: ['read_through'],
+};
+
 const versions = new WeakMap<Db, Record<VersionedTable, number>>();
 
 /** Installs the triggers; openDatabase calls it once, outside any transaction. */
@@ -38,9 +46,21 @@ export function trackTableWrites(db: Db): void {
   for (const table of TABLES) {
     for (const event of ['INSERT', 'UPDATE', 'DELETE']) {
       db.exec(`CREATE TEMP TRIGGER IF NOT EXISTS hearth_${table}_${event.toLowerCase()}
-        AFTER ${event} ON main.${table} BEGIN SELECT hearth_table_written('${table}'); END`);
+        AFTER ${event === 'UPDATE' ? updateOf(db, table) : event} ON main.${table}
+        BEGIN SELECT hearth_table_written('${table}'); END`);
     }
   }
+}
+
+/** `UPDATE`, or `UPDATE OF` every column but the untracked ones (read when the triggers are made, so new columns count). */
+function updateOf(db: Db, table: VersionedTable): string {
+  const untracked = UNTRACKED_COLUMNS[table];
+  if (!untracked) return 'UPDATE';
+  const columns = db
+    .prepare(`SELECT name FROM pragma_table_info('${table}')`)
+    .pluck()
+    .all() as string[];
+  return `UPDATE OF ${columns.filter((c) => !untracked.includes(c)).join(', ')}`;
 }
 
 /** NaN (never equal to itself) where writes are not tracked, so nothing is ever cached. */

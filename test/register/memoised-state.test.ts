@@ -5,6 +5,7 @@
  * a copy kept past a write that changes it fails here.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tableVersion } from '../../server/db/write-versions.js';
 import { createChannel, quickMember } from '../helpers/fixtures.js';
 import {
   type Account,
@@ -299,5 +300,21 @@ describe('realm_user_groups', () => {
     expect((await group(created.body.group_id))?.members).toEqual([leaving.id]);
     ok(await t.as('admin').delete(`/users/${leaving.id}`));
     expect((await group(created.body.group_id))?.members).toEqual([]);
+  });
+});
+
+describe('what counts as a write', () => {
+  it("a subscription's read watermark does not; who is subscribed does", async () => {
+    const { db } = t.server.ctx;
+    const member = t.accounts.member.id;
+    const id = createChannel(t, { name: 'watermarks', subscribers: [member] });
+    const version = () => tableVersion(db, 'subscriptions');
+    const before = version();
+    db.prepare('UPDATE subscriptions SET read_through = read_through + 1 WHERE stream_id = ?').run(
+      id,
+    );
+    expect(version()).toBe(before);
+    db.prepare('UPDATE subscriptions SET active = 0 WHERE stream_id = ?').run(id);
+    expect(version()).toBeGreaterThan(before);
   });
 });
