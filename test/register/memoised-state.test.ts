@@ -92,6 +92,9 @@ describe('realm_users', () => {
     expect((await seen('member'))[1]).toBeNull();
     expect((await seen('moderator'))[1]).toBe(subject.email);
     expect((await seen('admin'))[1]).toBe(subject.email);
+    ok(await t.as(subject).patch('/settings', { email_address_visibility: 2 }));
+    expect((await seen('guest'))[1]).toBeNull();
+    expect((await seen('member'))[1]).toBe(subject.email);
     ok(await t.as(subject).patch('/settings', { email_address_visibility: 3 }));
     expect((await seen('moderator'))[1]).toBeNull();
     expect((await seen('admin'))[1]).toBe(subject.email);
