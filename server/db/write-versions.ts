@@ -7,8 +7,9 @@ import type { Db } from './open.js';
  * (authentication's API key -> user) can tell that they may be stale. A
  * write in a transaction that rolls back still raises it: a needless
  * reload, never a stale answer. Triggers live in the connection's temp
- * schema, so the database file is untouched. Tables written on every message
- * stay out: a trigger there would tax the hottest path.
+ * schema, so the database file is untouched. Inserts of messages stay out:
+ * a trigger there would tax the hottest path (their ids only grow, so a
+ * cache can tell new ones by the newest id).
  */
 const TABLES = [
   'users',
@@ -21,6 +22,8 @@ const TABLES = [
   'user_groups',
   'user_group_members',
   'user_group_subgroups',
+  // Channels' weekly traffic: deleted and moved messages.
+  'messages',
 ] as const;
 
 export type VersionedTable = (typeof TABLES)[number];
@@ -31,6 +34,11 @@ export type VersionedTable = (typeof TABLES)[number];
  */
 const UNTRACKED_COLUMNS: Partial<Record<VersionedTable, string[]>> = {
   subscriptions: ['read_through'],
+};
+
+/** Tables where only some writes count: for messages, deletions and moves to another channel. */
+const ONLY: Partial<Record<VersionedTable, { inserts: boolean; updateOf: string[] }>> = {
+  messages: { inserts: false, updateOf: ['stream_id'] },
 };
 
 const versions = new WeakMap<Db, Record<VersionedTable, number>>();
@@ -45,6 +53,7 @@ export function trackTableWrites(db: Db): void {
   });
   for (const table of TABLES) {
     for (const event of ['INSERT', 'UPDATE', 'DELETE']) {
+      if (event === 'INSERT' && ONLY[table]?.inserts === false) continue;
       db.exec(`CREATE TEMP TRIGGER IF NOT EXISTS hearth_${table}_${event.toLowerCase()}
         AFTER ${event === 'UPDATE' ? updateOf(db, table) : event} ON main.${table}
         BEGIN SELECT hearth_table_written('${table}'); END`);
@@ -54,6 +63,8 @@ export function trackTableWrites(db: Db): void {
 
 /** `UPDATE`, or `UPDATE OF` every column but the untracked ones (read when the triggers are made, so new columns count). */
 function updateOf(db: Db, table: VersionedTable): string {
+  const only = ONLY[table]?.updateOf;
+  if (only) return `UPDATE OF ${only.join(', ')}`;
   const untracked = UNTRACKED_COLUMNS[table];
   if (!untracked) return 'UPDATE';
   const columns = db
