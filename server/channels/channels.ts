@@ -8,20 +8,20 @@ import {
 import { setRealmSettings } from '../db/queries/realm.js';
 import { channelTopics, receivedChannelTopics } from '../db/queries/stream-topics.js';
 import {
-  allStreams,
   type StreamRow,
   setStreamArchived,
   streamById,
   subscribedStreamIds,
-  subscriberCounts,
   subscriberIds,
 } from '../db/queries/streams.js';
 import { activeUserIds, type UserRow } from '../db/queries/users.js';
+import { JsonText } from '../shared/json-fields.js';
 import { loadRealm } from '../shared/realm.js';
 import { isAdmin, isGuest } from '../shared/roles.js';
 import { topicForClient } from '../shared/topics.js';
 import { emitDefaultStreams } from './create.js';
 import { channelAudience, emitChannelArchived } from './events.js';
+import { channelJson, type FormattedChannel, formattedChannels } from './formatted.js';
 import {
   accessChannelById,
   accessChannelByName,
@@ -44,24 +44,44 @@ export interface ListChannelsOptions {
   includeCanAccessContent: boolean;
 }
 
-/** Zulip's get_streams_for_user: the union of the requested sources. */
-function channelsFor(ctx: AppContext, user: UserRow, opts: ListChannelsOptions): StreamRow[] {
-  const candidates = allStreams(ctx.db).filter((s) => !(opts.excludeArchived && s.is_archived));
-  if (opts.includeAll) return candidates.filter((s) => hasMetadataAccess(ctx, user, s));
+/** Zulip's get_streams_for_user: the union of the requested sources, sorted by name. */
+function channelsFor(
+  ctx: AppContext,
+  user: UserRow,
+  opts: ListChannelsOptions,
+): FormattedChannel[] {
+  const candidates = formattedChannels(ctx).filter(
+    (c) => !(opts.excludeArchived && c.row.is_archived),
+  );
+  return selectChannels(ctx, user, opts, candidates).sort((a, b) =>
+    a.row.name < b.row.name ? -1 : a.row.name > b.row.name ? 1 : 0,
+  );
+}
+
+function selectChannels(
+  ctx: AppContext,
+  user: UserRow,
+  opts: ListChannelsOptions,
+  candidates: FormattedChannel[],
+): FormattedChannel[] {
+  if (opts.includeAll) {
+    const subscribed = new Set(subscribedStreamIds(ctx.db, user.id));
+    return candidates.filter((c) => hasMetadataAccess(ctx, user, c.row, subscribed));
+  }
   const ownerSubscribed =
     opts.includeOwnerSubscribed && user.is_bot && user.bot_owner_id !== null
       ? new Set(subscribedStreamIds(ctx.db, user.bot_owner_id))
       : null;
   if (opts.includeCanAccessContent) {
     return candidates.filter(
-      (s) => hasContentAccess(ctx, user, s) || ownerSubscribed?.has(s.id) === true,
+      (c) => hasContentAccess(ctx, user, c.row) || ownerSubscribed?.has(c.row.id) === true,
     );
   }
   const subscribed = opts.includeSubscribed ? new Set(subscribedStreamIds(ctx.db, user.id)) : null;
   // Guests cannot see public channels they are not subscribed to.
   const includePublic = opts.includePublic && !isGuest(user);
   return candidates.filter(
-    (s) =>
+    ({ row: s }) =>
       subscribed?.has(s.id) === true ||
       (includePublic && !s.invite_only) ||
       (opts.includeWebPublic &&
@@ -77,18 +97,33 @@ function channelsFor(ctx: AppContext, user: UserRow, opts: ListChannelsOptions):
 export function listChannels(ctx: AppContext, user: UserRow, opts: ListChannelsOptions) {
   const traffic = weeklyTraffic(ctx);
   const defaults = opts.includeDefault ? new Set(defaultStreamIds(ctx.db)) : null;
-  const counts = subscriberCounts(ctx.db);
-  const streams = channelsFor(ctx, user, opts)
-    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
-    .map((stream) => {
-      const dict: Record<string, unknown> = {
-        ...formatChannel(ctx, stream, counts),
-        stream_weekly_traffic: traffic(stream),
-      };
-      if (defaults) dict.is_default = defaults.has(stream.id);
-      return dict;
-    });
+  const streams = channelsFor(ctx, user, opts).map((channel) => {
+    const dict: Record<string, unknown> = {
+      ...channel.dict,
+      stream_weekly_traffic: traffic(channel.row),
+    };
+    if (defaults) dict.is_default = defaults.has(channel.row.id);
+    return dict;
+  });
   return { streams };
+}
+
+/** listChannels' `streams` as JSON text, from the channels' kept JSON (POST /register). */
+export function listChannelsJson(
+  ctx: AppContext,
+  user: UserRow,
+  opts: ListChannelsOptions,
+): { streams: JsonText } {
+  const traffic = weeklyTraffic(ctx);
+  const defaults = opts.includeDefault ? new Set(defaultStreamIds(ctx.db)) : null;
+  const streams = channelsFor(ctx, user, opts).map((channel) =>
+    channelJson(
+      channel,
+      traffic(channel.row),
+      defaults ? `,"is_default":${defaults.has(channel.row.id)}` : '',
+    ),
+  );
+  return { streams: new JsonText(`[${streams.join(',')}]`) };
 }
 
 /** GET /streams/{stream_id}: metadata access is enough. */

@@ -6,6 +6,7 @@ export {
   getChannelMembers,
   getChannelTopics,
   listChannels,
+  listChannelsJson,
 } from './channels.js';
 export type { ChannelBlueprint, ChannelCreationOptions } from './create.js';
 export {
@@ -17,6 +18,12 @@ export {
 export { getChannelEmailAddress } from './email-address.js';
 export { cannotPostInChannel } from './errors.js';
 export { emitChannelCreated, emitChannelGone, emitPeerChange } from './events.js';
+export {
+  channelJson,
+  type FormattedChannel,
+  formattedChannels,
+  subscriptionJson,
+} from './formatted.js';
 export { groupSettingChangeSchema, groupSettingValueSchema } from './group-permissions.js';
 export type { ChannelPermission } from './rules.js';
 export {
@@ -35,7 +42,7 @@ export {
   isSubscribed,
   pickColor,
 } from './rules.js';
-export { weeklyTraffic } from './traffic.js';
+export { sharingWeeklyTraffic, weeklyTraffic } from './traffic.js';
 export { updateChannel } from './update.js';
 export {
   channelsVisibleTo,

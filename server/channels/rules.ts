@@ -77,10 +77,20 @@ type GroupSettingName = Extract<keyof RealmSettings, `can_${string}_group`>;
 export const isSubscribed = (ctx: AppContext, streamId: number, userId: number) =>
   subscriptionOf(ctx.db, streamId, userId)?.active === 1;
 
-/** Zulip's user_has_metadata_access: may the user know the channel exists and see its settings? */
-export function hasMetadataAccess(ctx: AppContext, user: UserRow, stream: StreamRow): boolean {
+/**
+ * Zulip's user_has_metadata_access: may the user know the channel exists and
+ * see its settings? Lists pass the user's `subscribedIds` (active
+ * subscriptions) rather than a query per channel.
+ */
+export function hasMetadataAccess(
+  ctx: AppContext,
+  user: UserRow,
+  stream: StreamRow,
+  subscribedIds?: ReadonlySet<number>,
+): boolean {
   if (stream.is_web_public) return true;
-  if (isSubscribed(ctx, stream.id, user.id)) return true;
+  if (subscribedIds ? subscribedIds.has(stream.id) : isSubscribed(ctx, stream.id, user.id))
+    return true;
   if (isGuest(user)) return false;
   if (!stream.invite_only) return true;
   if (isAdmin(user)) return true;
@@ -257,6 +267,15 @@ export function formatSubscription(
 ): Record<string, unknown> {
   const formatted: Record<string, unknown> = {
     ...formatChannel(ctx, stream, subscriberCounts),
+    ...subscriptionSettings(sub),
+  };
+  if (subscribers) formatted.subscribers = subscribers;
+  return formatted;
+}
+
+/** The user's own settings of a subscription, in the order they follow the channel's fields. */
+export function subscriptionSettings(sub: SubscriptionRow) {
+  return {
     color: sub.color,
     is_muted: sub.is_muted === 1,
     in_home_view: sub.is_muted !== 1,
@@ -267,8 +286,6 @@ export function formatSubscription(
     email_notifications: nullableBool(sub.email_notifications),
     wildcard_mentions_notify: nullableBool(sub.wildcard_mentions_notify),
   };
-  if (subscribers) formatted.subscribers = subscribers;
-  return formatted;
 }
 
 /** The effective topics policy (a channel's "inherit" defers to the organization). */

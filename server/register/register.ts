@@ -7,7 +7,7 @@ import {
   DEFAULT_CLIENT_CAPABILITIES,
   type NarrowTerm,
 } from '../events/queue.js';
-import { SerialisedFields } from '../shared/json-fields.js';
+import { jsonFieldsOf, SerialisedFields } from '../shared/json-fields.js';
 import { isGuest } from '../shared/roles.js';
 import { fetchInitialState } from './state.js';
 
@@ -40,8 +40,14 @@ function checkRegisterNarrow(narrow: NarrowTerm[]): void {
 /**
  * POST /register. Allocating the queue and reading the state happen in one
  * synchronous step, so no event can fall between them: last_event_id is -1.
+ * The answer is written as text, since parts of the state come already
+ * serialised (JsonText).
  */
-export function registerQueue(ctx: AppContext, user: UserRow, input: RegisterInput) {
+export function registerQueue(
+  ctx: AppContext,
+  user: UserRow,
+  input: RegisterInput,
+): SerialisedFields {
   checkRegisterNarrow(input.narrow);
   if (input.allPublicStreams && isGuest(user))
     throw badRequest('User not authorized for this query');
@@ -65,15 +71,17 @@ export function registerQueue(ctx: AppContext, user: UserRow, input: RegisterInp
     capabilities,
     narrow: input.narrow,
   });
-  return {
-    queue_id: queue.id,
-    last_event_id: -1,
-    zulip_feature_level: FEATURE_LEVEL,
-    service_feature_level: FEATURE_LEVEL,
-    zulip_version: ZULIP_VERSION,
-    zulip_merge_base: ZULIP_MERGE_BASE,
-    ...state,
-  };
+  return new SerialisedFields(
+    jsonFieldsOf({
+      queue_id: queue.id,
+      last_event_id: -1,
+      zulip_feature_level: FEATURE_LEVEL,
+      service_feature_level: FEATURE_LEVEL,
+      zulip_version: ZULIP_VERSION,
+      zulip_merge_base: ZULIP_MERGE_BASE,
+      ...state,
+    }),
+  );
 }
 
 /** GET /events: the queue's events joined as the JSON text they were stored as. */

@@ -1,4 +1,5 @@
 import { alertWordsState } from '../alert-words/index.js';
+import { sharingWeeklyTraffic } from '../channels/index.js';
 import type { AppContext } from '../core/context.js';
 import type { UserRow } from '../db/queries/users.js';
 import { draftsState } from '../drafts/index.js';
@@ -83,14 +84,17 @@ export function fetchInitialState(
   options: StateOptions,
 ): Record<string, unknown> {
   const state: Record<string, unknown> = {};
-  for (const provider of stateProviders) {
-    const wanted =
-      types === null ||
-      (provider.requiresAll
-        ? provider.fetchTypes.every((t) => types.has(t))
-        : provider.fetchTypes.some((t) => types.has(t)));
-    if (wanted) Object.assign(state, provider.fetch(ctx, user, options));
-  }
+  // subscriptions and streams show the same channels' traffic.
+  sharingWeeklyTraffic(ctx, () => {
+    for (const provider of stateProviders) {
+      const wanted =
+        types === null ||
+        (provider.requiresAll
+          ? provider.fetchTypes.every((t) => types.has(t))
+          : provider.fetchTypes.some((t) => types.has(t)));
+      if (wanted) Object.assign(state, provider.fetch(ctx, user, options));
+    }
+  });
   return state;
 }
 

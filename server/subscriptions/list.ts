@@ -1,78 +1,86 @@
 /** Reading subscriptions: a user's channels with their settings, and one subscription's status. */
 import {
   accessChannelById,
-  formatChannel,
-  formatSubscription,
+  channelJson,
+  formattedChannels,
   hasMetadataAccess,
   isSubscribed,
+  subscriptionJson,
   weeklyTraffic,
 } from '../channels/index.js';
 import type { AppContext } from '../core/context.js';
-import {
-  allStreams,
-  subscriberCounts,
-  subscribersByStream,
-  subscriptionsOfUser,
-} from '../db/queries/streams.js';
+import { subscriptionsOfUser } from '../db/queries/streams.js';
 import type { UserRow } from '../db/queries/users.js';
+import { JsonText, jsonFieldsOf, SerialisedFields } from '../shared/json-fields.js';
 import { accessUserById } from '../users/index.js';
 
-export const byName = (a: Record<string, unknown>, b: Record<string, unknown>) => {
-  const x = String(a.name);
-  const y = String(b.name);
-  return x < y ? -1 : x > y ? 1 : 0;
-};
+interface NamedJson {
+  name: string;
+  json: string;
+}
+
+const byName = (a: NamedJson, b: NamedJson) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+
+const jsonList = (entries: NamedJson[]) =>
+  new JsonText(
+    `[${entries
+      .sort(byName)
+      .map((e) => e.json)
+      .join(',')}]`,
+  );
 
 /**
  * Zulip's gather_subscriptions_helper: the user's active subscriptions, the
  * former ones whose channel they may still see, and the visible channels
- * they never subscribed to, each sorted by name.
+ * they never subscribed to, each sorted by name. Written as JSON from the
+ * channels' kept JSON: only the user's own settings are serialised here.
  */
 export function gatherSubscriptions(
   ctx: AppContext,
   user: UserRow,
   opts: { includeSubscribers: boolean; includeArchived: boolean },
-) {
+): { subscriptions: JsonText; unsubscribed: JsonText; never_subscribed: JsonText } {
   const subs = new Map(subscriptionsOfUser(ctx.db, user.id).map((s) => [s.stream_id, s]));
-  const subscribers = opts.includeSubscribers ? subscribersByStream(ctx.db) : null;
+  const subscribed = new Set([...subs.values()].filter((s) => s.active).map((s) => s.stream_id));
   const traffic = weeklyTraffic(ctx);
-  const counts = subscribers
-    ? new Map([...subscribers].map(([id, list]) => [id, list.length]))
-    : subscriberCounts(ctx.db);
-  const subscriptions: Record<string, unknown>[] = [];
-  const unsubscribed: Record<string, unknown>[] = [];
-  const neverSubscribed: Record<string, unknown>[] = [];
-  for (const stream of allStreams(ctx.db)) {
+  const subscriptions: NamedJson[] = [];
+  const unsubscribed: NamedJson[] = [];
+  const neverSubscribed: NamedJson[] = [];
+  for (const channel of formattedChannels(ctx)) {
+    const stream = channel.row;
     if (stream.is_archived && !opts.includeArchived) continue;
     const sub = subs.get(stream.id);
-    const list = subscribers ? (subscribers.get(stream.id) ?? []) : undefined;
+    const list = opts.includeSubscribers ? channel.subscribersJson : undefined;
     if (sub?.active) {
       subscriptions.push({
-        ...formatSubscription(ctx, stream, sub, list, counts),
-        stream_weekly_traffic: traffic(stream),
+        name: stream.name,
+        json: subscriptionJson(channel, traffic(stream), sub, list),
       });
-    } else if (hasMetadataAccess(ctx, user, stream)) {
-      const dict = sub
-        ? formatSubscription(ctx, stream, sub, list, counts)
-        : { ...formatChannel(ctx, stream, counts), ...(list ? { subscribers: list } : {}) };
-      dict.stream_weekly_traffic = traffic(stream);
-      (sub ? unsubscribed : neverSubscribed).push(dict);
+    } else if (hasMetadataAccess(ctx, user, stream, subscribed)) {
+      const json = sub
+        ? subscriptionJson(channel, traffic(stream), sub, list)
+        : channelJson(channel, traffic(stream), list === undefined ? '' : `,"subscribers":${list}`);
+      (sub ? unsubscribed : neverSubscribed).push({ name: stream.name, json });
     }
   }
   return {
-    subscriptions: subscriptions.sort(byName),
-    unsubscribed: unsubscribed.sort(byName),
-    never_subscribed: neverSubscribed.sort(byName),
+    subscriptions: jsonList(subscriptions),
+    unsubscribed: jsonList(unsubscribed),
+    never_subscribed: jsonList(neverSubscribed),
   };
 }
 
 /** GET /users/me/subscriptions */
-export function listSubscriptions(ctx: AppContext, user: UserRow, includeSubscribers: boolean) {
+export function listSubscriptions(
+  ctx: AppContext,
+  user: UserRow,
+  includeSubscribers: boolean,
+): SerialisedFields {
   const { subscriptions } = gatherSubscriptions(ctx, user, {
     includeSubscribers,
     includeArchived: false,
   });
-  return { subscriptions };
+  return new SerialisedFields(jsonFieldsOf({ subscriptions }));
 }
 
 /** GET /users/{user_id}/subscriptions/{stream_id} */

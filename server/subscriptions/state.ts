@@ -1,4 +1,4 @@
-import { listChannels } from '../channels/index.js';
+import { listChannelsJson } from '../channels/index.js';
 import type { StateProvider } from '../events/state-provider.js';
 import { isAdmin } from '../shared/roles.js';
 import { gatherSubscriptions } from './list.js';
@@ -17,7 +17,7 @@ const subscriptionState: StateProvider = {
 const streamState: StateProvider = {
   fetchTypes: ['stream'],
   fetch: (ctx, user, options) =>
-    listChannels(ctx, user, {
+    listChannelsJson(ctx, user, {
       includePublic: true,
       includeWebPublic: true,
       includeSubscribed: true,

@@ -17,7 +17,7 @@ export interface UserFormatOptions {
 
 const VISIBILITY = { everyone: 1, members: 2, admins: 3, nobody: 4, moderators: 5 } as const;
 
-function emailVisibility(user: UserRow): number {
+export function emailVisibility(user: UserRow): number {
   return mergeUserSettings(user.settings).email_address_visibility;
 }
 
@@ -29,8 +29,17 @@ export function apiEmail(user: UserRow, emailDomain: string): string {
 
 export function canSeeDeliveryEmail(viewer: Viewer | null, user: UserRow): boolean {
   if (user.is_bot) return true;
-  if (viewer && viewer.id === user.id) return true;
-  switch (emailVisibility(user)) {
+  return canSeeEmailAtVisibility(viewer, user.id, emailVisibility(user));
+}
+
+/** canSeeDeliveryEmail for a human user whose email_address_visibility is known. */
+export function canSeeEmailAtVisibility(
+  viewer: Viewer | null,
+  userId: number,
+  visibility: number,
+): boolean {
+  if (viewer && viewer.id === userId) return true;
+  switch (visibility) {
     case VISIBILITY.everyone:
       return true;
     case VISIBILITY.members:

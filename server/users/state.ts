@@ -1,35 +1,23 @@
-import { allProfileValues } from '../db/queries/profile-values.js';
-import { allUsers } from '../db/queries/users.js';
 import type { StateProvider } from '../events/state-provider.js';
 import { loadRealm } from '../shared/realm.js';
 import { isAdmin, isGuest, isModerator, isOwner } from '../shared/roles.js';
 import { visibleBots } from './bots.js';
-import { avatarUrl, formatUser, groupProfileValues } from './format.js';
+import { avatarUrl, formatUser } from './format.js';
+import { realmUserLists } from './realm-users.js';
 import { viewerOf } from './users.js';
 
 export const realmUserState: StateProvider = {
   fetchTypes: ['realm_user'],
   fetch(ctx, user) {
     const realm = loadRealm(ctx);
-    const profileValues = groupProfileValues(allProfileValues(ctx.db));
-    const active: Record<string, unknown>[] = [];
-    const inactive: Record<string, unknown>[] = [];
-    for (const row of allUsers(ctx.db)) {
-      const person = formatUser(row, viewerOf(user), {
-        emailDomain: realm.row.email_domain,
-        profileValues,
-      });
-      // The split into two lists already says it.
-      delete person.is_active;
-      (row.is_active ? active : inactive).push(person);
-    }
+    const people = realmUserLists(ctx, viewerOf(user));
     const self = formatUser(user, viewerOf(user), {
       emailDomain: realm.row.email_domain,
     });
     const canCreate = !isGuest(user);
     return {
-      realm_users: active,
-      realm_non_active_users: inactive,
+      realm_users: people.active,
+      realm_non_active_users: people.inactive,
       cross_realm_bots: [],
       user_id: user.id,
       email: self.email,

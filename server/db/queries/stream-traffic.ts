@@ -10,8 +10,7 @@ export function firstMessageIdSince(db: Db, since: number): number | null {
     db,
     'SELECT id, date_sent FROM messages WHERE id >= ? ORDER BY id LIMIT 1',
   );
-  const newest = stmt<[], { id: number | null }>(db, 'SELECT max(id) AS id FROM messages').get()!
-    .id;
+  const newest = newestMessageId(db);
   if (newest === null) return null;
   let lo = 1;
   let hi = newest;
@@ -30,9 +29,13 @@ export function firstMessageIdSince(db: Db, since: number): number | null {
   return found;
 }
 
-/** Messages in the channel from `firstId` on (an index-only range count). */
-export const channelMessageCountFrom = (db: Db, streamId: number, firstId: number) =>
-  stmt<[number, number], { n: number }>(
+export const newestMessageId = (db: Db) =>
+  stmt<[], { id: number | null }>(db, 'SELECT max(id) AS id FROM messages').get()!.id;
+
+/** Channel messages with ids from `fromId` to `toId`, counted by channel. */
+export const channelMessageCountsBetween = (db: Db, fromId: number, toId: number) =>
+  stmt<[number, number], { stream_id: number; n: number }>(
     db,
-    'SELECT count(*) AS n FROM messages WHERE stream_id = ? AND id >= ?',
-  ).get(streamId, firstId)!.n;
+    `SELECT stream_id, count(*) AS n FROM messages
+      WHERE id BETWEEN ? AND ? AND stream_id IS NOT NULL GROUP BY stream_id`,
+  ).all(fromId, toId);
