@@ -7,17 +7,29 @@ import type { Db } from './open.js';
  * (authentication's API key -> user) can tell that they may be stale. A
  * write in a transaction that rolls back still raises it: a needless
  * reload, never a stale answer. Triggers live in the connection's temp
- * schema, so the database file is untouched.
+ * schema, so the database file is untouched. Tables written on every message
+ * stay out: a trigger there would tax the hottest path.
  */
-export type VersionedTable = 'users' | 'realm';
+const TABLES = [
+  'users',
+  'realm',
+  // POST /register's memoised channel and user lists.
+  'streams',
+  'subscriptions',
+  'custom_profile_fields',
+  'custom_profile_field_values',
+  'user_groups',
+  'user_group_members',
+  'user_group_subgroups',
+] as const;
 
-const TABLES: VersionedTable[] = ['users', 'realm'];
+export type VersionedTable = (typeof TABLES)[number];
 
 const versions = new WeakMap<Db, Record<VersionedTable, number>>();
 
 /** Installs the triggers; openDatabase calls it once, outside any transaction. */
 export function trackTableWrites(db: Db): void {
-  const counters: Record<VersionedTable, number> = { users: 0, realm: 0 };
+  const counters = Object.fromEntries(TABLES.map((t) => [t, 0])) as Record<VersionedTable, number>;
   versions.set(db, counters);
   db.function('hearth_table_written', { deterministic: false, varargs: false }, (table) => {
     counters[table as VersionedTable]++;
@@ -34,3 +46,15 @@ export function trackTableWrites(db: Db): void {
 /** NaN (never equal to itself) where writes are not tracked, so nothing is ever cached. */
 export const tableVersion = (db: Db, table: VersionedTable) =>
   versions.get(db)?.[table] ?? Number.NaN;
+
+/**
+ * A rollback undoes rows without firing triggers, so a cache built from rows
+ * the rolled-back transaction wrote would outlive them. Counting every table
+ * as written makes such a cache stale, which lets caches keep what they
+ * build inside a transaction. The transaction runner calls this.
+ */
+export function noteRollback(db: Db): void {
+  const counters = versions.get(db);
+  if (!counters) return;
+  for (const table of Object.keys(counters) as VersionedTable[]) counters[table]++;
+}
