@@ -14,7 +14,9 @@ export function emitMessageEvent(
   ctx: AppContext,
   tx: Tx,
   messageId: number,
-  flagsByUser: Map<number, number>,
+  recipients: Iterable<number>,
+  /** Recipients missing here have no flags. */
+  flagsByUser: ReadonlyMap<number, number>,
   local?: { queueId: string; localId: string },
   facts?: NewMessageFacts,
 ): void {
@@ -37,7 +39,7 @@ export function emitMessageEvent(
   };
   tx.emit({
     type: 'message',
-    users: flagsByUser.keys(),
+    users: recipients,
     ...(facts ? { newMessage: facts } : {}),
     // Recipients with the same options and flags share one event (and its JSON).
     payload: memoisePayload(
