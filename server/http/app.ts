@@ -18,6 +18,7 @@ import { FileAnswer, type UploadedFile } from '../shared/files.js';
 import { SerialisedFields } from '../shared/json-fields.js';
 import { MAX_UPLOAD_READ_BYTES } from '../shared/limits.js';
 import { parseByteRange } from './byte-range.js';
+import { ConnectionHangup } from './hangup.js';
 import { lazySchemaCompilers } from './lazy-schema-compilers.js';
 import { jsonTooDeep, parseParams, tooDeepMessage } from './params.js';
 import { AnswerWithHeaders, type RequestInfo, type Route } from './route.js';
@@ -258,27 +259,11 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
       url: def.atRoot ? def.path : API_PREFIX + def.path,
       handler: async (request, reply) => {
         handled.add(request);
-        let abort: AbortController | undefined;
         const info: RequestInfo = {
           clientName: clientNameFromUserAgent(request.headers['user-agent']),
           ip: request.ip,
           files: uploadedFiles.get(request) ?? [],
-          // Made on first use: only long-polls need it. Aborted only when the
-          // client leaves before its answer is written: aborting builds a
-          // DOMException, which every answered poll would otherwise pay for.
-          get signal() {
-            if (!abort) {
-              const controller = new AbortController();
-              abort = controller;
-              const abortUnlessAnswered = () => {
-                if (!reply.raw.writableFinished) controller.abort();
-              };
-              if (request.raw.destroyed || reply.raw.writableEnded) abortUnlessAnswered();
-              request.raw.once('close', abortUnlessAnswered);
-              reply.raw.once('close', abortUnlessAnswered);
-            }
-            return abort.signal;
-          },
+          hangup: new ConnectionHangup(request.raw, reply.raw),
         };
 
         let user: UserRow | null = null;
