@@ -29,6 +29,7 @@ import { emitMessageEvent } from './events.js';
 import { checkMentionPermissions, mentionedUsers, mentionFlags } from './mentions.js';
 /** Clients that render their own sent messages, so the sender has read them (Zulip's list). */
 import { type Addressee, resolveChannel, resolveDirect } from './recipients.js';
+import { recipientSet } from './subscriber-cache.js';
 import { widgetOf } from './widgets.js';
 
 export const selfRenderingClients = new Set([
@@ -203,7 +204,7 @@ export function deliverMessage(ctx: AppContext, tx: Tx, draft: MessageDraft): Se
     });
   }
 
-  const recipients = new Set(addressee.recipients);
+  const recipients = recipientSet(addressee.recipients);
   const mentioned = mentionedUsers(ctx, rendered);
   const flagsByUser = recipientFlags(ctx, draft, recipients, mentioned);
   storeNewMessageFlags(ctx.db, id, sender.id, flagsByUser);
@@ -227,7 +228,8 @@ export function deliverMessage(ctx: AppContext, tx: Tx, draft: MessageDraft): Se
     messageId: id,
     senderId: sender.id,
     isChannel: stream !== null && stream !== undefined,
-    recipients: [...recipients],
+    recipients:
+      recipients.size === addressee.recipients.length ? addressee.recipients : [...recipients],
     mentioned: [...rendered.mentionedUserIds],
   });
 

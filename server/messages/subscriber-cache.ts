@@ -37,3 +37,18 @@ export function channelRecipients(db: Db, streamId: number): readonly number[] {
   }
   return ids;
 }
+
+const sets = new WeakMap<readonly number[], ReadonlySet<number>>();
+
+/**
+ * The recipients as a set, made once per list: a cached channel list is
+ * the same array send after send, so its set is too.
+ */
+export function recipientSet(recipients: readonly number[]): ReadonlySet<number> {
+  let set = sets.get(recipients);
+  if (!set) {
+    set = new Set(recipients);
+    if (Object.isFrozen(recipients)) sets.set(recipients, set);
+  }
+  return set;
+}
