@@ -68,23 +68,27 @@ const malformedRequest: ClientErrorAnswer = [
  */
 function collectRawParams(request: FastifyRequest): Map<string, string> {
   const raw = new Map<string, string>();
-  let bodyBytes = 0;
-  const add = (source: unknown, fromBody = false) => {
-    if (!source || typeof source !== 'object' || Buffer.isBuffer(source)) return;
-    for (const [key, value] of Object.entries(source as Record<string, unknown>)) {
-      const last = Array.isArray(value) ? value[value.length - 1] : value;
-      if (last === undefined) continue;
-      if (Buffer.isBuffer(last)) continue; // uploaded files are read by their endpoint
-      const text = typeof last === 'string' ? last : JSON.stringify(last);
-      if (fromBody) bodyBytes += Buffer.byteLength(key) + Buffer.byteLength(text);
-      raw.set(key, text);
-    }
-  };
-  add(request.query);
-  add(request.body, true);
-  if (request.isMultipart() && bodyBytes >= BODY_LIMIT_BYTES) throw requestTooLarge();
-  add(request.params);
+  const multipart = request.isMultipart();
+  addRawParams(raw, request.query, false);
+  const bodyBytes = addRawParams(raw, request.body, multipart);
+  if (multipart && bodyBytes >= BODY_LIMIT_BYTES) throw requestTooLarge();
+  addRawParams(raw, request.params, false);
   return raw;
+}
+
+/** Adds one source's parameters (the last of repeated ones); answers their size in bytes if asked. */
+function addRawParams(raw: Map<string, string>, source: unknown, measure: boolean): number {
+  if (!source || typeof source !== 'object' || Buffer.isBuffer(source)) return 0;
+  let bytes = 0;
+  for (const [key, value] of Object.entries(source as Record<string, unknown>)) {
+    const last = Array.isArray(value) ? value[value.length - 1] : value;
+    if (last === undefined) continue;
+    if (Buffer.isBuffer(last)) continue; // uploaded files are read by their endpoint
+    const text = typeof last === 'string' ? last : JSON.stringify(last);
+    if (measure) bytes += Buffer.byteLength(key) + Buffer.byteLength(text);
+    raw.set(key, text);
+  }
+  return bytes;
 }
 
 /** "ZulipPython/0.9.1 (Debian; 12)" → "ZulipPython", the name Zulip records as the client. */
