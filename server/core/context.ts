@@ -1,4 +1,5 @@
 import type { Db } from '../db/open.js';
+import { noteRollback } from '../db/write-versions.js';
 import type { EventHub, PendingEvent } from '../events/hub.js';
 import type { RateLimiter } from './rate-limit.js';
 
@@ -73,7 +74,13 @@ export function createTransactionRunner(
       // A savepoint: its events join the outer buffer only if it succeeds.
       const outer = buffer;
       const inner: PendingEvent[] = [];
-      const result = db.transaction(() => fn({ emit: (e) => inner.push(e) }))();
+      let result: T;
+      try {
+        result = db.transaction(() => fn({ emit: (e) => inner.push(e) }))();
+      } catch (error) {
+        noteRollback(db);
+        throw error;
+      }
       outer.push(...inner);
       return result;
     }
@@ -82,6 +89,9 @@ export function createTransactionRunner(
     let result: T;
     try {
       result = db.transaction(() => fn({ emit: (e) => mine.push(e) }))();
+    } catch (error) {
+      noteRollback(db);
+      throw error;
     } finally {
       buffer = null;
     }

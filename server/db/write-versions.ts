@@ -77,3 +77,15 @@ function updateOf(db: Db, table: VersionedTable): string {
 /** NaN (never equal to itself) where writes are not tracked, so nothing is ever cached. */
 export const tableVersion = (db: Db, table: VersionedTable) =>
   versions.get(db)?.[table] ?? Number.NaN;
+
+/**
+ * A rollback undoes rows without firing triggers, so a cache built from rows
+ * the rolled-back transaction wrote would outlive them. Counting every table
+ * as written makes such a cache stale, which lets caches keep what they
+ * build inside a transaction. The transaction runner calls this.
+ */
+export function noteRollback(db: Db): void {
+  const counters = versions.get(db);
+  if (!counters) return;
+  for (const table of Object.keys(counters) as VersionedTable[]) counters[table]++;
+}

@@ -65,6 +65,18 @@ export interface NewMessageFacts {
 /** Called after the commit, once per event, before the queues get it. */
 export type EventObserver = (event: PendingEvent) => void;
 
+/**
+ * How a waiting long-poll learns that its client has gone; the HTTP door
+ * implements it on the connection.
+ */
+export interface ClientHangup {
+  /**
+   * Calls `gone` once the client disconnects (at once if it already has);
+   * the returned function stops listening.
+   */
+  listen(gone: () => void): () => void;
+}
+
 export interface EventHubTimings {
   /** A blocking GET /events with nothing to deliver answers a heartbeat after this. */
   heartbeatMs: number;
@@ -74,6 +86,44 @@ export interface EventHubTimings {
 }
 
 const heartbeat = new SerialisedEvent({ type: 'heartbeat' });
+
+/**
+ * A long-poll waiting on its queue until an event, the heartbeat or the
+ * client going away, whichever comes first. A class rather than closures:
+ * a thousand of them park again after every message.
+ */
+class ParkedPoll {
+  private timer: NodeJS.Timeout | undefined;
+  private stopListening: (() => void) | undefined;
+  private done = false;
+
+  constructor(
+    private readonly queue: EventQueue,
+    private readonly heartbeatMs: number,
+    private readonly resolve: () => void,
+  ) {}
+
+  park(hangup: ClientHangup): void {
+    this.timer = setTimeout(this.beat, this.heartbeatMs);
+    this.queue.setWaiter(this);
+    this.stopListening = hangup.listen(this.wake);
+    if (this.done) this.stopListening();
+  }
+
+  private readonly beat = (): void => {
+    if (this.queue.size === 0) this.queue.push(heartbeat);
+    this.wake();
+  };
+
+  readonly wake = (): void => {
+    if (this.done) return;
+    this.done = true;
+    clearTimeout(this.timer);
+    this.stopListening?.();
+    this.queue.clearWaiter(this);
+    this.resolve();
+  };
+}
 
 export const defaultTimings: EventHubTimings = {
   heartbeatMs: 50_000,
@@ -108,6 +158,7 @@ export class EventHub {
   private readonly byUser = new Map<number, Set<EventQueue>>();
   private readonly gcTimer: NodeJS.Timeout;
   private closed = false;
+  private dispatchCount = 0;
   private readonly observers = new Set<EventObserver>();
   /** Extra filter applied per queue, e.g. the register narrow for message events. */
   queueFilter: (queue: EventQueue, type: string, payload: Record<string, unknown>) => boolean =
@@ -177,13 +228,15 @@ export class EventHub {
   dispatch(event: PendingEvent): void {
     for (const observer of this.observers) observer(event);
     const serialised = new Map<object, SerialisedEvent>();
-    const seen = new Set<number>();
+    // A user listed twice must not get the event twice; marking the queues
+    // reached costs less than a set of every user (a channel's subscribers).
+    const dispatchId = ++this.dispatchCount;
     for (const userId of event.users) {
-      if (seen.has(userId)) continue;
-      seen.add(userId);
       const queues = this.byUser.get(userId);
       if (!queues) continue;
       for (const queue of queues) {
+        if (queue.lastDispatchId === dispatchId) continue;
+        queue.lastDispatchId = dispatchId;
         if (event.onlyQueueId !== undefined && queue.id !== event.onlyQueueId) continue;
         if (!queue.wants(event.type)) continue;
         const payload = typeof event.payload === 'function' ? event.payload(queue) : event.payload;
@@ -209,30 +262,13 @@ export class EventHub {
     queue: EventQueue,
     lastEventId: number | undefined,
     dontBlock: boolean,
-    abort: AbortSignal,
+    hangup: ClientHangup,
   ): Promise<string[]> {
     queue.lastAccessMs = this.now();
     if (lastEventId !== undefined) queue.acknowledge(lastEventId);
     if (queue.size > 0 || dontBlock || this.closed) return queue.pendingJson();
-
     await new Promise<void>((resolve) => {
-      let done = false;
-      const finish = () => {
-        if (done) return;
-        done = true;
-        clearTimeout(timer);
-        abort.removeEventListener('abort', finish);
-        queue.clearWaiter(waiter);
-        resolve();
-      };
-      const waiter = { wake: finish };
-      const timer = setTimeout(() => {
-        if (queue.size === 0) queue.push(heartbeat);
-        finish();
-      }, this.timings.heartbeatMs);
-      abort.addEventListener('abort', finish);
-      queue.setWaiter(waiter);
-      if (abort.aborted) finish();
+      new ParkedPoll(queue, this.timings.heartbeatMs, resolve).park(hangup);
     });
     queue.lastAccessMs = this.now();
     return queue.pendingJson();

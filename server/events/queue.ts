@@ -92,6 +92,8 @@ export class EventQueue {
   private nextEventId = 0;
   private newestPrunedId = -1;
   lastAccessMs: number;
+  /** The last EventHub.dispatch that reached this queue. */
+  lastDispatchId = 0;
   private waiter: Waiter | null = null;
 
   constructor(options: QueueOptions, nowMs: number) {

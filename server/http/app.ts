@@ -17,6 +17,7 @@ import { FileAnswer } from '../shared/files.js';
 import { SerialisedFields } from '../shared/json-fields.js';
 import { BODY_LIMIT_BYTES } from '../shared/limits.js';
 import { parseByteRange } from './byte-range.js';
+import { ConnectionHangup } from './hangup.js';
 import { lazySchemaCompilers } from './lazy-schema-compilers.js';
 import { addMultipartParser } from './multipart-body.js';
 import { jsonTooDeep, parseParams, tooDeepMessage } from './params.js';
@@ -65,23 +66,26 @@ const malformedRequest: ClientErrorAnswer = [
  */
 function collectRawParams(request: FastifyRequest, multipart: boolean): Map<string, string> {
   const raw = new Map<string, string>();
-  let bodyBytes = 0;
-  const add = (source: unknown, fromBody = false) => {
-    if (!source || typeof source !== 'object' || Buffer.isBuffer(source)) return;
-    for (const [key, value] of Object.entries(source as Record<string, unknown>)) {
-      const last = Array.isArray(value) ? value[value.length - 1] : value;
-      if (last === undefined) continue;
-      if (Buffer.isBuffer(last)) continue; // uploaded files are read by their endpoint
-      const text = typeof last === 'string' ? last : JSON.stringify(last);
-      if (fromBody) bodyBytes += Buffer.byteLength(key) + Buffer.byteLength(text);
-      raw.set(key, text);
-    }
-  };
-  add(request.query);
-  add(request.body, true);
+  addRawParams(raw, request.query, false);
+  const bodyBytes = addRawParams(raw, request.body, multipart);
   if (multipart && bodyBytes >= BODY_LIMIT_BYTES) throw requestTooLarge();
-  add(request.params);
+  addRawParams(raw, request.params, false);
   return raw;
+}
+
+/** Adds one source's parameters (the last of repeated ones); answers their size in bytes if asked. */
+function addRawParams(raw: Map<string, string>, source: unknown, measure: boolean): number {
+  if (!source || typeof source !== 'object' || Buffer.isBuffer(source)) return 0;
+  let bytes = 0;
+  for (const [key, value] of Object.entries(source as Record<string, unknown>)) {
+    const last = Array.isArray(value) ? value[value.length - 1] : value;
+    if (last === undefined) continue;
+    if (Buffer.isBuffer(last)) continue; // uploaded files are read by their endpoint
+    const text = typeof last === 'string' ? last : JSON.stringify(last);
+    if (measure) bytes += Buffer.byteLength(key) + Buffer.byteLength(text);
+    raw.set(key, text);
+  }
+  return bytes;
 }
 
 /** "ZulipPython/0.9.1 (Debian; 12)" → "ZulipPython", the name Zulip records as the client. */
@@ -231,27 +235,11 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
       url: def.atRoot ? def.path : API_PREFIX + def.path,
       handler: async (request, reply) => {
         handled.add(request);
-        let abort: AbortController | undefined;
         const info: RequestInfo = {
           clientName: clientNameFromUserAgent(request.headers['user-agent']),
           ip: request.ip,
           files: multipartBodies.filesOf(request),
-          // Made on first use: only long-polls need it. Aborted only when the
-          // client leaves before its answer is written: aborting builds a
-          // DOMException, which every answered poll would otherwise pay for.
-          get signal() {
-            if (!abort) {
-              const controller = new AbortController();
-              abort = controller;
-              const abortUnlessAnswered = () => {
-                if (!reply.raw.writableFinished) controller.abort();
-              };
-              if (request.raw.destroyed || reply.raw.writableEnded) abortUnlessAnswered();
-              request.raw.once('close', abortUnlessAnswered);
-              reply.raw.once('close', abortUnlessAnswered);
-            }
-            return abort.signal;
-          },
+          hangup: new ConnectionHangup(request.raw, reply.raw),
         };
 
         let user: UserRow | null = null;

@@ -1,5 +1,6 @@
 import type { AppContext } from '../core/context.js';
 import type { UserRow } from '../db/queries/users.js';
+import type { ClientHangup } from '../events/hub.js';
 import type { FileAnswer, UploadedFile } from '../shared/files.js';
 import type { SerialisedFields } from '../shared/json-fields.js';
 import type { ParamShape, ParsedParams } from './params.js';
@@ -11,8 +12,8 @@ export interface RequestInfo {
   /** The client's name, from its User-Agent (e.g. "ZulipPython"). */
   clientName: string;
   ip: string;
-  /** Aborted when the client goes away (long-polls stop waiting). */
-  signal: AbortSignal;
+  /** Tells a long-poll when the client goes away. */
+  hangup: ClientHangup;
   /** The file parts of a multipart request, in order (empty otherwise). */
   files: readonly UploadedFile[];
 }

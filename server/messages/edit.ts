@@ -14,6 +14,7 @@ import {
 } from '../db/queries/messages.js';
 import { VisibilityPolicy } from '../db/queries/user-topics.js';
 import { type UserRow, userById } from '../db/queries/users.js';
+import { memoisePayload } from '../events/hub.js';
 import { currentFlags, FlagReader, MENTION_BITS, storeUserFlags } from '../flags/index.js';
 import { topicLinks } from '../markdown/index.js';
 import { canAccessMessage, usersWithMessageAccess } from '../narrow/index.js';
@@ -101,15 +102,19 @@ function emitUpdateEvent(
   tx.emit({
     type: 'update_message',
     users: flags.keys(),
-    payload: (queue) => {
-      const shaped: { type: string } & Record<string, unknown> = {
-        ...(event as { type: string }),
-        flags: flagNames(flags.get(queue.userId) ?? 0),
-      };
-      if (moved) shaped.orig_subject = topicForQueue(queue, message.topic, emptyName);
-      if (plan.topicEdited) shaped.subject = topicForQueue(queue, plan.targetTopic, emptyName);
-      return shaped;
-    },
+    // Queues alike in flags and empty_topic_name share one payload (and its JSON).
+    payload: memoisePayload(
+      (queue) => `${flags.get(queue.userId) ?? 0}|${queue.options.capabilities.empty_topic_name}`,
+      (queue) => {
+        const shaped: { type: string } & Record<string, unknown> = {
+          ...(event as { type: string }),
+          flags: flagNames(flags.get(queue.userId) ?? 0),
+        };
+        if (moved) shaped.orig_subject = topicForQueue(queue, message.topic, emptyName);
+        if (plan.topicEdited) shaped.subject = topicForQueue(queue, plan.targetTopic, emptyName);
+        return shaped;
+      },
+    ),
   });
 }
 

@@ -14,7 +14,9 @@ export function emitMessageEvent(
   ctx: AppContext,
   tx: Tx,
   messageId: number,
-  flagsByUser: Map<number, number>,
+  recipients: Iterable<number>,
+  /** Recipients missing here have no flags. */
+  flagsByUser: ReadonlyMap<number, number>,
   local?: { queueId: string; localId: string },
   facts?: NewMessageFacts,
 ): void {
@@ -37,7 +39,7 @@ export function emitMessageEvent(
   };
   tx.emit({
     type: 'message',
-    users: flagsByUser.keys(),
+    users: recipients,
     ...(facts ? { newMessage: facts } : {}),
     // Recipients with the same options and flags share one event (and its JSON).
     payload: memoisePayload(
@@ -63,7 +65,9 @@ export function emitMessageEvent(
 
 /**
  * delete_message for messages of one conversation: one bulk event for clients
- * with the bulk_message_deletion capability, one event per message for the rest.
+ * with the bulk_message_deletion capability, one event per message for the
+ * rest. `conversation` may read only the queue's empty_topic_name capability,
+ * so queues alike in both share one payload (and its JSON).
  */
 export function emitDeleteMessageEvents(
   tx: Tx,
@@ -72,22 +76,28 @@ export function emitDeleteMessageEvents(
   conversation: (queue: EventQueue) => Record<string, unknown>,
 ): void {
   const audience = [...users];
+  const capabilitiesKey = (queue: EventQueue) => {
+    const c = queue.options.capabilities;
+    return `${c.bulk_message_deletion}|${c.empty_topic_name}`;
+  };
   tx.emit({
     type: 'delete_message',
     users: audience,
-    payload: (queue) =>
+    payload: memoisePayload(capabilitiesKey, (queue) =>
       queue.options.capabilities.bulk_message_deletion
         ? { type: 'delete_message', message_ids: sortedIds, ...conversation(queue) }
         : null,
+    ),
   });
   for (const id of sortedIds) {
     tx.emit({
       type: 'delete_message',
       users: audience,
-      payload: (queue) =>
+      payload: memoisePayload(capabilitiesKey, (queue) =>
         queue.options.capabilities.bulk_message_deletion
           ? null
           : { type: 'delete_message', message_id: id, ...conversation(queue) },
+      ),
     });
   }
 }

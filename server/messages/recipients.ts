@@ -8,7 +8,7 @@ import {
 import type { AppContext } from '../core/context.js';
 import { ApiError, badRequest, missingArgument } from '../core/errors.js';
 import { dmConversationHasMessages } from '../db/queries/messages.js';
-import { type StreamRow, streamById, streamByName, subscriberIds } from '../db/queries/streams.js';
+import { type StreamRow, streamById, streamByName } from '../db/queries/streams.js';
 import { topicHasOtherMessages } from '../db/queries/user-topics.js';
 import { type UserRow, userByEmailKey, userById } from '../db/queries/users.js';
 import { type StoredGroupSetting, userHasGroupSetting } from '../shared/group-settings.js';
@@ -17,15 +17,15 @@ import { loadRealm } from '../shared/realm.js';
 import { normalizeTopic } from '../shared/topics.js';
 import { apiEmail } from '../users/index.js';
 import { parseChannelIndicator, parseRecipientList } from './addressee.js';
-
 /** Clients that render their own sent messages, so the sender has read them (Zulip's list). */
 import type { SendInput } from './send.js';
+import { channelRecipients } from './subscriber-cache.js';
 
 export interface Addressee {
   stream?: StreamRow;
   topic: string;
   /** Everyone who receives the message (a channel's subscribers; a conversation's members). */
-  recipients: number[];
+  recipients: readonly number[];
   dmMembers?: number[];
 }
 
@@ -91,7 +91,7 @@ export function resolveChannel(ctx: AppContext, sender: UserRow, input: SendInpu
   checkTopicForChannel(ctx, stream, topic);
   checkCanPost(ctx, sender, stream);
   checkCanCreateTopic(ctx, sender, stream, topic);
-  return { stream, topic, recipients: subscriberIds(ctx.db, stream.id) };
+  return { stream, topic, recipients: channelRecipients(ctx.db, stream.id) };
 }
 
 export function resolveDirect(ctx: AppContext, sender: UserRow, input: SendInput): Addressee {

@@ -29,6 +29,7 @@ import { emitMessageEvent } from './events.js';
 import { checkMentionPermissions, mentionedUsers, mentionFlags } from './mentions.js';
 /** Clients that render their own sent messages, so the sender has read them (Zulip's list). */
 import { type Addressee, resolveChannel, resolveDirect } from './recipients.js';
+import { recipientSet } from './subscriber-cache.js';
 import { widgetOf } from './widgets.js';
 
 export const selfRenderingClients = new Set([
@@ -118,6 +119,55 @@ export function automaticPolicy(
 }
 
 /**
+ * Each recipient's flags, for the recipients whose flags are not 0 (and the
+ * sender, when a recipient): everyone else starts unread, unmentioned, with no
+ * alert word. Only the few who can differ are looked at, unless a rule
+ * reaches every recipient (a channel-wide mention, limit_unread_user_ids),
+ * since a channel may have thousands of subscribers.
+ */
+function recipientFlags(
+  ctx: AppContext,
+  draft: MessageDraft,
+  recipients: ReadonlySet<number>,
+  mentioned: ReadonlySet<number>,
+): Map<number, number> {
+  const { sender, rendered } = draft;
+  const topicWildcardUsers = new Set(draft.topicWildcardUsers);
+  const mutedSender = usersWhoMuted(ctx.db, sender.id);
+  const readFor = new Set(draft.readFor ?? []);
+  const alerted = recipientsAlertedBy(ctx.db, draft.content, recipients);
+  const everyoneMayDiffer = rendered.streamWildcard || draft.unreadOnlyFor !== undefined;
+  const candidates = everyoneMayDiffer
+    ? recipients
+    : new Set([
+        sender.id,
+        ...mutedSender,
+        ...readFor,
+        ...alerted,
+        ...mentioned,
+        ...(rendered.topicWildcard ? topicWildcardUsers : []),
+      ]);
+  const muting = new Set(mutedSender);
+  const flagsByUser = new Map<number, number>();
+  for (const userId of candidates) {
+    if (!recipients.has(userId)) continue;
+    let read: boolean;
+    if (userId === sender.id) read = draft.readBySender;
+    else
+      read =
+        muting.has(userId) ||
+        readFor.has(userId) ||
+        (draft.unreadOnlyFor !== undefined && !draft.unreadOnlyFor.has(userId));
+    const flags =
+      (read ? Flag.read : 0) |
+      (alerted.has(userId) ? Flag.has_alert_word : 0) |
+      mentionFlags(userId, rendered, mentioned, topicWildcardUsers);
+    if (flags !== 0 || userId === sender.id) flagsByUser.set(userId, flags);
+  }
+  return flagsByUser;
+}
+
+/**
  * Stores a validated message and emits its events, inside the caller's
  * transaction. Per-recipient state follows db/DESIGN.md: a flag row only
  * where a recipient's flags differ from the watermark default.
@@ -154,28 +204,9 @@ export function deliverMessage(ctx: AppContext, tx: Tx, draft: MessageDraft): Se
     });
   }
 
-  const recipients = new Set(addressee.recipients);
+  const recipients = recipientSet(addressee.recipients);
   const mentioned = mentionedUsers(ctx, rendered);
-  const topicWildcardUsers = new Set(draft.topicWildcardUsers);
-  const mutedSender = new Set(usersWhoMuted(ctx.db, sender.id));
-  const readFor = new Set(draft.readFor ?? []);
-  const alerted = recipientsAlertedBy(ctx.db, draft.content, recipients);
-  const flagsByUser = new Map<number, number>();
-  for (const userId of recipients) {
-    const isSender = userId === sender.id;
-    let read: boolean;
-    if (isSender) read = draft.readBySender;
-    else
-      read =
-        mutedSender.has(userId) ||
-        readFor.has(userId) ||
-        (draft.unreadOnlyFor !== undefined && !draft.unreadOnlyFor.has(userId));
-    const flags =
-      (read ? Flag.read : 0) |
-      (alerted.has(userId) ? Flag.has_alert_word : 0) |
-      mentionFlags(userId, rendered, mentioned, topicWildcardUsers);
-    flagsByUser.set(userId, flags);
-  }
+  const flagsByUser = recipientFlags(ctx, draft, recipients, mentioned);
   storeNewMessageFlags(ctx.db, id, sender.id, flagsByUser);
 
   let automatic: number | null = null;
@@ -193,11 +224,12 @@ export function deliverMessage(ctx: AppContext, tx: Tx, draft: MessageDraft): Se
     [...ctx.events.queuesOf(sender.id)].some((queue) => queue.id === draft.local!.queueId)
       ? draft.local
       : undefined;
-  emitMessageEvent(ctx, tx, id, flagsByUser, local, {
+  emitMessageEvent(ctx, tx, id, addressee.recipients, flagsByUser, local, {
     messageId: id,
     senderId: sender.id,
     isChannel: stream !== null && stream !== undefined,
-    recipients: [...recipients],
+    recipients:
+      recipients.size === addressee.recipients.length ? addressee.recipients : [...recipients],
     mentioned: [...rendered.mentionedUserIds],
   });
 

@@ -2,6 +2,7 @@ import type { AppContext } from '../core/context.js';
 import { badRequest } from '../core/errors.js';
 import { FEATURE_LEVEL, ZULIP_MERGE_BASE, ZULIP_VERSION } from '../core/version.js';
 import type { UserRow } from '../db/queries/users.js';
+import type { ClientHangup } from '../events/hub.js';
 import {
   type ClientCapabilities,
   DEFAULT_CLIENT_CAPABILITIES,
@@ -89,12 +90,12 @@ export async function getEvents(
   ctx: AppContext,
   user: UserRow,
   input: { queueId: string | undefined; lastEventId: number | undefined; dontBlock: boolean },
-  signal: AbortSignal,
+  hangup: ClientHangup,
 ): Promise<SerialisedFields> {
   if (input.queueId === undefined) throw badRequest("Missing 'queue_id' argument");
   if (input.lastEventId === undefined) throw badRequest("Missing 'last_event_id' argument");
   const queue = ctx.events.get(input.queueId, user.id);
-  const events = await ctx.events.poll(queue, input.lastEventId, input.dontBlock, signal);
+  const events = await ctx.events.poll(queue, input.lastEventId, input.dontBlock, hangup);
   return new SerialisedFields(
     `"events":[${events.join(',')}],"queue_id":${JSON.stringify(queue.id)}`,
   );

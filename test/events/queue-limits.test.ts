@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { defaultLimits, EventHub } from '../../server/events/hub.js';
+import { type ClientHangup, defaultLimits, EventHub } from '../../server/events/hub.js';
 import {
   DEFAULT_CLIENT_CAPABILITIES,
   type EventQueue,
@@ -63,11 +63,11 @@ describe('EventHub limits', () => {
   it('counts only what the client has not acknowledged', async () => {
     const hub = makeHub({ maxEventsPerQueue: 5, maxQueuesPerUser: 10 });
     const queue = hub.register(options(1));
-    const signal = new AbortController().signal;
+    const stayingClient: ClientHangup = { listen: () => () => {} };
     let seen = -1;
     for (let round = 0; round < 4; round++) {
       // Each poll acknowledges what the previous one returned.
-      await hub.poll(queue, seen, true, signal);
+      await hub.poll(queue, seen, true, stayingClient);
       for (let i = 0; i < 4; i++) hub.dispatch(event([1]));
       expect(queue.pending()).toHaveLength(4);
       seen = queue.lastEventId;
@@ -77,7 +77,7 @@ describe('EventHub limits', () => {
 
   it("drops a user's least recently polled queue when they register one too many", async () => {
     const hub = makeHub({ maxEventsPerQueue: 100, maxQueuesPerUser: 3 });
-    const signal = new AbortController().signal;
+    const stayingClient: ClientHangup = { listen: () => () => {} };
     const queues: EventQueue[] = [];
     for (let i = 0; i < 3; i++) {
       clock += 1000;
@@ -86,7 +86,7 @@ describe('EventHub limits', () => {
     const stranger = hub.register(options(2));
     // The first queue is polled again, so the second is now the stalest.
     clock += 1000;
-    await hub.poll(queues[0]!, undefined, true, signal);
+    await hub.poll(queues[0]!, undefined, true, stayingClient);
     clock += 1000;
     const newest = hub.register(options(1));
     expect(codeOf(() => hub.get(queues[1]!.id, 1))).toBe('BAD_EVENT_QUEUE_ID');

@@ -18,11 +18,13 @@ export const deleteAlertWord = (db: Db, userId: number, word: string) =>
 
 /**
  * Every active user's alert words: only users who have some appear, so a
- * send checks those users and no one else.
+ * send checks those users and no one else. CROSS JOIN keeps the words as
+ * the outer loop: the planner otherwise walks every user to find the few
+ * with words (320 µs against 15 µs per send with 1,000 users).
  */
 export const activeUsersAlertWords = (db: Db) =>
   stmt<[], { user_id: number; word: string }>(
     db,
     `SELECT a.user_id, a.word FROM alert_words a
-     JOIN users u ON u.id = a.user_id WHERE u.is_active = 1`,
+     CROSS JOIN users u ON u.id = a.user_id WHERE u.is_active = 1`,
   ).all();

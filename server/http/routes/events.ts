@@ -94,7 +94,7 @@ export const eventRoutes = [
           lastEventId: params.last_event_id,
           dontBlock: params.dont_block,
         },
-        request.signal,
+        request.hangup,
       ),
   }),
   route({
