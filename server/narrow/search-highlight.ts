@@ -28,9 +28,17 @@ export interface SearchOperand extends SearchQuery {
 
 const WORD = /[\p{L}\p{N}\p{M}]+/gu;
 
-/** Case and diacritics folded the way unicode61 (remove_diacritics 2) folds them. */
+const ASCII = /^[\x00-\x7f]*$/;
+
+/**
+ * Case and diacritics folded the way unicode61 (remove_diacritics 2) folds
+ * them. Highlighting folds every word of every message returned, so ASCII
+ * words, which decomposition leaves alone, skip it.
+ */
 export const foldWord = (word: string) =>
-  word.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase();
+  ASCII.test(word)
+    ? word.toLowerCase()
+    : word.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase();
 
 const tokensOf = (text: string) =>
   [...text.matchAll(WORD)].map((m) => foldWord(m[0])).filter((w) => w.length > 0);
