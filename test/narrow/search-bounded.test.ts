@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stmt } from '../../server/db/prepared.js';
 import { messagesUpTo, narrowQuery, windowSql } from '../../server/db/queries/message-search.js';
 import { insertMessage } from '../../server/db/queries/messages.js';
+import { insertReaction } from '../../server/db/queries/reactions.js';
 import { userById } from '../../server/db/queries/users.js';
 import { resolveNarrow } from '../../server/narrow/resolve.js';
 import { createChannel } from '../helpers/fixtures.js';
@@ -18,6 +19,9 @@ import { startTestServer, type TestServer } from '../helpers/server.js';
 let t: TestServer;
 let busy: number;
 let quiet: number;
+let secret: number;
+/** Reacted messages, and the reactions on each. */
+const reacted = new Map<number, number>();
 /** Every message written here, oldest first. */
 const written: Array<{ id: number; stream: number; words: string[]; link: boolean }> = [];
 
@@ -75,6 +79,24 @@ beforeAll(async () => {
     for (let i = 0; i < 40; i++) write(busy, [`zeta${i}`]);
     // A word only in the newest 300 messages, all in one channel.
     for (let i = 0; i < 300; i++) write(busy, ['recent']);
+    secret = createChannel(t, { name: 'secret', private: true, subscribers: [a.owner.id] });
+    const hidden = write(secret, ['hidden']);
+    // Reactions on a few messages, several on some; one the member cannot read.
+    const react = (messageId: number, userId: number, emojiCode: string) => {
+      insertReaction(ctx.db, { messageId, userId, reactionType: 'unicode_emoji', emojiCode }, 'x');
+      reacted.set(messageId, (reacted.get(messageId) ?? 0) + 1);
+    };
+    for (const [index, count] of [
+      [5, 1],
+      [13, 3],
+      [700, 2],
+      [1499, 1],
+      [1510, 2],
+    ] as const) {
+      for (let k = 0; k < count; k++)
+        react(written[index]!.id, [a.owner.id, a.member.id, a.admin.id][k]!, '1f44d');
+    }
+    react(hidden, a.owner.id, '1f600');
   });
 });
 
@@ -176,6 +198,50 @@ describe('search with a channel term (stretches of ids)', () => {
     });
     expect(up.ids).toEqual([]);
     expect(up.body.found_newest).toBe(true);
+  });
+});
+
+describe('has:reaction', () => {
+  it('walks the reacted messages, each once, from either end', async () => {
+    const visible = [...reacted.keys()].filter(
+      (id) => written.find((m) => m.id === id)!.stream !== secret,
+    );
+    visible.sort((x, y) => x - y);
+    expect(visible).toHaveLength(5);
+    const narrow = [['has', 'reaction']];
+    expect((await ids({ anchor: 'newest', num_before: 100, narrow })).ids).toEqual(visible);
+    expect((await ids({ anchor: 'newest', num_before: 2, narrow })).ids).toEqual(visible.slice(-2));
+    const up = await ids({ anchor: 'oldest', num_after: 3, narrow });
+    expect(up.ids).toEqual(visible.slice(0, 3));
+    expect(up.body.found_newest).toBe(false);
+    const around = await ids({ anchor: visible[2], num_before: 1, num_after: 1, narrow });
+    expect(around.ids).toEqual(visible.slice(1, 4));
+    expect(
+      (await ids({ anchor: 'newest', num_before: 100, narrow: [...narrow, ['channel', 'quiet']] }))
+        .ids,
+    ).toEqual(visible.filter((id) => written.find((m) => m.id === id)!.stream === quiet));
+  });
+
+  it('reads the reactions in message order, without sorting', () => {
+    const q = narrowQuery(
+      { userId: 1, contentStreamIds: [1], historyStreamIds: [1], unreadFrom: 0 },
+      [{ kind: 'hasReaction', negated: false }],
+    );
+    for (const sql of [windowSql.upTo(q), windowSql.from(q)]) {
+      const plan = (
+        t.server.ctx.db
+          .prepare(`EXPLAIN QUERY PLAN ${sql}`)
+          .all({ ...q.params, bound: 1, limit: 1 }) as Array<{
+          detail: string;
+        }>
+      )
+        .map((r) => r.detail)
+        .join('\n');
+      expect(plan.split('\n')[0]).toMatch(
+        /SEARCH r USING (COVERING INDEX|PRIMARY KEY) .*message_id[<>]\?/,
+      );
+      expect(plan).not.toContain('TEMP B-TREE');
+    }
   });
 });
 

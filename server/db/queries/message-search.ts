@@ -25,6 +25,12 @@ export interface NarrowQuery {
    * whose own index reads a stretch of ids (see searchWindow).
    */
   search?: { ftsQuery: string; where: string; driver?: string };
+  /**
+   * Set for `has:reaction` without a search or a term with its own index:
+   * the window then walks the reacted messages, and `reacted` is the rest
+   * of the narrow.
+   */
+  reacted?: string;
 }
 
 /**
@@ -52,6 +58,15 @@ export function narrowQuery(visibility: Visibility, conditions: NarrowCondition[
     return query;
   }
   const searches: NarrowCondition[] = positive.filter((c) => c.kind === 'search');
+  const reacted = positive.find((c) => c.kind === 'hasReaction');
+  if (searches.length === 0 && reacted && !positive.some((c) => DRIVERS.has(c.kind))) {
+    // Reactions are rare next to messages: walking every message to find
+    // them read a million rows when none was reacted to.
+    const rest = new WhereBuilder(visibility, 'r');
+    for (const condition of conditions) if (condition !== reacted) rest.add(condition);
+    Object.assign(query.params, rest.params);
+    query.reacted = rest.where;
+  }
   if (searches.length > 0) {
     const rest = new WhereBuilder(visibility, 'r');
     for (const condition of conditions) if (!searches.includes(condition)) rest.add(condition);
@@ -82,6 +97,15 @@ const matchesFrom = (order: 'ASC' | 'DESC') =>
   WHERE messages_fts MATCH @fts_query AND messages_fts.rowid ${order === 'DESC' ? '<=' : '>='} ${ftsRowid('@bound')}`;
 
 /**
+ * Reacted messages from `@bound` on, walked through the reactions' primary
+ * key (message id first); GROUP BY keeps one row per message, in that order.
+ */
+const reactedWindow = (where: string, order: 'ASC' | 'DESC') =>
+  `SELECT m.* FROM reactions r CROSS JOIN messages m ON m.id = r.message_id
+  WHERE r.message_id ${order === 'DESC' ? '<=' : '>='} @bound AND ${where}
+  GROUP BY r.message_id ORDER BY r.message_id ${order} LIMIT @limit`;
+
+/**
  * The two sides of a message window, and one stretch of a search window
  * (exported so tests can EXPLAIN them). Driven by the search index, its
  * matches come newest (or oldest) first and the scan stops at `limit`
@@ -89,15 +113,19 @@ const matchesFrom = (order: 'ASC' | 'DESC') =>
  */
 export const windowSql = {
   upTo: (q: NarrowQuery) =>
-    q.search
-      ? `SELECT m.* FROM ${matchesFrom('DESC')} AND ${q.search.where}
+    q.reacted !== undefined
+      ? reactedWindow(q.reacted, 'DESC')
+      : q.search
+        ? `SELECT m.* FROM ${matchesFrom('DESC')} AND ${q.search.where}
   ORDER BY messages_fts.rowid DESC LIMIT @limit`
-      : `SELECT m.* FROM messages m WHERE ${q.where}\n  AND m.id <= @bound ORDER BY m.id DESC LIMIT @limit`,
+        : `SELECT m.* FROM messages m WHERE ${q.where}\n  AND m.id <= @bound ORDER BY m.id DESC LIMIT @limit`,
   from: (q: NarrowQuery) =>
-    q.search
-      ? `SELECT m.* FROM ${matchesFrom('ASC')} AND ${q.search.where}
+    q.reacted !== undefined
+      ? reactedWindow(q.reacted, 'ASC')
+      : q.search
+        ? `SELECT m.* FROM ${matchesFrom('ASC')} AND ${q.search.where}
   ORDER BY messages_fts.rowid ASC LIMIT @limit`
-      : `SELECT m.* FROM messages m WHERE ${q.where}\n  AND m.id >= @bound ORDER BY m.id ASC LIMIT @limit`,
+        : `SELECT m.* FROM messages m WHERE ${q.where}\n  AND m.id >= @bound ORDER BY m.id ASC LIMIT @limit`,
   /**
    * The words' matches among the ids [@lo, @hi], checked first against the
    * ids the driver's index lists there (the unary + keeps that list from
