@@ -88,6 +88,13 @@ await measure(
   plain,
 );
 await measure('has:link (one message in 1,000)', [{ operator: 'has', operand: 'link' }], 10, plain);
+// No message has a reaction: the walk must not read every message to say so.
+await measure(
+  'has:reaction (none in the organization)',
+  [{ operator: 'has', operand: 'reaction' }],
+  10,
+  plain,
+);
 // Scrolling back: the 100 matches before the middle of the history.
 await measure(
   'search, common word, 100 before the middle',
