@@ -4,6 +4,7 @@ import type { AppContext } from '../core/context.js';
 import { badRequest } from '../core/errors.js';
 import {
   dmGroupIdByMembers,
+  longerWordsStartingWith,
   type NarrowCondition,
   unreadLowerBound,
   type Visibility,
@@ -17,7 +18,7 @@ import { loadRealm } from '../shared/realm.js';
 import { isGuest } from '../shared/roles.js';
 import { canonicalTopic } from '../shared/topics.js';
 import { accessMessage } from './access.js';
-import { parseSearchOperand } from './search-highlight.js';
+import { ftsWithCompletions, parseSearchOperand, type SearchOperand } from './search-highlight.js';
 
 export type { NarrowTerm };
 
@@ -135,6 +136,20 @@ export function expandWith(ctx: AppContext, user: UserRow, terms: NarrowTerm[]):
     ];
   }
   return [...kept, { operator: 'dm-group', operand: message.dm_group_id, negated: false }];
+}
+
+/**
+ * Below this length a prefix has too many completions to list cheaply (and
+ * listing them reads their matches), so FTS5's own prefix query stays.
+ */
+const MIN_EXPANDED_PREFIX = 3;
+const MAX_PREFIX_COMPLETIONS = 32;
+
+/** The operand's FTS5 expression, its prefix spelled out as whole words where that is cheap. */
+function searchExpression(ctx: AppContext, query: SearchOperand): string {
+  if (query.prefix === null || [...query.prefix].length < MIN_EXPANDED_PREFIX) return query.fts;
+  const longer = longerWordsStartingWith(ctx.db, query.prefix, MAX_PREFIX_COMPLETIONS);
+  return longer === undefined ? query.fts : ftsWithCompletions(query, longer);
 }
 
 /** `is` operands that still allow history (they do not depend on per-user rows). */
@@ -278,7 +293,7 @@ export function resolveNarrow(
         conditions.push(
           query.fts === ''
             ? { kind: 'none', negated }
-            : { kind: 'search', ftsQuery: query.fts, negated },
+            : { kind: 'search', ftsQuery: searchExpression(ctx, query), negated },
         );
         break;
       }

@@ -18,19 +18,37 @@ export interface SearchQuery {
   prefix: string | null;
 }
 
+/** One search operand: its query and the parts of its FTS5 expression. */
+export interface SearchOperand extends SearchQuery {
+  /** The FTS5 phrases that must match whole (`fts` without the prefix phrase). */
+  wholePhrases: string[];
+  /** Tokens of the phrase whose last token matches as a prefix, or null. */
+  prefixPhrase: string[] | null;
+}
+
 const WORD = /[\p{L}\p{N}\p{M}]+/gu;
 
-/** Case and diacritics folded the way unicode61 (remove_diacritics 2) folds them. */
+const ASCII = /^[\x00-\x7f]*$/;
+
+/**
+ * Case and diacritics folded the way unicode61 (remove_diacritics 2) folds
+ * them. Highlighting folds every word of every message returned, so ASCII
+ * words, which decomposition leaves alone, skip it.
+ */
 export const foldWord = (word: string) =>
-  word.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase();
+  ASCII.test(word)
+    ? word.toLowerCase()
+    : word.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase();
 
 const tokensOf = (text: string) =>
   [...text.matchAll(WORD)].map((m) => foldWord(m[0])).filter((w) => w.length > 0);
 
-export function parseSearchOperand(operand: string): SearchQuery {
+export function parseSearchOperand(operand: string): SearchOperand {
   const parts: string[] = [];
+  const wholePhrases: string[] = [];
   const words = new Set<string>();
   let prefix: string | null = null;
+  let prefixPhrase: string[] | null = null;
   const pieces = [...operand.matchAll(/"([^"]*)"?|([^\s"]+)/g)];
   pieces.forEach((piece, index) => {
     const quoted = piece[1] !== undefined;
@@ -39,15 +57,36 @@ export function parseSearchOperand(operand: string): SearchQuery {
     for (const token of tokens) words.add(token);
     const isLast = index === pieces.length - 1 && !quoted && !/\s$/.test(operand);
     // "foo-bar" is indexed as the adjacent words foo, bar: a phrase.
-    const text = `"${tokens.join(' ')}"`;
+    const text = ftsPhrase(tokens);
     if (isLast) {
       prefix = tokens[tokens.length - 1]!;
+      prefixPhrase = tokens;
       parts.push(`${text}*`);
     } else {
       parts.push(text);
+      wholePhrases.push(text);
     }
   });
-  return { fts: parts.join(' '), words, prefix };
+  return { fts: parts.join(' '), words, prefix, wholePhrases, prefixPhrase };
+}
+
+/** An FTS5 phrase of these tokens (a `"` inside a string is doubled). */
+const ftsPhrase = (tokens: string[]) => `"${tokens.join(' ').replaceAll('"', '""')}"`;
+
+/**
+ * The query's FTS5 expression with its prefix phrase replaced by the same
+ * phrase ending in each whole word that completes the prefix (the prefix
+ * itself included): FTS5 reads an OR of words newest first and stops at the
+ * LIMIT, while a prefix query merges every match of every completion first.
+ * `completions` must be every indexed word that starts with the prefix.
+ */
+export function ftsWithCompletions(query: SearchOperand, completions: readonly string[]): string {
+  if (query.prefixPhrase === null) return query.fts;
+  const head = query.prefixPhrase.slice(0, -1);
+  const words = new Set([query.prefix!, ...completions]);
+  const alternatives = [...words].map((word) => ftsPhrase([...head, word]));
+  const ored = alternatives.length === 1 ? alternatives[0]! : `(${alternatives.join(' OR ')})`;
+  return [...query.wholePhrases, ored].join(' AND ');
 }
 
 /** Merges the queries of several search terms (all of them must match). */

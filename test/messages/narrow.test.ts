@@ -603,18 +603,51 @@ describe('query plans', () => {
     for (const p of [topic, channel, direct, all]) expect(p).not.toContain('TEMP B-TREE');
   });
 
-  it('walks the search index newest first unless a conversation narrows it', () => {
+  it('walks the search index newest first, a channel or topic listing its ids per stretch', () => {
     const search = { kind: 'search', ftsQuery: '"release"', negated: false } as const;
     const alone = plan([search]);
     expect(alone.split('\n')[0]).toContain('SCAN messages_fts VIRTUAL TABLE');
     expect(alone).not.toContain('TEMP B-TREE');
-    const channel = plan([{ kind: 'stream', streamId: 1, negated: false }, search]);
+    const stretchPlan = (conditions: Parameters<typeof narrowQuery>[1]) => {
+      const q = narrowQuery(
+        { userId: 1, contentStreamIds: [1], historyStreamIds: [1], unreadFrom: 0 },
+        conditions,
+      );
+      expect(q.search?.driver).toBeDefined();
+      const rows = t.server.ctx.db
+        .prepare(`EXPLAIN QUERY PLAN ${windowSql.stretch(q, 'DESC')}`)
+        .all({
+          ...q.params,
+          fts_query: q.search!.ftsQuery,
+          lo: 1,
+          hi: 100,
+          limit: 100,
+        }) as Array<{ detail: string }>;
+      return rows.map((r) => r.detail).join('\n');
+    };
+    const channel = stretchPlan([{ kind: 'stream', streamId: 1, negated: false }, search]);
     expect(channel.split('\n')[0]).toContain('SCAN messages_fts VIRTUAL TABLE');
-    const topic = plan([
+    expect(channel).toContain(
+      'USING COVERING INDEX messages_by_stream (stream_id=? AND id>? AND id<?)',
+    );
+    const topic = stretchPlan([
       { kind: 'stream', streamId: 1, negated: false },
       { kind: 'topic', topicKey: 'x', negated: false },
       search,
     ]);
-    expect(topic).toContain('USING INDEX messages_by_stream_topic');
+    expect(topic).toContain(
+      'INDEX messages_by_stream_topic (stream_id=? AND topic_key=? AND id>? AND id<?)',
+    );
+    const link = stretchPlan([{ kind: 'hasColumn', column: 'has_link', negated: false }, search]);
+    expect(link).toContain('INDEX messages_with_link (id>? AND id<?)');
+    for (const p of [channel, topic, link]) expect(p).not.toContain('TEMP B-TREE');
+  });
+
+  it('walks has:link, has:image and has:attachment through their own index', () => {
+    for (const column of ['has_link', 'has_image', 'has_attachment'] as const) {
+      expect(plan([{ kind: 'hasColumn', column, negated: false }])).toContain(
+        `USING INDEX messages_with_${column.slice(4)} (id<?)`,
+      );
+    }
   });
 });

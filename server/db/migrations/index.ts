@@ -6,6 +6,7 @@ import { clientDevices } from './0004-client-devices.js';
 import { savedSnippets } from './0005-saved-snippets.js';
 import { uploadFiles } from './0006-upload-files.js';
 import { unreadOverrideCounts } from './0007-unread-override-counts.js';
+import { searchIndexes } from './0008-search-indexes.js';
 
 export interface Migration {
   version: number;
@@ -22,4 +23,5 @@ export const migrations: Migration[] = [
   savedSnippets,
   uploadFiles,
   unreadOverrideCounts,
+  searchIndexes,
 ];

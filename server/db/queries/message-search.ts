@@ -2,208 +2,72 @@ import type { Db } from '../open.js';
 import { stmt } from '../prepared.js';
 import { memberKey } from './dm-groups.js';
 import type { MessageRow } from './messages.js';
+import {
+  EFFECTIVE_FLAGS,
+  ftsRowid,
+  MUTED,
+  MUTED_TOPIC,
+  type NarrowCondition,
+  type Params,
+  type Visibility,
+  WhereBuilder,
+} from './narrow-where.js';
 
-/**
- * Reading messages through a narrow (GET /messages, matches_narrow, flags
- * over a narrow). narrow/resolve.ts resolves a client's narrow (names, emails,
- * conversations) into the conditions below; this module turns them into one
- * WHERE clause over `messages m` with named parameters only, so each narrow
- * *shape* is prepared once however its operands vary.
- *
- * Per-user flags are never stored for every recipient (db/DESIGN.md): the
- * flag conditions recompute them from the override row, the conversation's
- * read watermark and the subscription periods, exactly as FlagReader does.
- */
-export type NarrowCondition = { negated: boolean } & (
-  | { kind: 'stream'; streamId: number }
-  | { kind: 'streamIn'; streamIds: number[] }
-  | { kind: 'topic'; topicKey: string }
-  | { kind: 'dmGroup'; dmGroupId: number }
-  /** DM conversations that include this user (dm-including). */
-  | { kind: 'dmWith'; userId: number; groupsOnly: boolean }
-  | { kind: 'isDm' }
-  | { kind: 'sender'; userId: number }
-  | { kind: 'id'; ids: number[] }
-  | { kind: 'hasColumn'; column: 'has_link' | 'has_image' | 'has_attachment' }
-  | { kind: 'hasReaction' }
-  | { kind: 'unread' }
-  /** Bits that only override rows can carry (starred, mentions, alert words). */
-  | { kind: 'rowFlag'; mask: number }
-  | { kind: 'followed' }
-  | { kind: 'muted' }
-  | { kind: 'resolved' }
-  | { kind: 'search'; ftsQuery: string }
-  | { kind: 'none' }
-);
-
-/** Which messages the user may see at all in this query (see narrow.ts for the rules). */
-export interface Visibility {
-  userId: number;
-  /** Channels whose messages the user may read (content access). */
-  contentStreamIds: number[];
-  /**
-   * Channels whose whole history is in scope; elsewhere only messages the
-   * user received (or has an override row for, like a starred historical
-   * message) are, Zulip's "UserMessage rows".
-   */
-  historyStreamIds: number[];
-  /**
-   * Lowest id an unread message of this user can have (unreadLowerBound);
-   * lets unread conditions start their scan there.
-   */
-  unreadFrom: number;
-}
-
-type Params = Record<string, unknown>;
-
-const RECEIVED_IN_CHANNEL = `EXISTS (SELECT 1 FROM subscription_periods p
-  WHERE p.user_id = @u AND p.stream_id = m.stream_id AND p.first_message_id <= m.id
-    AND (p.last_message_id IS NULL OR p.last_message_id >= m.id))`;
-
-const FLAG_ROW =
-  '(SELECT f.flags FROM user_message_flags f WHERE f.user_id = @u AND f.message_id = m.id)';
-
-/** The user's flags on m (as flags/reader.ts computes them). */
-const EFFECTIVE_FLAGS = `ifnull(${FLAG_ROW}, CASE
-  WHEN m.dm_group_id IS NOT NULL THEN
-    CASE WHEN m.sender_id = @u OR m.id <= ifnull((SELECT g.read_through FROM dm_group_members g
-      WHERE g.dm_group_id = m.dm_group_id AND g.user_id = @u), 0) THEN 1 ELSE 0 END
-  WHEN ${RECEIVED_IN_CHANNEL} THEN
-    CASE WHEN m.sender_id = @u OR m.id <= ifnull((SELECT s.read_through FROM subscriptions s
-      WHERE s.stream_id = m.stream_id AND s.user_id = @u), 0) THEN 1 ELSE 0 END
-  ELSE 129 END)`;
-
-const TOPIC_POLICY = `ifnull((SELECT t.visibility_policy FROM user_topics t
-  WHERE t.user_id = @u AND t.stream_id = m.stream_id AND t.topic_key = m.topic_key), 0)`;
-
-const CHANNEL_MUTED = `EXISTS (SELECT 1 FROM subscriptions s
-  WHERE s.stream_id = m.stream_id AND s.user_id = @u AND s.active = 1 AND s.is_muted = 1)`;
-
-/** Muted topic, or a muted channel where the topic is not unmuted or followed (Zulip's is:muted). */
-const MUTED = `(m.stream_id IS NOT NULL AND CASE ${TOPIC_POLICY} WHEN 1 THEN 1 WHEN 0 THEN ${CHANNEL_MUTED} ELSE 0 END)`;
-
-const MUTED_TOPIC = `(m.stream_id IS NOT NULL AND ${TOPIC_POLICY} = 1)`;
-
-/**
- * The unary + keeps these terms from driving the query: as an OR of two
- * indexable terms they would make SQLite collect every visible message and
- * sort them. Narrow terms (channel, topic, DM, sender) pick the index instead,
- * and without one the newest messages come first from the primary key.
- */
-const VISIBLE = `(+m.dm_group_id IN (SELECT dm_group_id FROM dm_group_members WHERE user_id = @u)
-  OR (+m.stream_id IN (SELECT value FROM json_each(@content_streams))
-      AND (m.stream_id IN (SELECT value FROM json_each(@history_streams))
-           OR ${RECEIVED_IN_CHANNEL}
-           OR EXISTS (SELECT 1 FROM user_message_flags f WHERE f.user_id = @u AND f.message_id = m.id))))`;
-
-class WhereBuilder {
-  readonly parts: string[] = [];
-  readonly params: Params;
-  private n = 0;
-
-  /** `prefix` keeps the parameters of two builders of one query apart. */
-  constructor(
-    visibility: Visibility,
-    private readonly prefix = 'p',
-  ) {
-    this.params = {
-      u: visibility.userId,
-      content_streams: JSON.stringify(visibility.contentStreamIds),
-      history_streams: JSON.stringify(visibility.historyStreamIds),
-      unread_from: visibility.unreadFrom,
-    };
-    this.parts.push(VISIBLE);
-  }
-
-  param(value: unknown): string {
-    const name = `${this.prefix}${this.n++}`;
-    this.params[name] = value;
-    return `@${name}`;
-  }
-
-  add(condition: NarrowCondition): void {
-    const sql = this.sqlOf(condition);
-    // NULL (e.g. stream_id = ? on a DM) must count as "no match" before NOT.
-    this.parts.push(condition.negated ? `NOT ifnull(${sql}, 0)` : `(${sql})`);
-  }
-
-  private sqlOf(c: NarrowCondition): string {
-    switch (c.kind) {
-      case 'stream':
-        return `m.stream_id = ${this.param(c.streamId)}`;
-      case 'streamIn':
-        return `m.stream_id IN (SELECT value FROM json_each(${this.param(JSON.stringify(c.streamIds))}))`;
-      case 'topic':
-        return `m.stream_id IS NOT NULL AND m.topic_key = ${this.param(c.topicKey)}`;
-      case 'dmGroup':
-        return `m.dm_group_id = ${this.param(c.dmGroupId)}`;
-      case 'dmWith': {
-        const user = this.param(c.userId);
-        return c.groupsOnly
-          ? `m.dm_group_id IN (SELECT w.dm_group_id FROM dm_group_members w WHERE w.user_id = ${user}
-               AND (SELECT count(*) FROM dm_group_members c WHERE c.dm_group_id = w.dm_group_id) > 2)`
-          : `m.dm_group_id IN (SELECT w.dm_group_id FROM dm_group_members w WHERE w.user_id = ${user})`;
-      }
-      case 'isDm':
-        return 'm.dm_group_id IS NOT NULL';
-      case 'sender':
-        return `m.sender_id = ${this.param(c.userId)}`;
-      case 'id':
-        return c.ids.length === 1
-          ? `m.id = ${this.param(c.ids[0])}`
-          : `m.id IN (SELECT value FROM json_each(${this.param(JSON.stringify(c.ids))}))`;
-      case 'hasColumn':
-        return `m.${c.column} = 1`;
-      case 'hasReaction':
-        return 'EXISTS (SELECT 1 FROM reactions r WHERE r.message_id = m.id)';
-      case 'unread':
-        return `m.id >= @unread_from AND (${EFFECTIVE_FLAGS} & 1) = 0`;
-      case 'rowFlag':
-        return `m.id IN (SELECT f.message_id FROM user_message_flags f WHERE f.user_id = @u AND (f.flags & ${this.param(c.mask)}) <> 0)`;
-      case 'followed':
-        return `m.stream_id IS NOT NULL AND ${TOPIC_POLICY} = 3`;
-      case 'muted':
-        return MUTED;
-      case 'resolved':
-        return `m.stream_id IS NOT NULL AND substr(m.topic, 1, 2) = '✔ '`;
-      case 'search':
-        return `m.id IN (SELECT rowid FROM messages_fts WHERE messages_fts MATCH ${this.param(c.ftsQuery)})`;
-      case 'none':
-        return '0';
-    }
-  }
-
-  get where(): string {
-    return this.parts.join('\n  AND ');
-  }
-}
+export type { NarrowCondition, Visibility };
 
 export interface NarrowQuery {
   where: string;
   params: Params;
   /**
-   * Set when the search index should drive a message window: the narrow has
-   * search words and no term that picks out a conversation or a few ids.
-   * `where` is then the rest of the narrow.
+   * Set when the narrow has search words and no given ids: the window then
+   * reads the search index's matches newest (or oldest) first. `where` is
+   * the rest of the narrow; `driver`, when set, is the part of the rest
+   * whose own index reads a stretch of ids (see searchWindow).
    */
-  search?: { ftsQuery: string; where: string };
+  search?: { ftsQuery: string; where: string; driver?: string };
+  /**
+   * Set for `has:reaction` without a search or a term with its own index:
+   * the window then walks the reacted messages, and `reacted` is the rest
+   * of the narrow.
+   */
+  reacted?: string;
 }
 
 /**
- * Terms that leave so few candidates that collecting every match of the
- * words (`m.id IN (...)`) and reading the candidates beats walking the
- * matches: a topic, a conversation, given ids. A channel or a sender still
- * leaves a large share of a common word's matches, which the search index
- * walks newest first (a probe of the index per candidate row costs far more).
+ * Positive terms whose index reads the messages of an id range in order
+ * (messages_by_stream, _by_stream_topic, _by_dm_group, _by_sender, the
+ * `has:` partial indexes).
  */
-const INDEX_DRIVEN = new Set<NarrowCondition['kind']>(['topic', 'dmGroup', 'id']);
+const DRIVERS = new Set<NarrowCondition['kind']>([
+  'stream',
+  'topic',
+  'dmGroup',
+  'sender',
+  'hasColumn',
+]);
 
 export function narrowQuery(visibility: Visibility, conditions: NarrowCondition[]): NarrowQuery {
   const builder = new WhereBuilder(visibility);
   for (const condition of conditions) builder.add(condition);
   const query: NarrowQuery = { where: builder.where, params: builder.params };
-  const searches = conditions.filter((c) => c.kind === 'search' && !c.negated);
-  if (searches.length > 0 && !conditions.some((c) => !c.negated && INDEX_DRIVEN.has(c.kind))) {
+  const positive = conditions.filter((c) => !c.negated);
+  const givenIds = positive.flatMap((c) => (c.kind === 'id' ? [c.ids] : []));
+  if (givenIds.length > 0) {
+    // A few given ids: the words' matches are needed only in their range.
+    Object.assign(query.params, searchRange(givenIds.flat()));
+    return query;
+  }
+  const searches: NarrowCondition[] = positive.filter((c) => c.kind === 'search');
+  const reacted = positive.find((c) => c.kind === 'hasReaction');
+  if (searches.length === 0 && reacted && !positive.some((c) => DRIVERS.has(c.kind))) {
+    // Reactions are rare next to messages: walking every message to find
+    // them read a million rows when none was reacted to.
+    const rest = new WhereBuilder(visibility, 'r');
+    for (const condition of conditions) if (condition !== reacted) rest.add(condition);
+    Object.assign(query.params, rest.params);
+    query.reacted = rest.where;
+  }
+  if (searches.length > 0) {
     const rest = new WhereBuilder(visibility, 'r');
     for (const condition of conditions) if (!searches.includes(condition)) rest.add(condition);
     Object.assign(query.params, rest.params);
@@ -211,29 +75,122 @@ export function narrowQuery(visibility: Visibility, conditions: NarrowCondition[
       ftsQuery: searches.map((c) => `(${(c as { ftsQuery: string }).ftsQuery})`).join(' AND '),
       where: rest.where,
     };
+    const drivers = positive.filter((c) => DRIVERS.has(c.kind));
+    if (drivers.length > 0) {
+      const driver = new WhereBuilder(visibility, 'd', false);
+      for (const condition of drivers) driver.add(condition);
+      Object.assign(query.params, driver.params);
+      query.search.driver = driver.where;
+    }
   }
   return query;
 }
 
+const searchRange = (ids: readonly number[]) => ({
+  search_lo: Math.min(...ids),
+  search_hi: Math.max(...ids),
+});
+
+/** The FTS5 side of a search window: the words' matches from `@bound` on, newest or oldest first. */
+const matchesFrom = (order: 'ASC' | 'DESC') =>
+  `messages_fts CROSS JOIN messages m ON m.id = messages_fts.rowid
+  WHERE messages_fts MATCH @fts_query AND messages_fts.rowid ${order === 'DESC' ? '<=' : '>='} ${ftsRowid('@bound')}`;
+
 /**
- * The two sides of a message window (exported so tests can EXPLAIN them).
- * Driven by the search index, its matches come newest (or oldest) first and
- * the scan stops at `limit` visible ones, however common the word.
+ * Reacted messages from `@bound` on, walked through the reactions' primary
+ * key (message id first); GROUP BY keeps one row per message, in that order.
+ */
+const reactedWindow = (where: string, order: 'ASC' | 'DESC') =>
+  `SELECT m.* FROM reactions r CROSS JOIN messages m ON m.id = r.message_id
+  WHERE r.message_id ${order === 'DESC' ? '<=' : '>='} @bound AND ${where}
+  GROUP BY r.message_id ORDER BY r.message_id ${order} LIMIT @limit`;
+
+/**
+ * The two sides of a message window, and one stretch of a search window
+ * (exported so tests can EXPLAIN them). Driven by the search index, its
+ * matches come newest (or oldest) first and the scan stops at `limit`
+ * visible ones, however common the word.
  */
 export const windowSql = {
   upTo: (q: NarrowQuery) =>
-    q.search
-      ? `SELECT m.* FROM messages_fts CROSS JOIN messages m ON m.id = messages_fts.rowid
-  WHERE messages_fts MATCH @fts_query AND messages_fts.rowid <= @bound AND ${q.search.where}
+    q.reacted !== undefined
+      ? reactedWindow(q.reacted, 'DESC')
+      : q.search
+        ? `SELECT m.* FROM ${matchesFrom('DESC')} AND ${q.search.where}
   ORDER BY messages_fts.rowid DESC LIMIT @limit`
-      : `SELECT m.* FROM messages m WHERE ${q.where}\n  AND m.id <= @bound ORDER BY m.id DESC LIMIT @limit`,
+        : `SELECT m.* FROM messages m WHERE ${q.where}\n  AND m.id <= @bound ORDER BY m.id DESC LIMIT @limit`,
   from: (q: NarrowQuery) =>
-    q.search
-      ? `SELECT m.* FROM messages_fts CROSS JOIN messages m ON m.id = messages_fts.rowid
-  WHERE messages_fts MATCH @fts_query AND messages_fts.rowid >= @bound AND ${q.search.where}
+    q.reacted !== undefined
+      ? reactedWindow(q.reacted, 'ASC')
+      : q.search
+        ? `SELECT m.* FROM ${matchesFrom('ASC')} AND ${q.search.where}
   ORDER BY messages_fts.rowid ASC LIMIT @limit`
-      : `SELECT m.* FROM messages m WHERE ${q.where}\n  AND m.id >= @bound ORDER BY m.id ASC LIMIT @limit`,
+        : `SELECT m.* FROM messages m WHERE ${q.where}\n  AND m.id >= @bound ORDER BY m.id ASC LIMIT @limit`,
+  /**
+   * The words' matches among the ids [@lo, @hi], checked first against the
+   * ids the driver's index lists there (the unary + keeps that list from
+   * being probed into the search index), so only those read their row.
+   */
+  stretch: (q: NarrowQuery, order: 'ASC' | 'DESC') =>
+    `SELECT m.* FROM messages_fts CROSS JOIN messages m ON m.id = messages_fts.rowid
+  WHERE messages_fts MATCH @fts_query AND messages_fts.rowid >= ${ftsRowid('@lo')} AND messages_fts.rowid <= ${ftsRowid('@hi')}
+  AND +messages_fts.rowid IN (SELECT m.id FROM messages m WHERE ${q.search!.driver}
+    AND m.id >= @lo AND m.id <= @hi)
+  AND ${q.search!.where}
+  ORDER BY messages_fts.rowid ${order} LIMIT @limit`,
 };
+
+/** Matches of the words that make a word common enough for stretches. */
+const FIRST_STRETCH_MATCHES = 256;
+
+/**
+ * A search window whose narrow also has a term with its own index (a
+ * channel, a sender, `has:link`). Walking the words' matches and reading
+ * each one's row to check the term reads 25,000 rows for 100 messages of a
+ * common word in one channel of fifty. If the words have fewer than
+ * FIRST_STRETCH_MATCHES matches beyond the bound, that walk is cheap and
+ * stays. Otherwise the window steps through stretches of ids, the first
+ * holding that many matches and each next one four times longer, stopping
+ * as soon as it has `limit` rows: in each, the matches are checked against
+ * the ids the term's index lists there before any row is read. Every id
+ * from the bound on lies in exactly one stretch, so the answer is the
+ * walk's, in the same order.
+ */
+function searchWindow(
+  db: Db,
+  q: NarrowQuery,
+  order: 'ASC' | 'DESC',
+  bound: number,
+  limit: number,
+): MessageRow[] {
+  const up = order === 'ASC';
+  const ftsQuery = q.search!.ftsQuery;
+  const farEnd = stmt<[Params], { id: number }>(
+    db,
+    `SELECT rowid AS id FROM messages_fts WHERE messages_fts MATCH @fts_query
+       AND rowid ${up ? '>=' : '<='} ${ftsRowid('@bound')} ORDER BY rowid ${order} LIMIT 1 OFFSET @skip`,
+  ).get({ fts_query: ftsQuery, bound, skip: FIRST_STRETCH_MATCHES - 1 })?.id;
+  if (farEnd === undefined) {
+    return stmt<[Params], MessageRow>(db, up ? windowSql.from(q) : windowSql.upTo(q)).all(
+      windowParams(q, bound, limit),
+    );
+  }
+  const stretch = stmt<[Params], MessageRow>(db, windowSql.stretch(q, order));
+  const ids = idBounds(db);
+  if (ids.lo === null || ids.hi === null) return [];
+  const rows: MessageRow[] = [];
+  let edge = up ? Math.max(bound, ids.lo) : Math.min(bound, ids.hi);
+  let length = Math.abs(farEnd - edge) + 1;
+  while (rows.length < limit && (up ? edge <= ids.hi : edge >= ids.lo)) {
+    const [lo, hi] = up ? [edge, edge + length - 1] : [edge - length + 1, edge];
+    rows.push(
+      ...stretch.all({ ...q.params, fts_query: ftsQuery, lo, hi, limit: limit - rows.length }),
+    );
+    edge = up ? hi + 1 : lo - 1;
+    length *= 4;
+  }
+  return rows;
+}
 
 const windowParams = (q: NarrowQuery, bound: number, limit: number) =>
   q.search
@@ -242,19 +199,34 @@ const windowParams = (q: NarrowQuery, bound: number, limit: number) =>
 
 /** Up to `limit` matching messages with id <= `through`, newest first. */
 export const messagesUpTo = (db: Db, q: NarrowQuery, through: number, limit: number) =>
-  stmt<[Params], MessageRow>(db, windowSql.upTo(q)).all(windowParams(q, through, limit));
+  q.search?.driver
+    ? searchWindow(db, q, 'DESC', through, limit)
+    : stmt<[Params], MessageRow>(db, windowSql.upTo(q)).all(windowParams(q, through, limit));
 
 /** Up to `limit` matching messages with id >= `from`, oldest first. */
 export const messagesFrom = (db: Db, q: NarrowQuery, from: number, limit: number) =>
-  stmt<[Params], MessageRow>(db, windowSql.from(q)).all(windowParams(q, from, limit));
+  q.search?.driver
+    ? searchWindow(db, q, 'ASC', from, limit)
+    : stmt<[Params], MessageRow>(db, windowSql.from(q)).all(windowParams(q, from, limit));
 
 /** The matching messages among `ids`, ascending. */
 export const messagesAmong = (db: Db, q: NarrowQuery, ids: readonly number[]) =>
-  stmt<[Params], MessageRow>(
-    db,
-    `SELECT m.* FROM messages m WHERE m.id IN (SELECT value FROM json_each(@ids)) AND ${q.where}
+  ids.length === 0
+    ? []
+    : stmt<[Params], MessageRow>(
+        db,
+        `SELECT m.* FROM messages m WHERE m.id IN (SELECT value FROM json_each(@ids)) AND ${q.where}
      ORDER BY m.id`,
-  ).all({ ...q.params, ids: JSON.stringify(ids) });
+      ).all({ ...q.params, ...narrowedSearchRange(q, ids), ids: JSON.stringify(ids) });
+
+/** The search range of `q` narrowed to the span of `ids`. */
+function narrowedSearchRange(q: NarrowQuery, ids: readonly number[]) {
+  const span = searchRange(ids);
+  return {
+    search_lo: Math.max(q.params.search_lo as number, span.search_lo),
+    search_hi: Math.min(q.params.search_hi as number, span.search_hi),
+  };
+}
 
 /**
  * The oldest unread matching message outside muted conversations (Zulip's
@@ -293,16 +265,23 @@ export const unreadLowerBound = (db: Db, userId: number) =>
         WHERE user_id = @u AND (flags & 1) = 0)`,
   ).get({ u: userId })!.id;
 
+/**
+ * The smallest and largest message id. Asked together in one SELECT, min and
+ * max make SQLite scan the table; each alone reads one end of the rowid tree.
+ */
+const idBounds = (db: Db) =>
+  stmt<[], { lo: number | null; hi: number | null }>(
+    db,
+    'SELECT (SELECT min(id) FROM messages) AS lo, (SELECT max(id) FROM messages) AS hi',
+  ).get()!;
+
 /** Message ids only grow with time, so the first message at or after a time is found by bisection. */
 export function firstMessageIdAtOrAfter(db: Db, timestamp: number): number | undefined {
   const probe = stmt<[number], { id: number; date_sent: number }>(
     db,
     'SELECT id, date_sent FROM messages WHERE id >= ? ORDER BY id LIMIT 1',
   );
-  const bounds = stmt<[], { lo: number | null; hi: number | null }>(
-    db,
-    'SELECT min(id) AS lo, max(id) AS hi FROM messages',
-  ).get()!;
+  const bounds = idBounds(db);
   if (bounds.lo === null || bounds.hi === null) return undefined;
   let lo = bounds.lo;
   let hi = bounds.hi;
@@ -315,6 +294,26 @@ export function firstMessageIdAtOrAfter(db: Db, timestamp: number): number | und
     else lo = row.id + 1;
   }
   return probe.get(lo)?.id;
+}
+
+/**
+ * The indexed words longer than `prefix` that start with it, at most `limit`
+ * (undefined when there are more). FTS5's vocabulary reads each word's
+ * matches to count them, so the range starts just above the prefix itself:
+ * a common word typed whole costs nothing here.
+ */
+export function longerWordsStartingWith(
+  db: Db,
+  prefix: string,
+  limit: number,
+): string[] | undefined {
+  const words = stmt<[{ above: string; below: string; n: number }], { term: string }>(
+    db,
+    'SELECT term FROM messages_fts_terms WHERE term >= @above AND term < @below LIMIT @n',
+  )
+    .all({ above: `${prefix}\u0001`, below: `${prefix}\u{10FFFF}`, n: limit + 1 })
+    .map((r) => r.term);
+  return words.length > limit ? undefined : words;
 }
 
 export const dmGroupIdByMembers = (db: Db, memberIds: readonly number[]) =>
