@@ -53,7 +53,7 @@ export function MessageFeed({ selectedId, onSelect }: MessageFeedProps) {
   // fast downward scroll. So it only gets a value once the reader has settled there and
   // every message up to the newest is loaded.
   const [atBottom, setAtBottom] = useState(false);
-  const followsNewest = atBottom && list !== null && list.foundNewest;
+  const followsNewest = atBottom && list?.foundNewest === true;
 
   const [scroller, setScroller] = useState<HTMLElement | null>(null);
   // Stable: Virtuoso calls a new ref callback again, which would loop through setState.
