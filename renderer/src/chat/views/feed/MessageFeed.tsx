@@ -46,6 +46,15 @@ export function MessageFeed({ selectedId, onSelect }: MessageFeedProps) {
     return index === -1 ? rows.length - 1 : index;
   }, [list, rows]);
 
+  // Whether the reader is at the bottom, as the list last said. Virtuoso treats any
+  // followOutput other than `false` (even a function answering false) as leave to jump
+  // to the last row whenever the content grows under a view it thinks is at the bottom:
+  // the first window growing as its rows are measured, or a newer page arriving under a
+  // fast downward scroll. So it only gets a value once the reader has settled there and
+  // every message up to the newest is loaded.
+  const [atBottom, setAtBottom] = useState(false);
+  const followsNewest = atBottom && list?.foundNewest === true;
+
   const [scroller, setScroller] = useState<HTMLElement | null>(null);
   // Stable: Virtuoso calls a new ref callback again, which would loop through setState.
   const takeScroller = useCallback(
@@ -107,11 +116,14 @@ export function MessageFeed({ selectedId, onSelect }: MessageFeedProps) {
         className="feed-scroller"
         data={rows}
         firstItemIndex={firstItemIndex}
-        initialTopMostItemIndex={{
-          index: Math.max(0, anchorIndex),
-          // The first unread at the top, with what follows it below; all read: the newest.
-          align: anchorIndex >= rows.length - 1 ? 'end' : 'start',
-        }}
+        initialTopMostItemIndex={
+          anchorIndex >= rows.length - 1
+            ? // All read: the newest, at the bottom.
+              { index: Math.max(0, anchorIndex), align: 'end' }
+            : // The first unread (or the linked message) a third of the way down, as
+              // Zulip shows it: what led up to it above, what follows below.
+              { index: anchorIndex, align: 'start', offset: -Math.round(window.innerHeight / 3) }
+        }
         computeItemKey={(_index, row) => row.id}
         itemContent={renderRow}
         rangeChanged={setRenderedRange}
@@ -122,7 +134,8 @@ export function MessageFeed({ selectedId, onSelect }: MessageFeedProps) {
           if (!list.foundNewest && !list.loadingNewer) actions.loadNewer();
         }}
         // New messages keep the reader at the bottom only when they were already there.
-        followOutput={(atBottom) => (atBottom && list.foundNewest ? 'auto' : false)}
+        followOutput={followsNewest ? 'auto' : false}
+        atBottomStateChange={setAtBottom}
         increaseViewportBy={{ top: 600, bottom: 600 }}
         // A typical row's height: without one, the list first renders a row alone to
         // measure it, a whole extra render and layout before the first paint.
