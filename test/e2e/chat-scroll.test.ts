@@ -227,9 +227,12 @@ describe('a 5,000-message feed', { timeout: 240_000 }, () => {
     const at = await rowPlacement(page, linked);
     expect(at!.top).toBeGreaterThan(0.1);
     expect(at!.top).toBeLessThan(0.5);
-    // It stays there once the list has settled (no late jump to either end).
+    // It stays there once the list has settled (no late jump to either end;
+    // measuring rows may still move it by a fraction of a pixel).
     await page.waitForTimeout(500);
-    expect(await rowPlacement(page, linked)).toEqual(at);
+    const settled = await rowPlacement(page, linked);
+    expect(settled!.top).toBeCloseTo(at!.top, 2);
+    expect(settled!.bottom).toBeCloseTo(at!.bottom, 2);
     await shot(page, 'scroll-near-middle');
   });
 
