@@ -15,10 +15,8 @@ import { markdownLookups } from '../../server/db/queries/markdown-lookups.js';
 import { insertMessage } from '../../server/db/queries/messages.js';
 import { insertStream, insertSubscription } from '../../server/db/queries/streams.js';
 import { userByEmailKey } from '../../server/db/queries/users.js';
-import { createServer } from '../../server/index.js';
 import { renderMarkdown } from '../../server/markdown/markdown.js';
-import { createOrganization } from '../../server/realm/organization.js';
-import { createUser } from '../../server/users/users.js';
+import { startBenchOrg } from './org.js';
 import { progress } from './report.js';
 
 export interface ChatOrgShape {
@@ -106,25 +104,8 @@ function channelWeights(count: number): number[] {
 }
 
 export async function buildChatOrg(dataDir: string, shape: ChatOrgShape): Promise<void> {
-  const server = await createServer({ dataDir, port: 0, rateLimit: false, logFile: false });
+  const { server, ids } = await startBenchOrg(dataDir, shape.users);
   const { ctx } = server;
-  const owner = await createOrganization(ctx, {
-    name: 'Bench',
-    emailDomain: 'bench.test',
-    ownerEmail: 'user0@bench.test',
-    ownerName: 'User 0',
-    ownerPassword: 'bench-password',
-  });
-  const ids = [owner.user_id];
-  for (let i = 1; i < shape.users; i++) {
-    const created = await createUser(ctx, null, {
-      email: `user${i}@bench.test`,
-      password: null,
-      fullName: `User ${i}`,
-    });
-    ids.push(created.user_id);
-    progress('users', i + 1, shape.users);
-  }
   const me = ids[MEASURED_USER]!;
   const names = Array.from(
     { length: shape.channels },

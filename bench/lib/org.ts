@@ -42,10 +42,17 @@ function contentOf(i: number): string {
   return words.join(' ');
 }
 
-export async function buildOrg(dataDir: string, shape: OrgShape): Promise<void> {
+/**
+ * A server on a new data directory with an organization of `users` people:
+ * user0@bench.test (the owner, password bench-password) to user<N-1>, ids in
+ * that order.
+ */
+export async function startBenchOrg(
+  dataDir: string,
+  users: number,
+): Promise<{ server: RunningServer; ids: number[] }> {
   const server = await createServer({ dataDir, port: 0, rateLimit: false, logFile: false });
-  const { ctx } = server;
-  const owner = await createOrganization(ctx, {
+  const owner = await createOrganization(server.ctx, {
     name: 'Bench',
     emailDomain: 'bench.test',
     ownerEmail: 'user0@bench.test',
@@ -53,15 +60,21 @@ export async function buildOrg(dataDir: string, shape: OrgShape): Promise<void> 
     ownerPassword: 'bench-password',
   });
   const ids = [owner.user_id];
-  for (let i = 1; i < shape.users; i++) {
-    const created = await createUser(ctx, null, {
+  for (let i = 1; i < users; i++) {
+    const created = await createUser(server.ctx, null, {
       email: `user${i}@bench.test`,
       password: null,
       fullName: `User ${i}`,
     });
     ids.push(created.user_id);
-    progress('users', i + 1, shape.users);
+    progress('users', i + 1, users);
   }
+  return { server, ids };
+}
+
+export async function buildOrg(dataDir: string, shape: OrgShape): Promise<void> {
+  const { server, ids } = await startBenchOrg(dataDir, shape.users);
+  const { ctx } = server;
   const streamIds = ctx.transaction(() => {
     const created: number[] = [];
     for (let c = 0; c < shape.channels; c++) {
