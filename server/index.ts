@@ -111,6 +111,8 @@ export const DATABASE_FILE = 'hearth.sqlite';
 export const ZULIPRC_FILE = 'zuliprc';
 /** Uploaded files, emoji and avatars, under the data directory (see core/file-store.ts). */
 export const FILES_DIR = 'files';
+/** How long close() lets requests still in flight finish before cutting their connections. */
+export const CLOSE_GRACE_MS = 2_000;
 
 export const silentLogger: Logger = { info() {}, warn() {}, error() {} };
 
@@ -311,7 +313,12 @@ async function startRun(options: ServerOptions): Promise<ServerRun> {
       events.close();
       const closing = app.close();
       for (const socket of sockets) if (socket.bytesRead === 0) socket.destroy();
+      // A request still arriving (a stalled upload, a client that sent half its
+      // headers) would otherwise hold a quit or a restore's restart until
+      // requestTimeout; what it would have sent is lost either way.
+      const cutOff = setTimeout(() => app.server.closeAllConnections(), CLOSE_GRACE_MS);
       await closing;
+      clearTimeout(cutOff);
       rateLimiter.close();
       db.close();
       await fileLog?.close();
