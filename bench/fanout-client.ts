@@ -1,9 +1,11 @@
 /**
  * Load generator for bench/fanout.ts, run as its own process: one long-poll
- * loop per event queue, and a sender at a fixed rate. Reports, per message,
- * the time from its send to its arrival in the last queue.
+ * loop per event queue (each on its own bare keep-alive socket), and a sender
+ * at a fixed rate. Reports, per message, the time from its send to its
+ * arrival in the last queue, and the process's own CPU time.
  */
 import http from 'node:http';
+import { KeepAliveConnection } from './lib/keep-alive-connection.js';
 
 interface Config {
   url: string;
@@ -13,16 +15,22 @@ interface Config {
   /** Form body of a send; its (encoded) {seq} becomes the message number. */
   sendBody: string;
   rate: number;
+  /** Sent before the measured ones and not counted. */
+  warmupSeconds: number;
   seconds: number;
 }
 
 const config = JSON.parse(process.env.BENCH_CONFIG!) as Config;
-const agent = new http.Agent({ keepAlive: true, maxSockets: config.queues.length + 50 });
-const total = Math.round(config.rate * config.seconds);
+const agent = new http.Agent({ keepAlive: true, maxSockets: 50 });
+const warmup = Math.round(config.rate * config.warmupSeconds);
+const total = warmup + Math.round(config.rate * config.seconds);
 const sentAt = new Array<number>(total).fill(0);
 const arrivals = new Array<number>(total).fill(0);
 const lastArrival = new Array<number>(total).fill(0);
 let stopping = false;
+let polls = 0;
+/** Messages every queue has received. */
+let complete = 0;
 
 function request(method: string, path: string, auth: string, body?: string): Promise<string> {
   return new Promise((resolve, reject) => {
@@ -62,13 +70,15 @@ function request(method: string, path: string, auth: string, body?: string): Pro
 const SEQ = /bench-seq-(\d+)-/;
 
 async function poll(queue: { id: string; auth: string }): Promise<void> {
+  const connection = new KeepAliveConnection(config.url);
   let last = -1;
   while (!stopping) {
-    const text = await request(
+    const text = await connection.request(
       'GET',
       `/api/v1/events?queue_id=${queue.id}&last_event_id=${last}`,
       queue.auth,
     );
+    polls++;
     const now = performance.now();
     const { events } = JSON.parse(text) as {
       events: Array<{ id: number; type: string; message?: { content: string } }>;
@@ -78,33 +88,50 @@ async function poll(queue: { id: string; auth: string }): Promise<void> {
       const seq = event.message ? SEQ.exec(event.message.content) : null;
       if (!seq) continue;
       const n = Number(seq[1]);
-      arrivals[n]!++;
+      if (++arrivals[n]! === config.queues.length) complete++;
       lastArrival[n] = Math.max(lastArrival[n]!, now);
     }
-    if (arrivals.every((a) => a === config.queues.length) && sentAt.every((s) => s > 0)) break;
+    if (complete === total) break;
   }
+  connection.close();
+}
+
+/** Sends messages [from, to) at the configured rate, each numbered by its index. */
+async function sendAtRate(from: number, to: number): Promise<void> {
+  const start = performance.now();
+  const sends: Promise<string>[] = [];
+  for (let i = from; i < to; i++) {
+    const due = start + ((i - from) * 1000) / config.rate;
+    const wait = due - performance.now();
+    if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+    sentAt[i] = performance.now();
+    sends.push(
+      request(
+        'POST',
+        '/api/v1/messages',
+        config.senderAuth,
+        config.sendBody.replace(encodeURIComponent('{seq}'), String(i)),
+      ),
+    );
+  }
+  await Promise.all(sends);
 }
 
 const pollers = config.queues.map((q) => poll(q));
 await new Promise((r) => setTimeout(r, 300));
-process.send?.({ type: 'started' });
-const start = performance.now();
-const sends: Promise<string>[] = [];
-for (let i = 0; i < total; i++) {
-  const due = start + (i * 1000) / config.rate;
-  const wait = due - performance.now();
-  if (wait > 0) await new Promise((r) => setTimeout(r, wait));
-  sentAt[i] = performance.now();
-  sends.push(
-    request(
-      'POST',
-      '/api/v1/messages',
-      config.senderAuth,
-      config.sendBody.replace(encodeURIComponent('{seq}'), String(i)),
-    ),
-  );
+// Both processes reach a steady state (JIT, caches, socket buffers) before
+// anything counts: a cold start's backlog would otherwise be the p99.
+await sendAtRate(0, warmup);
+const warmedBy = performance.now() + 30_000;
+while (complete < warmup && performance.now() < warmedBy) {
+  await new Promise((r) => setTimeout(r, 10));
 }
-await Promise.all(sends);
+process.send?.({ type: 'started' });
+polls = 0;
+const start = performance.now();
+const cpuStart = process.cpuUsage();
+await sendAtRate(warmup, total);
+
 const deadline = setTimeout(() => {
   stopping = true;
 }, 30_000);
@@ -112,10 +139,21 @@ await Promise.race([Promise.all(pollers), new Promise((r) => setTimeout(r, 30_00
 clearTimeout(deadline);
 // A message some queue never got counts from its send to the end of the run.
 const end = performance.now();
-const latencies = sentAt.map((s, i) =>
-  arrivals[i] === config.queues.length ? lastArrival[i]! - s : end - s,
+const latencies = sentAt
+  .slice(warmup)
+  .map((s, i) =>
+    arrivals[warmup + i] === config.queues.length ? lastArrival[warmup + i]! - s : end - s,
+  );
+const undelivered = arrivals.slice(warmup).filter((a) => a < config.queues.length).length;
+const cpu = process.cpuUsage(cpuStart);
+process.stdout.write(
+  JSON.stringify({
+    latencies,
+    undelivered,
+    seconds: (end - start) / 1000,
+    clientCpuSeconds: (cpu.user + cpu.system) / 1e6,
+    polls,
+  }),
 );
-const undelivered = arrivals.filter((a) => a < config.queues.length).length;
-process.stdout.write(JSON.stringify({ latencies, undelivered, seconds: (end - start) / 1000 }));
 agent.destroy();
 process.exit(0);
