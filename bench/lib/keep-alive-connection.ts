@@ -54,7 +54,10 @@ export class KeepAliveConnection {
     if (headerEnd < 0) return;
     const head = this.pending.toString('latin1', 0, headerEnd);
     const length = CONTENT_LENGTH.exec(head);
-    if (!length) return this.fail(new Error(`no Content-Length in ${head}`));
+    if (!length) {
+      this.fail(new Error(`no Content-Length in ${head}`));
+      return;
+    }
     const bodyStart = headerEnd + HEADER_END.length;
     const bodyEnd = bodyStart + Number(length[1]);
     if (this.pending.length < bodyEnd) return;
