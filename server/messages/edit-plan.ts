@@ -15,12 +15,12 @@ import { type UserRow, userById } from '../db/queries/users.js';
 import { type RenderResult, renderMessage } from '../markdown/index.js';
 import { accessMessage, canAccessMessage } from '../narrow/index.js';
 import { loadRealm, type Realm } from '../shared/realm.js';
+import { RESOLVED_TOPIC_PREFIX, resolveToggleOf } from '../shared/resolved-topics.js';
 import { isModerator } from '../shared/roles.js';
 import {
   canonicalTopic,
   checkTopicCharacters,
   EMPTY_TOPIC_FALLBACK_NAME,
-  RESOLVED_TOPIC_PREFIX,
   truncateTopic,
 } from '../shared/topics.js';
 import { mergeUserSettings } from '../shared/user-settings.js';
@@ -207,16 +207,10 @@ export function planEdit(ctx: AppContext, user: UserRow, input: EditInput): Edit
   const oldTopic = message.topic;
   const topicEdited = topic !== undefined;
   const targetTopic = topic !== undefined ? truncateTopic(topic) : oldTopic;
-  const resolved =
-    topicEdited &&
-    targetTopic.startsWith(RESOLVED_TOPIC_PREFIX) &&
-    !oldTopic.startsWith(RESOLVED_TOPIC_PREFIX) &&
-    topic!.slice(RESOLVED_TOPIC_PREFIX.length) === oldTopic;
-  const unresolved =
-    topicEdited &&
-    oldTopic.startsWith(RESOLVED_TOPIC_PREFIX) &&
-    !targetTopic.startsWith(RESOLVED_TOPIC_PREFIX) &&
-    oldTopic.replace(/^[✔ ]+/u, '') === targetTopic;
+  // As requested: resolving a topic near the length limit truncates its new name.
+  const toggle = topic === undefined ? null : resolveToggleOf(oldTopic, topic);
+  const resolved = toggle === 'resolve';
+  const unresolved = toggle === 'unresolve';
 
   const streamEdited = streamId !== undefined;
   const targetStream = streamId !== undefined ? accessChannelById(ctx, user, streamId) : origStream;

@@ -1,6 +1,6 @@
 /** Whether a new message event matches the narrow a queue registered with. */
 import type { EventQueue, NarrowTerm } from '../events/queue.js';
-import { RESOLVED_TOPIC_PREFIX } from '../shared/topics.js';
+import { isResolvedTopic } from '../shared/resolved-topics.js';
 
 export type { NarrowTerm };
 
@@ -48,7 +48,7 @@ export function termMatchesEvent(
         case 'alerted':
           return flags.includes('has_alert_word');
         case 'resolved':
-          return isStream && String(message.subject ?? '').startsWith(RESOLVED_TOPIC_PREFIX);
+          return isStream && isResolvedTopic(String(message.subject ?? ''));
         default:
           return true;
       }

@@ -10,8 +10,6 @@ import { loadRealm } from './realm.js';
  * preferences, scheduled messages) goes through these.
  */
 
-export const RESOLVED_TOPIC_PREFIX = '✔ ';
-
 /** Zulip's fixed name for the empty topic where a display name cannot be chosen. */
 export const EMPTY_TOPIC_FALLBACK_NAME = 'general chat';
 

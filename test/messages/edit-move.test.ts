@@ -316,6 +316,27 @@ describe('resolving topics', () => {
     ]);
   });
 
+  it('is a resolve when the prefix pushes a topic past the length limit (the name is cut)', async () => {
+    const long = `${'x'.repeat(59)}y`;
+    const [id] = await fillTopic(general, long, 1);
+    await move('member', id!, { topic: `✔ ${long}`, propagate_mode: 'change_all' });
+    const stored = `✔ ${'x'.repeat(55)}...`;
+    expect(contents(general, stored).slice(-1)).toEqual([
+      `@_**Mel Member|${t.accounts.member.id}** has marked this topic as resolved.`,
+    ]);
+    expect(message(t, id!)!.last_moved_time).toBeNull();
+  });
+
+  it('unresolving strips every check mark and space the prefix starts', async () => {
+    const [id] = await fillTopic(general, '✔ ✔  bug 10', 1);
+    clock.advance(61);
+    await move('member', id!, { topic: 'bug 10', propagate_mode: 'change_all' });
+    expect(contents(general, 'bug 10').slice(-1)).toEqual([
+      `@_**Mel Member|${t.accounts.member.id}** has marked this topic as unresolved.`,
+    ]);
+    expect(message(t, id!)!.last_moved_time).toBeNull();
+  });
+
   it('is refused for the empty topic and without permission', async () => {
     const [id] = await fillTopic(general, '', 1);
     for (const topic of ['✔', '✔ general chat']) {
