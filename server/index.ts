@@ -17,6 +17,10 @@ import { allRoutes } from './http/routes/index.js';
 import { registerTrpc } from './http/trpc-plugin.js';
 import { DEFAULT_BACKUP_CHECK_SCHEDULE, startAutomaticBackups } from './jobs/automatic-backup.js';
 import { DEFAULT_DELIVERY_SCHEDULE, startScheduledDelivery } from './jobs/scheduled-delivery.js';
+import {
+  DEFAULT_UNCLAIMED_UPLOADS_SCHEDULE,
+  startUnclaimedUploadCleanup,
+} from './jobs/unclaimed-uploads.js';
 import { narrowQueueFilter } from './narrow/index.js';
 import { startOutgoingWebhooks } from './outgoing-webhooks/index.js';
 import { TOPIC_DELETION_BATCH_SIZE, TOPIC_DELETION_TIME_BUDGET_MS } from './shared/limits.js';
@@ -56,6 +60,11 @@ export interface ServerOptions {
    * check off.
    */
   automaticBackups?: string | false;
+  /**
+   * node-cron expression (seconds field first) for deleting uploads no
+   * message claimed within 5 weeks (default hourly); false turns it off.
+   */
+  unclaimedUploadCleanup?: string | false;
   /**
    * How long a request's headers and body may take to arrive before it is
    * answered 408 and its connection closed (default 60 s; long-polls are
@@ -291,6 +300,14 @@ async function startRun(options: ServerOptions): Promise<ServerRun> {
           log,
         );
 
+  const uploadCleanupTask =
+    options.unclaimedUploadCleanup === false
+      ? null
+      : startUnclaimedUploadCleanup(
+          ctx,
+          options.unclaimedUploadCleanup ?? DEFAULT_UNCLAIMED_UPLOADS_SCHEDULE,
+        );
+
   let closed = false;
   return {
     url: ctx.config.externalUrl,
@@ -303,6 +320,7 @@ async function startRun(options: ServerOptions): Promise<ServerRun> {
       closed = true;
       await deliveryTask?.destroy();
       await backupTask?.destroy();
+      await uploadCleanupTask?.destroy();
       // A backup in progress stops (its partial file removed) before the database closes.
       await backups.close();
       await outgoingWebhooks.stop();

@@ -1,6 +1,7 @@
-import { createTask, type ScheduledTask } from 'node-cron';
+import type { ScheduledTask } from 'node-cron';
 import type { BackupService } from '../backup/index.js';
 import type { Logger } from '../core/context.js';
+import { startCronJob } from './cron-job.js';
 
 /**
  * Once a minute (node-cron's seconds field first): the check is cheap, and
@@ -9,35 +10,15 @@ import type { Logger } from '../core/context.js';
  */
 export const DEFAULT_BACKUP_CHECK_SCHEDULE = '0 * * * * *';
 
-/** The cron job that starts the daily automatic backup when it is due (see BackupService.runDue). */
+/**
+ * The cron job that starts the daily automatic backup when it is due (see
+ * BackupService.runDue). A failed check (an unreadable backup folder, say)
+ * is retried at the next.
+ */
 export function startAutomaticBackups(
   backups: BackupService,
   schedule: string,
   log: Logger,
 ): ScheduledTask {
-  const task = createTask(
-    schedule,
-    async () => {
-      try {
-        await backups.runDue();
-      } catch (err) {
-        // E.g. an unreadable backup folder: the next check tries again.
-        log.error('automatic backup check failed', err);
-      }
-    },
-    {
-      name: 'automatic-backup',
-      noOverlap: true,
-      unref: true,
-      suppressMissedWarning: true,
-      logger: {
-        info: () => {},
-        debug: () => {},
-        warn: (message) => log.warn(`scheduler: ${message}`),
-        error: (message, err) => log.error(`scheduler: ${String(message)}`, err),
-      },
-    },
-  );
-  task.start();
-  return task;
+  return startCronJob('automatic backup check', schedule, log, () => backups.runDue());
 }

@@ -63,8 +63,7 @@ const invalidAttachment = () => new ApiError('Invalid attachment');
 
 /**
  * DELETE /attachments/{attachment_id}: only the owner's own uploads (anyone
- * else's look missing). Messages linking the file keep their text; the file
- * and its thumbnails go once the row is gone.
+ * else's look missing). Messages linking the file keep their text.
  */
 export function removeAttachment(
   ctx: AppContext,
@@ -73,11 +72,25 @@ export function removeAttachment(
 ): Record<string, never> {
   const row = attachmentById(ctx.db, attachmentId);
   if (!row || row.owner_id !== user.id) throw invalidAttachment();
-  ctx.transaction((tx) => {
-    deleteAttachmentRow(ctx.db, row.id);
-    emitAttachmentEvent(ctx, tx, user.id, 'remove', { id: row.id });
-  });
-  removeStoredFile(ctx, row.storage_key);
-  removeThumbnails(ctx, JSON.parse(row.thumbnails) as StoredThumbnail[]);
+  deleteAttachments(ctx, () => [row]);
   return {};
+}
+
+/**
+ * Deletes the attachments `select` picks inside the transaction (so nothing
+ * can claim them in between); each owner hears `remove`. The files and
+ * thumbnails go once the rows are committed.
+ */
+export function deleteAttachments(ctx: AppContext, select: () => AttachmentRow[]): AttachmentRow[] {
+  const rows = ctx.transaction((tx) => {
+    const chosen = select();
+    for (const row of chosen) deleteAttachmentRow(ctx.db, row.id);
+    for (const row of chosen) emitAttachmentEvent(ctx, tx, row.owner_id, 'remove', { id: row.id });
+    return chosen;
+  });
+  for (const row of rows) {
+    removeStoredFile(ctx, row.storage_key);
+    removeThumbnails(ctx, JSON.parse(row.thumbnails) as StoredThumbnail[]);
+  }
+  return rows;
 }

@@ -169,6 +169,8 @@ export interface TestServerOptions {
   adminToken?: string;
   /** See ServerOptions.scheduledDelivery. */
   scheduledDelivery?: string | false;
+  /** See ServerOptions.unclaimedUploadCleanup. */
+  unclaimedUploadCleanup?: string | false;
   /** See ServerOptions.requestTimeoutMs. */
   requestTimeoutMs?: number;
   /** See ServerOptions.topicDeletion. */
@@ -194,6 +196,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     eventTimings: options.eventTimings,
     adminToken: options.adminToken,
     scheduledDelivery: options.scheduledDelivery,
+    unclaimedUploadCleanup: options.unclaimedUploadCleanup,
     requestTimeoutMs: options.requestTimeoutMs,
     topicDeletion: options.topicDeletion,
     outgoingWebhookTimeoutMs: options.outgoingWebhookTimeoutMs,

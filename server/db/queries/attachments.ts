@@ -119,3 +119,19 @@ export const unlinkAttachment = (db: Db, attachmentId: number, messageId: number
 
 export const setMessageHasAttachment = (db: Db, messageId: number, has: boolean) =>
   stmt(db, 'UPDATE messages SET has_attachment = ? WHERE id = ?').run(has ? 1 : 0, messageId);
+
+/**
+ * Uploads made before `cutoffMs` that no message links and no scheduled
+ * message still to be sent mentions (Zulip's get_old_unclaimed_attachments;
+ * Hearth does not link scheduled messages, so their text is searched).
+ */
+export const unclaimedAttachmentsBefore = (db: Db, cutoffMs: number) =>
+  stmt<[number], AttachmentRow>(
+    db,
+    `SELECT a.* FROM attachments a
+     WHERE a.create_time_ms < ?
+       AND NOT EXISTS (SELECT 1 FROM attachment_messages am WHERE am.attachment_id = a.id)
+       AND NOT EXISTS (SELECT 1 FROM scheduled_messages s
+                        WHERE s.delivered = 0 AND instr(s.content, a.path_id) > 0)
+     ORDER BY a.id`,
+  ).all(cutoffMs);
