@@ -25,10 +25,12 @@ import {
   changeRole,
   checkFullName,
   checkRoleChange,
+  createBot,
   deactivateAccount,
   dropEventQueues,
   emitBotUpdate,
   formatBot,
+  type NewBotInput,
   replaceApiKey,
 } from '../users/index.js';
 
@@ -107,6 +109,28 @@ function checkNewOwner(ctx: AppContext, ownerId: number): UserRow {
 function defaultChannel(ctx: AppContext, actor: UserRow, name: string | undefined) {
   if (name === undefined) return undefined;
   return name === '' ? null : accessChannelByName(ctx, actor, name).id;
+}
+
+/**
+ * POST /bots: the users area creates the account; the default channels come
+ * by name, each one the creator may read (Zulip's add_bot_backend).
+ */
+export function addBot(
+  ctx: AppContext,
+  owner: UserRow,
+  input: Omit<NewBotInput, 'defaultChannels'> & {
+    defaultSendingStream?: string;
+    defaultEventsRegisterStream?: string;
+  },
+) {
+  const { defaultSendingStream, defaultEventsRegisterStream, ...rest } = input;
+  return createBot(ctx, owner, {
+    ...rest,
+    defaultChannels: () => ({
+      sendingStreamId: defaultChannel(ctx, owner, defaultSendingStream) ?? null,
+      registerStreamId: defaultChannel(ctx, owner, defaultEventsRegisterStream) ?? null,
+    }),
+  });
 }
 
 /** The embedded bot's configuration after `changes`, within Zulip's size limit. */

@@ -1,5 +1,6 @@
-/** Administering existing bots: GET /bots, PATCH /bots/{id}, their API keys, deactivation (creating them and their records is users/). */
+/** Administering bots: POST /bots (the account itself is made by users/, which keeps bot records), GET /bots, PATCH /bots/{id}, their API keys, deactivation. */
 export {
+  addBot,
   type BotChanges,
   deactivateBot,
   listOwnBots,

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { deactivateBot, regenerateBotApiKey } from '../bots/index.js';
-import { createBot, visibleBots } from '../users/index.js';
+import { addBot, deactivateBot, regenerateBotApiKey } from '../bots/index.js';
+import { visibleBots } from '../users/index.js';
 import { blame, procedure, router } from './init.js';
 import { userId } from './schemas.js';
 
@@ -20,7 +20,7 @@ export const botRouter = router({
         configData: z.record(z.string(), z.string()).optional(),
       }),
     )
-    .mutation(({ ctx, input }) => createBot(ctx.app, ctx.actor, input)),
+    .mutation(({ ctx, input }) => addBot(ctx.app, ctx.actor, input)),
   /** POST /bots/{bot_id}/api_key/regenerate */
   regenerateApiKey: procedure
     .input(z.object({ botId: userId }))

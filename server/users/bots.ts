@@ -1,6 +1,13 @@
 import type { AppContext } from '../core/context.js';
 import { badRequest } from '../core/errors.js';
-import { allBots, insertBotConfig, insertBotService } from '../db/queries/bots.js';
+import {
+  allBots,
+  insertBotConfig,
+  insertBotService,
+  setDefaultAllPublicStreams,
+  setDefaultEventsRegisterStream,
+  setDefaultSendingStream,
+} from '../db/queries/bots.js';
 import { insertUser, type UserRow, userByEmailKey, userById } from '../db/queries/users.js';
 import { generateApiKey } from '../shared/credentials.js';
 import { loadRealm } from '../shared/realm.js';
@@ -20,6 +27,12 @@ export interface NewBotInput {
   interfaceType?: number;
   serviceName?: string;
   configData?: Record<string, string>;
+  /**
+   * The bot's default channels, resolved once everything else is checked
+   * (by the bots area, which knows the channels' access rules).
+   */
+  defaultChannels?: () => { sendingStreamId: number | null; registerStreamId: number | null };
+  defaultAllPublicStreams?: boolean;
 }
 
 const SHORT_NAME = /^[a-zA-Z0-9_.+-]+$/;
@@ -45,6 +58,7 @@ export function createBot(ctx: AppContext, owner: UserRow, input: NewBotInput) {
   const apiKey = generateApiKey();
   return ctx.transaction((tx) => {
     if (userByEmailKey(ctx.db, email.toLowerCase())) throw badRequest('Username already in use');
+    const defaults = input.defaultChannels?.();
     const id = insertUser(ctx.db, {
       delivery_email: email,
       full_name: fullName,
@@ -57,6 +71,11 @@ export function createBot(ctx: AppContext, owner: UserRow, input: NewBotInput) {
       date_joined_ms: ctx.now(),
     });
     syncSystemGroups(ctx.db, id, Role.member);
+    if (defaults) {
+      setDefaultSendingStream(ctx.db, id, defaults.sendingStreamId);
+      setDefaultEventsRegisterStream(ctx.db, id, defaults.registerStreamId);
+    }
+    if (input.defaultAllPublicStreams) setDefaultAllPublicStreams(ctx.db, id, true);
     if (input.botType === BotType.outgoingWebhook || input.botType === BotType.embedded) {
       insertBotService(ctx.db, id, {
         name: input.serviceName ?? shortName,
@@ -71,13 +90,14 @@ export function createBot(ctx: AppContext, owner: UserRow, input: NewBotInput) {
     emitPersonAdd(ctx, tx, id);
     const bot = userById(ctx.db, id)!;
     emitBotAdd(ctx, tx, id, botAudience(ctx, bot));
+    const record = formatBot(ctx, bot);
     return {
       user_id: id,
       api_key: apiKey,
       avatar_url: avatarUrl(bot),
-      default_sending_stream: null,
-      default_events_register_stream: null,
-      default_all_public_streams: false,
+      default_sending_stream: record.default_sending_stream,
+      default_events_register_stream: record.default_events_register_stream,
+      default_all_public_streams: record.default_all_public_streams,
     };
   });
 }

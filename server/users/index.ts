@@ -7,7 +7,7 @@ export {
   formatBot,
   noSuchBot,
 } from './bot-records.js';
-export { createBot, visibleBots } from './bots.js';
+export { createBot, type NewBotInput, visibleBots } from './bots.js';
 export { apiEmail, avatarUrl, canSeeDeliveryEmail } from './format.js';
 export { notificationBot } from './notification-bot.js';
 export {

@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Role } from '../../server/shared/roles.js';
 import { expectError } from '../api/support.js';
+import { Watcher } from '../helpers/event-queues.js';
 import { createChannel, quickMember } from '../helpers/fixtures.js';
 import { type Account, startTestServer, type TestServer } from '../helpers/server.js';
 import { ADMIN_REQUIRED, deactivatedMember, makeBot, OWNER_REQUIRED } from './support.js';
@@ -242,6 +243,54 @@ describe('default channels', () => {
       default_events_register_stream: 'town square',
       default_all_public_streams: false,
     });
+  });
+
+  it('are set by POST /bots too, and the realm_bot add event carries them', async () => {
+    const watcher = await Watcher.register(t.as('member'), { event_types: ['realm_bot'] }, 'm');
+    const res = await t.as('member').post('/bots', {
+      full_name: 'Born Bot',
+      short_name: 'born',
+      default_sending_stream: 'town square',
+      default_events_register_stream: 'Town Square',
+      default_all_public_streams: true,
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body).toMatchObject({
+      default_sending_stream: 'town square',
+      default_events_register_stream: 'town square',
+      default_all_public_streams: true,
+    });
+    const [added] = await watcher.take('realm_bot');
+    expect(added).toMatchObject({
+      op: 'add',
+      bot: {
+        user_id: res.body.user_id,
+        default_sending_stream: 'town square',
+        default_events_register_stream: 'town square',
+        default_all_public_streams: true,
+      },
+    });
+    expect(await botRecord('member', res.body.user_id)).toMatchObject({
+      default_sending_stream: 'town square',
+    });
+  });
+
+  it('POST /bots with a channel the creator may not read creates no bot', async () => {
+    for (const [field, name] of [
+      ['default_sending_stream', 'vault'],
+      ['default_events_register_stream', 'no such channel'],
+    ] as const) {
+      expectError(
+        await t
+          .as('member')
+          .post('/bots', { full_name: 'Lost Bot', short_name: 'lost', [field]: name }),
+        400,
+        'BAD_REQUEST',
+        `Invalid channel name '${name}'`,
+      );
+    }
+    const bots = (await t.as('member').get('/bots')).body.bots as Array<{ full_name: string }>;
+    expect(bots.map((b) => b.full_name)).not.toContain('Lost Bot');
   });
 
   it('refuses channels that do not exist or the caller may not read', async () => {

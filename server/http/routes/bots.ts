@@ -1,6 +1,11 @@
 import { z } from 'zod';
-import { deactivateBot, listOwnBots, regenerateBotApiKey, updateBot } from '../../bots/index.js';
-import { createBot } from '../../users/index.js';
+import {
+  addBot,
+  deactivateBot,
+  listOwnBots,
+  regenerateBotApiKey,
+  updateBot,
+} from '../../bots/index.js';
 import { p } from '../params.js';
 import { route } from '../route.js';
 
@@ -29,7 +34,7 @@ export const botRoutes = [
       default_all_public_streams: p.bool().optional(),
     },
     handler: (ctx, user, params) =>
-      createBot(ctx, user, {
+      addBot(ctx, user, {
         fullName: params.full_name,
         shortName: params.short_name,
         botType: params.bot_type,
@@ -37,6 +42,9 @@ export const botRoutes = [
         interfaceType: params.interface_type,
         serviceName: params.service_name,
         configData: params.config_data,
+        defaultSendingStream: params.default_sending_stream,
+        defaultEventsRegisterStream: params.default_events_register_stream,
+        defaultAllPublicStreams: params.default_all_public_streams,
       }),
   }),
   route({
