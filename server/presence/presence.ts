@@ -7,6 +7,7 @@ import {
   writePresence,
 } from '../db/queries/presence.js';
 import { activeUserIds, setUserSettings, type UserRow, userById } from '../db/queries/users.js';
+import { memoisePayload } from '../events/hub.js';
 import { loadRealm } from '../shared/realm.js';
 import { requireRole } from '../shared/roles.js';
 import { accessUserByEmail, apiEmail } from '../users/index.js';
@@ -118,16 +119,19 @@ function emitPresenceChange(
   tx.emit({
     type: 'presence',
     users,
-    payload: (queue) =>
-      queue.options.capabilities.simplified_presence_events
-        ? { type: 'presence', presences: { [String(user.id)]: modernUserPresence(times) } }
-        : {
-            type: 'presence',
-            user_id: user.id,
-            email,
-            server_timestamp: serverTimestamp,
-            presence: { website: legacyClientPresence(times) },
-          },
+    payload: memoisePayload(
+      (queue) => String(queue.options.capabilities.simplified_presence_events),
+      (queue) =>
+        queue.options.capabilities.simplified_presence_events
+          ? { type: 'presence', presences: { [String(user.id)]: modernUserPresence(times) } }
+          : {
+              type: 'presence',
+              user_id: user.id,
+              email,
+              server_timestamp: serverTimestamp,
+              presence: { website: legacyClientPresence(times) },
+            },
+    ),
   });
 }
 

@@ -3,6 +3,7 @@ import type { AppContext } from '../core/context.js';
 import { badRequest, missingArgument } from '../core/errors.js';
 import { subscriberIds } from '../db/queries/streams.js';
 import { type UserRow, userById } from '../db/queries/users.js';
+import { memoisePayload } from '../events/hub.js';
 import { parseRecipientList, userForEmail } from '../messages/index.js';
 import { MAX_CHANNEL_SIZE_FOR_TYPING_NOTIFICATIONS } from '../shared/limits.js';
 import { loadRealm } from '../shared/realm.js';
@@ -55,17 +56,21 @@ export function sendTyping(
         type: 'typing',
         users,
         // Only clients that said they handle channel typing get it.
-        payload: (queue) =>
-          queue.options.capabilities.stream_typing_notifications
-            ? {
-                type: 'typing',
-                op: input.op,
-                message_type: 'stream',
-                sender: senderDict,
-                stream_id: stream.id,
-                topic: topicForQueue(queue, topic, emptyName),
-              }
-            : null,
+        payload: memoisePayload(
+          ({ options: { capabilities: c } }) =>
+            `${c.stream_typing_notifications}|${c.empty_topic_name}`,
+          (queue) =>
+            queue.options.capabilities.stream_typing_notifications
+              ? {
+                  type: 'typing',
+                  op: input.op,
+                  message_type: 'stream',
+                  sender: senderDict,
+                  stream_id: stream.id,
+                  topic: topicForQueue(queue, topic, emptyName),
+                }
+              : null,
+        ),
       }),
     );
     return {};
