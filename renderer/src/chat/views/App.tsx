@@ -1,11 +1,18 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useLayoutEffect, useState } from 'react';
 import { type Credentials, ZulipApi } from '../data/api.js';
-import type { ChatStore } from '../data/model.js';
+import type { ChatState, ChatStore, Narrow } from '../data/model.js';
 import { forgetCredentials, savedCredentials } from '../data/session.js';
 import { createChatStore } from '../data/store.js';
 import { ChatStoreProvider, useChat } from '../data/store-context.js';
 import { ChatShell } from './ChatShell.js';
 import { LoginPage } from './LoginPage.js';
+import { routeFromHash } from './routing.js';
+
+/** The feed the address opens on (the shell shows the same route), if it is one. */
+function openingNarrow(state: ChatState): Narrow | null {
+  const route = routeFromHash(location.hash, state);
+  return route.kind === 'feed' ? route.narrow : null;
+}
 
 /** The login page until there are credentials, then the chat on its own store. */
 export function App() {
@@ -33,11 +40,12 @@ function ChatSession({
   const [store, setStore] = useState<ChatStore | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
 
-  // Made in an effect so a re-mount (a new login) closes the old queue first.
-  useEffect(() => {
+  // Made in an effect so a re-mount (a new login) closes the old queue first; a layout
+  // effect, so the store starts as soon as this commits rather than after a first paint.
+  useLayoutEffect(() => {
     let created: ChatStore;
     try {
-      created = createChatStore(new ZulipApi({ credentials }));
+      created = createChatStore(new ZulipApi({ credentials }), { openingNarrow });
     } catch (err) {
       setFailure(err instanceof Error ? err.message : String(err));
       return;

@@ -84,6 +84,4 @@ export function useDocumentTitle(text: string): void {
   }, [text]);
 }
 
-/** A stable key for comparing narrows (the feed remounts when it changes). */
-export const narrowKey = (narrow: Narrow): string =>
-  JSON.stringify(narrow.map((t) => [t.operator, t.operand, t.negated ?? false]));
+export { narrowKey } from '../data/narrow.js';
