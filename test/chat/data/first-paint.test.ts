@@ -6,6 +6,7 @@
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ApiError, ZulipApi } from '../../../renderer/src/chat/data/api.js';
+import { firstWindowParams } from '../../../renderer/src/chat/data/feed-window.js';
 import type { Narrow } from '../../../renderer/src/chat/data/model.js';
 import { REGISTER_PARAMS } from '../../../renderer/src/chat/data/register-params.js';
 import { CREDENTIALS_KEY } from '../../../renderer/src/chat/data/session.js';
@@ -104,29 +105,38 @@ describe('head starts', () => {
 
 describe('the page’s first script', () => {
   afterEach(() => {
+    new ZulipApi({ baseUrl: 'http://chat.test' }).forgetHeadStarts();
     vi.unstubAllGlobals();
     vi.resetModules();
   });
 
-  const boot = async (saved: string | null) => {
+  const boot = async (saved: string | null, hash = '', handler?: Handler) => {
     const calls: Call[] = [];
-    vi.stubGlobal('location', { origin: 'http://chat.test' });
+    vi.stubGlobal('location', { origin: 'http://chat.test', hash });
     vi.stubGlobal('localStorage', {
       getItem: (key: string) => (key === CREDENTIALS_KEY ? saved : null),
     });
-    vi.stubGlobal(
-      'fetch',
-      fakeFetch(() => success({ queue_id: 'early' }), calls),
-    );
+    const answer: Handler = (call) =>
+      call.path === '/register' ? success({ queue_id: 'early' }) : messagesAnswer();
+    vi.stubGlobal('fetch', fakeFetch(handler ?? answer, calls));
     vi.resetModules();
     await import('../../../renderer/src/chat/boot.js');
+    // Let register's answer arrive (what follows it is sent then).
+    await new Promise((resolve) => setTimeout(resolve, 10));
     return calls;
   };
+  const saved = JSON.stringify(credentials);
+  /** A request's parameters as the fake server reads them from the wire. */
+  const onTheWire = (params: Record<string, unknown>) =>
+    Object.fromEntries(
+      Object.entries(params).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)]),
+    );
 
   it('sends the store’s register with saved credentials, for the store to take', async () => {
-    const calls = await boot(JSON.stringify(credentials));
+    const calls = await boot(saved);
     expect(calls).toHaveLength(1);
     expect(calls[0]).toMatchObject({ method: 'POST', path: '/register' });
+    expect(calls[0]!.params).toEqual(onTheWire(REGISTER_PARAMS));
     // The store's own register (same module instance as boot's) takes it.
     const { ZulipApi: Api } = await import('../../../renderer/src/chat/data/api.js');
     const api = new Api({ credentials });
@@ -137,7 +147,30 @@ describe('the page’s first script', () => {
   });
 
   it('sends nothing before anyone has logged in', async () => {
-    expect(await boot(null)).toEqual([]);
+    expect(await boot(null, '#narrow/channel/9-infra')).toEqual([]);
+  });
+
+  it('asks for the feed the address names once register has answered', async () => {
+    const calls = await boot(saved, '#narrow/channel/9-infra/topic/outage');
+    expect(calls.map((c) => `${c.method} ${c.path}`)).toEqual(['POST /register', 'GET /messages']);
+    // The channel's id from its slug, as register's state will resolve it.
+    const narrow: Narrow = [
+      { operator: 'channel', operand: 9 },
+      { operator: 'topic', operand: 'outage' },
+    ];
+    expect(calls[1]!.params).toEqual(onTheWire(firstWindowParams(narrow)));
+    // The store's fetch of the same window takes it.
+    const { ZulipApi: Api } = await import('../../../renderer/src/chat/data/api.js');
+    await new Api({ credentials }).call('GET', '/messages', firstWindowParams(narrow));
+    expect(calls).toHaveLength(2);
+  });
+
+  it('asks for no feed for a view without one, or when register failed', async () => {
+    expect((await boot(saved, '#inbox')).map((c) => c.path)).toEqual(['/register']);
+    const refused = await boot(saved, '#narrow/channel/9-infra', () =>
+      failure(401, 'UNAUTHORIZED'),
+    );
+    expect(refused.map((c) => c.path)).toEqual(['/register']);
   });
 });
 
@@ -201,6 +234,16 @@ describe('the opening narrow', () => {
     fake.store.actions.showNarrow(channel);
     await until(fake.store, (s) => s.list?.narrow === channel && s.list.loadingNewer === false);
     expect(feedFetches(fake)).toHaveLength(3);
+  });
+
+  it('forgets head starts nobody took once register is in: a later ask gets fresh messages', async () => {
+    fake = opening(null);
+    // As if the page's first script had guessed a feed the address did not mean.
+    fake.store.api.headStart('GET', '/messages', firstWindowParams(channel));
+    await until(fake.store, (s) => s.ownUserId !== 0);
+    fake.store.actions.showNarrow(channel);
+    await until(fake.store, (s) => s.list?.loadingNewer === false);
+    expect(feedFetches(fake)).toHaveLength(2);
   });
 
   it('a view with no feed fetches nothing early', async () => {

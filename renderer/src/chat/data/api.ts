@@ -155,9 +155,10 @@ export class ZulipApi {
   /**
    * Sends `/api/v1{path}` now and keeps its answer for the first `call` of
    * the same method and path, which then waits for it instead of asking
-   * again (boot.ts: register while the app's bundle loads).
+   * again (boot.ts: register while the app's bundle loads). Returns the
+   * response, to chain what must follow it.
    */
-  headStart(method: HttpMethod, path: string, params: Params = {}): void {
+  headStart(method: HttpMethod, path: string, params: Params = {}): Promise<Response> {
     const { url, body } = this.request(method, path, params);
     const authorization = this.authorization();
     const response = this.fetchImpl(this.url(url), {
@@ -172,6 +173,15 @@ export class ZulipApi {
       body: body?.toString() ?? '',
       response,
     });
+    return response;
+  }
+
+  /**
+   * Drops the head starts nobody took: a later call asking the same must
+   * get a fresh answer (the store calls this once its start-up requests are out).
+   */
+  forgetHeadStarts(): void {
+    headStarts().clear();
   }
 
   /** `POST /user_uploads` with one file; resolves with Zulip's answer (`url`, `filename`). */

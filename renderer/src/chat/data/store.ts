@@ -106,6 +106,7 @@ export function createChatStore(api: ZulipApi, options: StoreOptions = {}): Chat
       openedKey = narrowKey(narrow);
       void feed.show(narrow, { keepShown: false });
     }
+    api.forgetHeadStarts();
     if (presenceTimer === null) void reportPresence();
     void feed.loadRecent();
     if (previous.list) void feed.show(previous.list.narrow, { keepShown: true });
