@@ -106,6 +106,18 @@ function buildChat(outDir: string) {
 }
 
 /**
+ * The chat page's first script, chat/boot.js: a few kilobytes that send
+ * register before chat.js has arrived (see src/chat/boot.ts).
+ */
+function buildChatBoot(outDir: string) {
+  return build({
+    ...SCRIPT_OPTIONS,
+    entryPoints: [path.join(HERE, 'src', 'chat', 'boot.ts')],
+    outfile: path.join(outDir, CHAT_DIR, 'boot.js'),
+  });
+}
+
+/**
  * Bundles the admin UI and the chat into renderer/dist. The admin UI is one
  * classic script (it must run from file:// inside Electron as well as from
  * /admin/ over HTTP), its page and its stylesheet; the chat's files are in
@@ -118,13 +130,14 @@ export async function buildRenderer(outDir = RENDERER_DIST): Promise<string> {
   const work = mkdtempSync(path.join(parent, `.${path.basename(outDir)}-`));
   chmodSync(work, 0o755);
   try {
-    const [admin, chat] = await Promise.all([
+    const [admin, chat, boot] = await Promise.all([
       build({
         ...SCRIPT_OPTIONS,
         entryPoints: [path.join(HERE, 'src', 'main.tsx')],
         outfile: path.join(work, 'app.js'),
       }),
       buildChat(work),
+      buildChatBoot(work),
     ]);
     const optional = OPTIONAL_STATIC_FILES.filter((f) => existsSync(path.join(HERE, f)));
     for (const file of [...STATIC_FILES, ...optional]) {
@@ -137,6 +150,7 @@ export async function buildRenderer(outDir = RENDERER_DIST): Promise<string> {
       ...Object.keys(admin.metafile.inputs),
       // The chat's entry is made up here; this script is an input anyway.
       ...Object.keys(chat.metafile.inputs).filter((f) => path.resolve(ROOT, f) !== CHAT_ENTRY),
+      ...Object.keys(boot.metafile.inputs),
       ...[...STATIC_FILES, ...optional, ...CHAT_STATIC_FILES, 'build.ts'].map((f) =>
         path.relative(ROOT, path.join(HERE, f)),
       ),

@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { ZulipApi } from '../../../renderer/src/chat/data/api.js';
 import type { ChatState, ChatStore } from '../../../renderer/src/chat/data/model.js';
-import { createChatStore } from '../../../renderer/src/chat/data/store.js';
+import { createChatStore, type StoreOptions } from '../../../renderer/src/chat/data/store.js';
 import { fixturePath, type Recording } from './record.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: JSON answers
@@ -68,7 +68,10 @@ export interface FakeStore {
   runTimers(ms?: number): void;
 }
 
-export function fakeStore(handler: Handler, options: { now?: number } = {}): FakeStore {
+export function fakeStore(
+  handler: Handler,
+  options: { now?: number; openingNarrow?: StoreOptions['openingNarrow'] } = {},
+): FakeStore {
   const calls: Call[] = [];
   const sleeps: number[] = [];
   const timers: FakeStore['timers'] = [];
@@ -78,6 +81,7 @@ export function fakeStore(handler: Handler, options: { now?: number } = {}): Fak
     fetch: fakeFetch(handler, calls),
   });
   const store = createChatStore(api, {
+    openingNarrow: options.openingNarrow,
     sleep: async (ms) => {
       sleeps.push(ms);
     },

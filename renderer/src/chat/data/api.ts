@@ -49,6 +49,44 @@ const basic = ({ email, apiKey }: Credentials) =>
   // btoa needs Latin-1: encode the UTF-8 bytes of the e-mail first.
   `Basic ${btoa(String.fromCharCode(...new TextEncoder().encode(`${email}:${apiKey}`)))}`;
 
+/**
+ * Requests sent before the app's bundle ran (boot.ts), each waiting for the
+ * first call to its method and path. Kept on the global object because the
+ * page's first script and the app are separate bundles.
+ */
+interface HeadStart {
+  authorization: string;
+  body: string;
+  response: Promise<Response>;
+}
+const HEAD_STARTS = Symbol.for('hearth.chat.headStarts');
+
+function headStarts(): Map<string, HeadStart> {
+  const holder = globalThis as { [HEAD_STARTS]?: Map<string, HeadStart> };
+  holder[HEAD_STARTS] ??= new Map();
+  return holder[HEAD_STARTS];
+}
+
+/**
+ * The head start for this request, if one was sent: only the first call to a
+ * method and path may take it (an answer kept longer would be stale), and
+ * only when it asks exactly the same thing as the same user.
+ */
+function takeHeadStart(
+  method: HttpMethod,
+  path: string,
+  authorization: string,
+  body: BodyInit | undefined,
+): Promise<Response> | null {
+  const starts = headStarts();
+  const key = `${method} ${path}`;
+  const start = starts.get(key);
+  if (!start) return null;
+  starts.delete(key);
+  const text = body === undefined ? '' : body instanceof URLSearchParams ? body.toString() : null;
+  return start.authorization === authorization && start.body === text ? start.response : null;
+}
+
 export interface ApiOptions {
   /** The server's origin; the page's own by default. */
   baseUrl?: string;
@@ -82,10 +120,24 @@ export class ZulipApi {
     params: Params = {},
     signal?: AbortSignal,
   ): Promise<T> {
+    const { url, body } = this.request(method, path, params);
+    return this.send<T>(method, url, body, signal);
+  }
+
+  /** Where an /api/v1 call goes and what it sends: parameters in the query or the form body. */
+  private request(
+    method: HttpMethod,
+    path: string,
+    params: Params,
+  ): { url: string; body: URLSearchParams | undefined } {
     const form = encodeParams(params);
     const inQuery = method === 'GET' || method === 'DELETE';
     const query = inQuery && [...form].length > 0 ? `?${form}` : '';
-    return this.send<T>(method, `/api/v1${path}${query}`, inQuery ? undefined : form, signal);
+    return { url: `/api/v1${path}${query}`, body: inQuery ? undefined : form };
+  }
+
+  private authorization(): string {
+    return this.credentials ? basic(this.credentials) : '';
   }
 
   /**
@@ -98,6 +150,38 @@ export class ZulipApi {
     signal?: AbortSignal,
   ): Promise<T> {
     return this.send<T>(method, path, undefined, signal);
+  }
+
+  /**
+   * Sends `/api/v1{path}` now and keeps its answer for the first `call` of
+   * the same method and path, which then waits for it instead of asking
+   * again (boot.ts: register while the app's bundle loads). Returns the
+   * response, to chain what must follow it.
+   */
+  headStart(method: HttpMethod, path: string, params: Params = {}): Promise<Response> {
+    const { url, body } = this.request(method, path, params);
+    const authorization = this.authorization();
+    const response = this.fetchImpl(this.url(url), {
+      method,
+      headers: authorization ? { Authorization: authorization } : {},
+      body,
+    });
+    // Rejections are the taker's to handle; an answer nobody takes is no error.
+    response.catch(() => {});
+    headStarts().set(`${method} ${url}`, {
+      authorization,
+      body: body?.toString() ?? '',
+      response,
+    });
+    return response;
+  }
+
+  /**
+   * Drops the head starts nobody took: a later call asking the same must
+   * get a fresh answer (the store calls this once its start-up requests are out).
+   */
+  forgetHeadStarts(): void {
+    headStarts().clear();
   }
 
   /** `POST /user_uploads` with one file; resolves with Zulip's answer (`url`, `filename`). */
@@ -116,14 +200,15 @@ export class ZulipApi {
     body: BodyInit | undefined,
     signal: AbortSignal | undefined,
   ): Promise<T> {
-    const headers: Record<string, string> = {};
-    if (this.credentials) headers.Authorization = basic(this.credentials);
+    const authorization = this.authorization();
+    const headers: Record<string, string> = authorization ? { Authorization: authorization } : {};
     let response: Response;
     try {
       // A DELETE (the event queue, the image cookie) is often sent as the page
       // goes away; keepalive lets it finish after the page is gone.
       const keepalive = method === 'DELETE';
-      response = await this.fetchImpl(this.url(path), { method, headers, body, signal, keepalive });
+      response = await (takeHeadStart(method, path, authorization, body) ??
+        this.fetchImpl(this.url(path), { method, headers, body, signal, keepalive }));
     } catch (err) {
       if (signal?.aborted) throw err;
       throw new ApiError('The server could not be reached.', 'NETWORK_ERROR', 0);

@@ -1,4 +1,5 @@
 import type { Params } from './api.js';
+import { FETCH_BATCH, firstWindowParams, MESSAGES_PARAMS } from './feed-window.js';
 import type { ChatState, Message, MessageListState, Narrow } from './model.js';
 import {
   addMessages,
@@ -8,20 +9,15 @@ import {
   recountUnread,
   removeMessages,
 } from './model-updates.js';
-import {
-  narrowFollowingMessage,
-  nearOf,
-  opensAtFirstUnread,
-  wireNarrow,
-  withOf,
-} from './narrow.js';
+import { narrowFollowingMessage, nearOf, wireNarrow, withOf } from './narrow.js';
 import type { Reading } from './reading.js';
 import { errorText, type StoreCore } from './store-core.js';
 
-/** Messages per fetch of the feed (Zulip's web app fetches 50 either side at first). */
-export const FETCH_BATCH = 50;
+export { FETCH_BATCH } from './feed-window.js';
 /** Recent conversations at start: Zulip's web app loads the newest 400 messages. */
 export const RECENT_FETCH = 400;
+/** Longest wait for a quiet moment before Recent conversations' start-up load. */
+const IDLE_WAIT_MAX_MS = 1_000;
 /** GET /messages answers an anchor of "newest" with a number above every id. */
 const LARGER_THAN_MAX_MESSAGE_ID = 10_000_000_000_000_000;
 
@@ -66,6 +62,15 @@ function missingFrom(answer: MessagesAnswer, state: ChatState): number[] {
   return missing;
 }
 
+/** Resolves when the page has a moment with nothing to do (at once outside a browser). */
+function pageIdle(): Promise<void> {
+  return new Promise((resolve) => {
+    if (typeof requestIdleCallback === 'function') {
+      requestIdleCallback(() => resolve(), { timeout: IDLE_WAIT_MAX_MS });
+    } else setTimeout(resolve, 0);
+  });
+}
+
 /**
  * The feed's list (`GET /messages` around the first unread or `near`,
  * extended either way) and the start-up load behind Recent conversations.
@@ -83,10 +88,7 @@ export class Feed {
 
   private async fetchMessages(params: Params): Promise<MessagesAnswer> {
     const answer = await this.core.api.call<MessagesAnswer>('GET', '/messages', {
-      apply_markdown: true,
-      client_gravatar: false,
-      // As registered (empty_topic_name): general chat is "" here as in events.
-      allow_empty_topic_name: true,
+      ...MESSAGES_PARAMS,
       ...params,
     });
     // Reads this tab has not sent yet must not come back as unread.
@@ -104,7 +106,10 @@ export class Feed {
     // queue ahead of it on the server and in this tab. The views ask for the feed as
     // soon as register's state renders: give them that turn, then let the feed go first.
     await new Promise((resolve) => setTimeout(resolve, 0));
-    await this.showing?.catch(() => {});
+    const feedFirst = this.showing;
+    await feedFirst?.catch(() => {});
+    // Its answer only refreshes views off screen: not before the feed's first rows are drawn.
+    if (feedFirst) await pageIdle();
     if (core.closed) return;
     try {
       const answer = await this.fetchMessages({
@@ -152,12 +157,7 @@ export class Feed {
     // `near` and `with` both open at their message; `with` also follows it (below).
     const near = nearOf(narrow) ?? withOf(narrow);
     try {
-      const answer = await this.fetchMessages({
-        anchor: near ?? (opensAtFirstUnread(narrow) ? 'first_unread' : 'newest'),
-        num_before: FETCH_BATCH,
-        num_after: FETCH_BATCH,
-        narrow: wireNarrow(narrow),
-      });
+      const answer = await this.fetchMessages(firstWindowParams(narrow));
       if (generation !== this.generation || core.closed) return;
       const ids = answer.messages.map((m) => m.id);
       let anchorId: number | null = near ?? answer.anchor;

@@ -574,6 +574,10 @@ export function narrowMarksRead(narrow: Narrow): boolean {
   ].includes(kinds);
 }
 
+/** A stable key for comparing narrows (the feed remounts when it changes). */
+export const narrowKey = (narrow: Narrow): string =>
+  JSON.stringify(narrow.map((t) => [t.operator, t.operand, t.negated ?? false]));
+
 /** The narrow the server gets: `near` is the anchor, not a filter (as Zulip's web app sends it). */
 export function wireNarrow(narrow: Narrow): Narrow {
   return narrow.filter((term) => canonicalOperatorOf(term.operator) !== 'near');

@@ -1,9 +1,11 @@
 import { ApiError, type Params, type ZulipApi } from './api.js';
 import { applyEvent, type EventEffects, noEffects, withTyping, type ZulipEvent } from './events.js';
 import { Feed } from './feed.js';
-import type { ChatStore, ConnectionState } from './model.js';
+import type { ChatState, ChatStore, ConnectionState, Narrow } from './model.js';
 import { recountUnread } from './model-updates.js';
+import { narrowKey } from './narrow.js';
 import { Reading } from './reading.js';
+import { REGISTER_PARAMS } from './register-params.js';
 import { Sending } from './sending.js';
 import { closeImageSession, forgetCredentials, openImageSession } from './session.js';
 import { presenceFrom, type RegisterAnswer, stateFromRegister } from './state.js';
@@ -11,27 +13,13 @@ import { type Clock, realClock, StoreCore } from './store-core.js';
 import { bookFromRegister, forget } from './unread.js';
 
 export { FETCH_BATCH, RECENT_FETCH } from './feed.js';
+export { CLIENT_CAPABILITIES } from './register-params.js';
 
 /**
  * The chat's store: registers an event queue, applies its events, keeps the
  * unread counts and the feed's message list, and re-registers when the
  * queue is lost, keeping what is on screen until the new data arrives.
  */
-
-/** What a modern Zulip client declares (server/events/queue.ts lists what Hearth knows). */
-export const CLIENT_CAPABILITIES = {
-  notification_settings_null: true,
-  bulk_message_deletion: true,
-  user_avatar_url_field_optional: false,
-  stream_typing_notifications: true,
-  user_settings_object: true,
-  linkifier_url_template: true,
-  user_list_incomplete: false,
-  include_deactivated_groups: true,
-  archived_channels: true,
-  empty_topic_name: true,
-  simplified_presence_events: true,
-};
 
 /** A typing notice lapses after this long without renewal (Zulip's web app: 15 s). */
 export const TYPING_EXPIRY_MS = 15_000;
@@ -43,6 +31,14 @@ export const PRESENCE_PING_MS = 50_000;
 export interface StoreOptions extends Partial<Clock> {
   /** Whether the user is at the page now (presence reports active or idle). */
   userIsActive?: () => boolean;
+  /**
+   * The narrow the page opens on, once register's state can resolve its
+   * address (channel names, the home view); null for a view with no feed.
+   * Its messages are fetched as soon as register answers rather than when
+   * the views, having rendered the whole shell, ask for them: that render
+   * is most of the wait before the first messages show.
+   */
+  openingNarrow?: (state: ChatState) => Narrow | null;
 }
 
 /** Active while the page is shown and focused, as Zulip's web app reports it. */
@@ -52,7 +48,7 @@ function pageIsActive(): boolean {
 }
 
 export function createChatStore(api: ZulipApi, options: StoreOptions = {}): ChatStore {
-  const { userIsActive = pageIsActive, ...clockOptions } = options;
+  const { userIsActive = pageIsActive, openingNarrow, ...clockOptions } = options;
   const clock: Clock = { ...realClock, ...clockOptions };
   const core = new StoreCore(api, clock);
   const reading = new Reading(core);
@@ -62,6 +58,9 @@ export function createChatStore(api: ZulipApi, options: StoreOptions = {}): Chat
   let poll: AbortController | null = null;
   const typingTimers = new Map<string, unknown>();
   let presenceTimer: unknown = null;
+  /** Asked for by the first register and not yet by the views: their first ask is no reload. */
+  let openedKey: string | null = null;
+  let opening = openingNarrow;
 
   const setConnection = (connection: ConnectionState) => {
     if (core.state.connection !== connection) core.set({ ...core.state, connection });
@@ -71,13 +70,7 @@ export function createChatStore(api: ZulipApi, options: StoreOptions = {}): Chat
   // Register and the event loop
 
   async function register(): Promise<void> {
-    const answer = await api.call<RegisterAnswer>('POST', '/register', {
-      apply_markdown: true,
-      client_gravatar: false,
-      slim_presence: true,
-      include_subscribers: false,
-      client_capabilities: CLIENT_CAPABILITIES,
-    });
+    const answer = await api.call<RegisterAnswer>('POST', '/register', REGISTER_PARAMS);
     if (core.closed) {
       // Closed while registering (a page leaving, a re-mount): drop the new queue too.
       api.call('DELETE', '/events', { queue_id: answer.queue_id }).catch(() => {});
@@ -106,6 +99,14 @@ export function createChatStore(api: ZulipApi, options: StoreOptions = {}): Chat
     core.queueId = answer.queue_id;
     lastEventId = answer.last_event_id;
     core.set(recountUnread({ ...next, connection: 'connected' }, core.book));
+    // Before anything else is asked of the server: this is what the reader waits for.
+    const narrow = opening?.(core.state) ?? null;
+    opening = undefined;
+    if (narrow) {
+      openedKey = narrowKey(narrow);
+      void feed.show(narrow, { keepShown: false });
+    }
+    api.forgetHeadStarts();
     if (presenceTimer === null) void reportPresence();
     void feed.loadRecent();
     if (previous.list) void feed.show(previous.list.narrow, { keepShown: true });
@@ -293,7 +294,12 @@ export function createChatStore(api: ZulipApi, options: StoreOptions = {}): Chat
     subscribe: (listener) => core.subscribe(listener),
     close,
     actions: {
-      showNarrow: (narrow) => void feed.show(narrow, { keepShown: false }),
+      showNarrow: (narrow) => {
+        const opened = openedKey;
+        openedKey = null;
+        if (opened !== null && opened === narrowKey(narrow)) return;
+        void feed.show(narrow, { keepShown: false });
+      },
       loadOlder: () => void feed.extend('older'),
       loadNewer: () => void feed.extend('newer'),
       markRead: (ids) => reading.markRead(ids),

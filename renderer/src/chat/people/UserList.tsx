@@ -1,5 +1,5 @@
 import './people.css';
-import { useId, useMemo, useState } from 'react';
+import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import type { User } from '../data/model.js';
 import { useChat, useZulipApi } from '../data/store-context.js';
 import { actionFailure, reportActionError } from '../ui/action-errors.js';
@@ -11,6 +11,16 @@ import { StatusDialog } from './StatusDialog.js';
 import { openUserCard } from './user-card-control.js';
 
 const SECTION_TITLES = { active: 'Active', idle: 'Idle', offline: 'Offline' } as const;
+/**
+ * Rows drawn at first: more than a tall window shows. As in Zulip's buddy
+ * list, more are drawn as the list scrolls towards its end, so an
+ * organization's hundreds of users (a fifth of the page's elements per
+ * hundred) do not hold back the page's first messages.
+ */
+const FIRST_ROWS = 50;
+const MORE_ROWS = 100;
+/** Pixels before the drawn rows' end at which the next ones are drawn. */
+const DRAW_AHEAD_PX = 300;
 
 /**
  * The right-hand list of users (Zulip's buddy list): humans grouped by
@@ -35,6 +45,20 @@ export function UserList() {
     [users, presence, settings, ownUserId, mutedUserIds, filter],
   );
   const humans = sections.active.length + sections.idle.length + sections.offline.length;
+  const [rowLimit, setRowLimit] = useState(FIRST_ROWS);
+  const shownCounts = useMemo(() => {
+    let left = rowLimit;
+    const take = (length: number) => {
+      const count = Math.min(length, left);
+      left -= count;
+      return count;
+    };
+    return {
+      active: take(sections.active.length),
+      idle: take(sections.idle.length),
+      offline: take(sections.offline.length),
+    };
+  }, [sections, rowLimit]);
 
   return (
     <section className="user-list" aria-labelledby={headingId}>
@@ -65,10 +89,14 @@ export function UserList() {
             key={key}
             title={SECTION_TITLES[key]}
             users={sections[key]}
+            shown={shownCounts[key]}
             now={now}
             onSetStatus={() => setStatusOpen(true)}
           />
         ) : null,
+      )}
+      {humans > rowLimit && (
+        <DrawMore key={rowLimit} onNear={() => setRowLimit(rowLimit + MORE_ROWS)} />
       )}
       {humans === 0 && filter.trim() && <p className="user-list-empty">No matching users.</p>}
       {sections.bots.length > 0 && (
@@ -86,14 +114,46 @@ export function UserList() {
   );
 }
 
+/** An empty mark after the drawn rows: coming within reach of it draws more. */
+function DrawMore({ onNear }: { onNear: () => void }) {
+  const mark = useRef<HTMLDivElement>(null);
+  const near = useRef(onNear);
+  near.current = onNear;
+  useEffect(() => {
+    const element = mark.current;
+    if (!element) return;
+    const observer = new IntersectionObserver(
+      (entries) => {
+        if (entries.some((entry) => entry.isIntersecting)) near.current();
+      },
+      { root: scrollingAncestor(element), rootMargin: `0px 0px ${DRAW_AHEAD_PX}px 0px` },
+    );
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, []);
+  return <div ref={mark} className="user-list-more" aria-hidden="true" />;
+}
+
+/** The element that scrolls the list (the users panel), or null for the page's viewport. */
+function scrollingAncestor(element: HTMLElement): HTMLElement | null {
+  for (let node = element.parentElement; node; node = node.parentElement) {
+    const overflow = getComputedStyle(node).overflowY;
+    if (overflow === 'auto' || overflow === 'scroll') return node;
+  }
+  return null;
+}
+
 function UserSection({
   title,
   users,
+  shown,
   now,
   onSetStatus,
 }: {
   title: string;
   users: User[];
+  /** How many of `users` to draw now (the rest come with the deferred render). */
+  shown: number;
   now: Date;
   onSetStatus: () => void;
 }) {
@@ -104,7 +164,7 @@ function UserSection({
         {title} <span className="count">({users.length})</span>
       </h3>
       <ul aria-labelledby={id}>
-        {users.map((user) => (
+        {users.slice(0, shown).map((user) => (
           <UserRow key={user.user_id} user={user} now={now} onSetStatus={onSetStatus} />
         ))}
       </ul>

@@ -1,11 +1,18 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { type Credentials, ZulipApi } from '../data/api.js';
-import type { ChatStore } from '../data/model.js';
+import type { ChatState, ChatStore, Narrow } from '../data/model.js';
 import { forgetCredentials, savedCredentials } from '../data/session.js';
 import { createChatStore } from '../data/store.js';
 import { ChatStoreProvider, useChat } from '../data/store-context.js';
 import { ChatShell } from './ChatShell.js';
 import { LoginPage } from './LoginPage.js';
+import { routeFromHash } from './routing.js';
+
+/** The feed the address opens on (the shell shows the same route), if it is one. */
+function openingNarrow(state: ChatState): Narrow | null {
+  const route = routeFromHash(location.hash, state);
+  return route.kind === 'feed' ? route.narrow : null;
+}
 
 /** The login page until there are credentials, then the chat on its own store. */
 export function App() {
@@ -33,11 +40,12 @@ function ChatSession({
   const [store, setStore] = useState<ChatStore | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
 
-  // Made in an effect so a re-mount (a new login) closes the old queue first.
-  useEffect(() => {
+  // Made in an effect so a re-mount (a new login) closes the old queue first; a layout
+  // effect, so the store starts as soon as this commits rather than after a first paint.
+  useLayoutEffect(() => {
     let created: ChatStore;
     try {
-      created = createChatStore(new ZulipApi({ credentials }));
+      created = createChatStore(new ZulipApi({ credentials }), { openingNarrow });
     } catch (err) {
       setFailure(err instanceof Error ? err.message : String(err));
       return;
@@ -71,14 +79,36 @@ function ChatSession({
   );
 }
 
-/** Waits for the first register; a key the server no longer accepts logs out. */
+/**
+ * How long the shell may wait for the opening feed's first messages once
+ * register is in. Shown together they take one render, layout and paint
+ * instead of two; the answer is usually there already (boot.ts asked early).
+ */
+export const OPENING_FEED_WAIT_MS = 400;
+
+/**
+ * Waits for the first register (and, briefly, the opening feed's messages);
+ * a key the server no longer accepts logs out.
+ */
 function Connected({ onLogOut, onLoggedOut }: { onLogOut: () => void; onLoggedOut: () => void }) {
   const connection = useChat((s) => s.connection);
-  const ready = useChat((s) => s.ownUserId !== 0 && s.users.size > 0);
+  const registered = useChat((s) => s.ownUserId !== 0 && s.users.size > 0);
+  const feedComing = useChat(
+    (s) => s.list !== null && s.list.ids.length === 0 && s.list.loadingNewer && !s.list.error,
+  );
+  const [waited, setWaited] = useState(false);
+  useEffect(() => {
+    if (!registered) return;
+    const timer = setTimeout(() => setWaited(true), OPENING_FEED_WAIT_MS);
+    return () => clearTimeout(timer);
+  }, [registered]);
+  // Once shown, the shell stays: later narrows show their own loading state.
+  const shown = useRef(false);
+  if (registered && (!feedComing || waited)) shown.current = true;
   useEffect(() => {
     if (connection === 'logged-out') onLoggedOut();
   }, [connection, onLoggedOut]);
-  if (!ready) {
+  if (!shown.current) {
     return (
       <p className="boot" role="status">
         {connection === 'reconnecting' ? 'Cannot reach the server. Retrying…' : 'Connecting…'}

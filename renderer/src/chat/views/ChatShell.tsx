@@ -2,7 +2,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { ChannelBrowser } from '../channels/ChannelBrowser.js';
 import { ComposeBox } from '../compose/ComposeBox.js';
 import { requestCompose } from '../compose/compose-control.js';
-import type { ChatState, ComposeTarget, Message, Narrow } from '../data/model.js';
+import type { ChatState, ComposeTarget, Message, MessageListState, Narrow } from '../data/model.js';
 import { describeNarrow, dmKey } from '../data/narrow.js';
 import { useChat, useChatActions, useChatStore } from '../data/store-context.js';
 import { UserCardHost } from '../people/UserCardHost.js';
@@ -253,6 +253,14 @@ function useFollowedNarrow(key: string | null) {
   return followedKey;
 }
 
+/** Where a loaded list's selection starts: its anchor, else its newest message. */
+function anchorSelection(list: MessageListState | null, key: string | null): number | null {
+  if (!list || key === null || narrowKey(list.narrow) !== key || list.ids.length === 0) return null;
+  const anchor = list.anchorId;
+  const first = anchor === null ? undefined : list.ids.find((id) => id >= anchor);
+  return first ?? list.ids[list.ids.length - 1] ?? null;
+}
+
 /**
  * The selected message (Zulip's pointer): the list's anchor when a narrow
  * opens, moved by ↑/↓/j/k and by clicks.
@@ -260,16 +268,16 @@ function useFollowedNarrow(key: string | null) {
 function useSelection(key: string | null) {
   const store = useChatStore();
   const list = useChat((s) => s.list);
-  const [selectedId, setSelectedId] = useState<number | null>(null);
-  const seeded = useRef<string | null>(null);
+  // A list already loaded when the shell first renders (the opening feed) is seeded at
+  // once: seeding it from the effect would render the whole shell a second time.
+  const [selectedId, setSelectedId] = useState<number | null>(() => anchorSelection(list, key));
+  const seeded = useRef<string | null>(selectedId === null ? null : key);
 
   useEffect(() => {
-    if (!list || key === null || narrowKey(list.narrow) !== key || list.ids.length === 0) return;
-    if (seeded.current === key) return;
+    const first = anchorSelection(list, key);
+    if (first === null || seeded.current === key) return;
     seeded.current = key;
-    const anchor = list.anchorId;
-    const first = anchor === null ? undefined : list.ids.find((id) => id >= anchor);
-    setSelectedId(first ?? list.ids[list.ids.length - 1] ?? null);
+    setSelectedId(first);
   }, [list, key]);
 
   const move = useCallback(

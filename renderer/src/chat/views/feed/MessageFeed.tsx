@@ -63,6 +63,7 @@ export function MessageFeed({ selectedId, onSelect }: MessageFeedProps) {
     [],
   );
   const [renderedRange, setRenderedRange] = useState<ListRange | null>(null);
+  const drawn = useDrawn(renderedRange !== null);
   const remeasure = useMemo(() => ({ rows, renderedRange }), [rows, renderedRange]);
   const viewport = useFeedViewport(scroller, remeasure);
   useMarkSeenAsRead(list, viewport.visibleIds);
@@ -136,7 +137,8 @@ export function MessageFeed({ selectedId, onSelect }: MessageFeedProps) {
         // New messages keep the reader at the bottom only when they were already there.
         followOutput={followsNewest ? 'auto' : false}
         atBottomStateChange={setAtBottom}
-        increaseViewportBy={{ top: 600, bottom: 600 }}
+        // Rows below the window wait for the first draw; those above place the anchor.
+        increaseViewportBy={drawn ? OVERSCAN : FIRST_OVERSCAN}
         // A typical row's height: without one, the list first renders a row alone to
         // measure it, a whole extra render and layout before the first paint.
         defaultItemHeight={DEFAULT_ROW_HEIGHT}
@@ -149,6 +151,28 @@ export function MessageFeed({ selectedId, onSelect }: MessageFeedProps) {
 }
 
 const EMPTY_IDS: number[] = [];
+/** Pixels of rows kept drawn beyond the window either way, for smooth scrolling. */
+const OVERSCAN = { top: 600, bottom: 600 };
+/** Until the first rows are on screen: none below the window, less to draw before them. */
+const FIRST_OVERSCAN = { top: 600, bottom: 0 };
+
+/** True once rows have been rendered and a frame has shown them. */
+function useDrawn(rendered: boolean): boolean {
+  const [drawn, setDrawn] = useState(false);
+  useEffect(() => {
+    if (!rendered || drawn) return;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    // A task queued from an animation frame runs once that frame is out.
+    const frame = requestAnimationFrame(() => {
+      timer = setTimeout(() => setDrawn(true), 0);
+    });
+    return () => {
+      cancelAnimationFrame(frame);
+      clearTimeout(timer);
+    };
+  }, [rendered, drawn]);
+  return drawn;
+}
 
 function FeedTop({ context }: { context?: MessageListState }) {
   if (!context) return null;

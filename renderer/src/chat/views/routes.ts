@@ -1,0 +1,51 @@
+import type { ChatState, Narrow } from '../data/model.js';
+import { hashToNarrow, narrowToHash } from '../data/narrow.js';
+
+/**
+ * What the middle column shows. The URL hash is the one source of truth
+ * (Zulip's own fragments: `#inbox`, `#recent`, `#feed`, `#narrow/…`), so
+ * back/forward, reloads and pasted links all land on the same view.
+ */
+export type Route = { kind: 'inbox' } | { kind: 'recent' } | { kind: 'feed'; narrow: Narrow };
+
+export const INBOX_HASH = '#inbox';
+export const RECENT_HASH = '#recent';
+/** Zulip's "Combined feed" (all messages); `#all_messages` is its older name. */
+export const FEED_HASH = '#feed';
+export const MENTIONS_HASH = '#narrow/is/mentioned';
+export const STARRED_HASH = '#narrow/is/starred';
+
+/** Zulip's `web_home_view` setting picks the view at `#` (inbox by default). */
+function homeRoute(state: ChatState): Route {
+  const home = state.settings.web_home_view;
+  if (home === 'recent_topics') return { kind: 'recent' };
+  if (home === 'all_messages') return { kind: 'feed', narrow: [] };
+  return { kind: 'inbox' };
+}
+
+export function routeFromHash(hash: string, state: ChatState): Route {
+  switch (hash) {
+    case '':
+    case '#':
+      return homeRoute(state);
+    case INBOX_HASH:
+      return { kind: 'inbox' };
+    case RECENT_HASH:
+    case '#recent_topics':
+      return { kind: 'recent' };
+    case FEED_HASH:
+    case '#all_messages':
+      return { kind: 'feed', narrow: [] };
+  }
+  if (hash.startsWith('#narrow/')) {
+    const narrow = hashToNarrow(hash, state);
+    if (narrow) return { kind: 'feed', narrow };
+  }
+  return homeRoute(state);
+}
+
+/** The hash of a narrow, with the combined feed's own name for the empty narrow. */
+export function hashFor(narrow: Narrow, state: ChatState): string {
+  if (narrow.length === 0) return FEED_HASH;
+  return narrowToHash(narrow, state) || FEED_HASH;
+}
