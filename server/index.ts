@@ -15,8 +15,11 @@ import { registerChatUi } from './http/chat-ui.js';
 import { logRequests } from './http/request-log.js';
 import { allRoutes } from './http/routes/index.js';
 import { registerTrpc } from './http/trpc-plugin.js';
-import { DEFAULT_BACKUP_CHECK_SCHEDULE, startAutomaticBackups } from './jobs/automatic-backup.js';
-import { DEFAULT_DELIVERY_SCHEDULE, startScheduledDelivery } from './jobs/scheduled-delivery.js';
+import {
+  DEFAULT_BACKUP_CHECK_INTERVAL_MS,
+  startAutomaticBackups,
+} from './jobs/automatic-backup.js';
+import { DEFAULT_DELIVERY_INTERVAL_MS, startScheduledDelivery } from './jobs/scheduled-delivery.js';
 import { narrowQueueFilter } from './narrow/index.js';
 import { startOutgoingWebhooks } from './outgoing-webhooks/index.js';
 import { TOPIC_DELETION_BATCH_SIZE, TOPIC_DELETION_TIME_BUDGET_MS } from './shared/limits.js';
@@ -46,16 +49,15 @@ export interface ServerOptions {
    */
   adminToken?: string;
   /**
-   * node-cron expression (seconds field first) for sending due scheduled
-   * messages; false turns the job off (tests that drive delivery themselves).
+   * Milliseconds between sends of due scheduled messages (default 5 s);
+   * false turns the job off (tests that drive delivery themselves).
    */
-  scheduledDelivery?: string | false;
+  scheduledDelivery?: number | false;
   /**
-   * node-cron expression (seconds field first) for checking whether the
-   * daily automatic backup is due (default every minute); false turns the
-   * check off.
+   * Milliseconds between checks whether the daily automatic backup is due
+   * (default a minute); false turns the check off.
    */
-  automaticBackups?: string | false;
+  automaticBackups?: number | false;
   /**
    * How long a request's headers and body may take to arrive before it is
    * answered 408 and its connection closed (default 60 s; long-polls are
@@ -276,7 +278,7 @@ async function startRun(options: ServerOptions): Promise<ServerRun> {
   const deliveryTask =
     options.scheduledDelivery === false
       ? null
-      : startScheduledDelivery(ctx, options.scheduledDelivery ?? DEFAULT_DELIVERY_SCHEDULE);
+      : startScheduledDelivery(ctx, options.scheduledDelivery ?? DEFAULT_DELIVERY_INTERVAL_MS);
 
   const outgoingWebhooks = startOutgoingWebhooks(ctx, {
     timeoutMs: options.outgoingWebhookTimeoutMs,
@@ -287,7 +289,7 @@ async function startRun(options: ServerOptions): Promise<ServerRun> {
       ? null
       : startAutomaticBackups(
           backups,
-          options.automaticBackups ?? DEFAULT_BACKUP_CHECK_SCHEDULE,
+          options.automaticBackups ?? DEFAULT_BACKUP_CHECK_INTERVAL_MS,
           log,
         );
 
@@ -301,8 +303,8 @@ async function startRun(options: ServerOptions): Promise<ServerRun> {
     async close() {
       if (closed) return;
       closed = true;
-      await deliveryTask?.destroy();
-      await backupTask?.destroy();
+      await deliveryTask?.stop();
+      await backupTask?.stop();
       // A backup in progress stops (its partial file removed) before the database closes.
       await backups.close();
       await outgoingWebhooks.stop();

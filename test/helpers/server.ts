@@ -168,7 +168,7 @@ export interface TestServerOptions {
   /** Opens /trpc and /admin/ (see ServerOptions.adminToken). */
   adminToken?: string;
   /** See ServerOptions.scheduledDelivery. */
-  scheduledDelivery?: string | false;
+  scheduledDelivery?: number | false;
   /** See ServerOptions.requestTimeoutMs. */
   requestTimeoutMs?: number;
   /** See ServerOptions.topicDeletion. */
