@@ -9,6 +9,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { SERVER_NODE_FLAGS } from '../server/node-flags.js';
 import { record } from './lib/report.js';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
@@ -33,7 +34,16 @@ async function start(
   const started = performance.now();
   const child = spawn(
     process.execPath,
-    ['dist/server/cli.js', '--data-dir', dir, '--port', String(port), ...extra],
+    // As `npm start` runs it (its V8 flags too), minus npm itself.
+    [
+      ...SERVER_NODE_FLAGS,
+      'dist/server/cli.js',
+      '--data-dir',
+      dir,
+      '--port',
+      String(port),
+      ...extra,
+    ],
     { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] },
   );
   // Ready = the line the CLI prints once the server listens.

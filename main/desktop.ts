@@ -23,6 +23,7 @@ import {
 import superjson, { type SuperJSONResult } from 'superjson';
 import { defaultDataDir } from '../server/data-dir.js';
 import type { DesktopStatus } from '../server/hosting/index.js';
+import { SERVER_NODE_FLAGS } from '../server/node-flags.js';
 import { type ServerChild, ServerSupervisor, type SupervisorOptions } from './server-supervisor.js';
 import { createTray } from './tray.js';
 import { bridgeTrpc } from './trpc-bridge.js';
@@ -259,6 +260,7 @@ export function runDesktop(options: DesktopOptions = {}): Desktop {
         utilityProcess.fork(entry, args, {
           serviceName: 'Hearth server',
           stdio: 'inherit',
+          execArgv: [...SERVER_NODE_FLAGS],
         }) as unknown as ServerChild,
       dataDir,
       preferredPort: DESKTOP_PORT,

@@ -24,6 +24,8 @@ const TABLES = [
   'user_group_subgroups',
   // Channels' weekly traffic: deleted and moved messages.
   'messages',
+  // Linkifiers, which every formatted message's topic_links reads.
+  'realm_linkifiers',
 ] as const;
 
 export type VersionedTable = (typeof TABLES)[number];

@@ -8,6 +8,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../../scripts/build.js';
+import { SERVER_NODE_FLAGS } from '../../server/node-flags.js';
 import { BUILD_TIMEOUT_MS, built, portFreedWithin, type Started, session } from './process.js';
 
 const run = session();
@@ -88,14 +89,18 @@ function closedCleanly(dataDir: string): boolean {
 }
 
 describe.skipIf(process.platform !== 'linux')('npm start', () => {
-  it('runs node dist/server/cli.js, with no TypeScript loader in the chain', {
+  it("runs node dist/server/cli.js with the server's V8 flags, no TypeScript loader in the chain", {
     timeout: BUILD_TIMEOUT_MS,
   }, async () => {
     const chain = await npmStart();
     const below = descendants(chain.npm.child.pid!);
     expect(below.map((p) => p.cmd).join('\n')).not.toMatch(/tsx|--import|--loader/);
     const server = below.find((p) => p.pid === chain.server)!;
-    expect(server.cmd).toMatch(/^\S*node dist\/server\/cli\.js --port 0 --data-dir /);
+    // With the server's V8 flags (server/node-flags.ts), which package.json spells out.
+    expect(server.cmd).toMatch(/^\S*node (\S+ )*dist\/server\/cli\.js --port 0 --data-dir /);
+    expect(server.cmd.split(' dist/server/cli.js')[0]!.split(' ').slice(1)).toEqual(
+      SERVER_NODE_FLAGS,
+    );
     process.kill(chain.server, 'SIGTERM');
     expect(await chain.npm.exited).toEqual({ code: 0, signal: null });
   });

@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { parseCliOptions } from '../../server/cli.js';
 import { defaultDataDir } from '../../server/data-dir.js';
 import type { DesktopStatus } from '../../server/hosting/index.js';
+import { SERVER_NODE_FLAGS } from '../../server/node-flags.js';
 import { ApiClient } from '../helpers/server.js';
 import * as standIn from './electron-stand-in.js';
 
@@ -128,6 +129,10 @@ describe('on ready', () => {
     expect(electron.utilityProcess.fork.mock.calls[0]![0]).toBe(
       path.join(REPO, 'main', 'server-process.ts'),
     );
+    // With the V8 flags `npm start` gives the server (server/node-flags.ts).
+    expect(electron.utilityProcess.fork.mock.calls[0]![2]).toMatchObject({
+      execArgv: SERVER_NODE_FLAGS,
+    });
   });
 
   it('uses the CLI’s data directory, not Electron’s userData', () => {

@@ -178,10 +178,13 @@ class Notification {
 /** Electron's UtilityProcess, over a Node child process. */
 export class UtilityProcess extends EventEmitter {
   readonly child: ChildProcess;
-  constructor(entry: string, args: string[]) {
+  constructor(entry: string, args: string[], options: { execArgv?: string[] } = {}) {
     super();
     this.child = fork(entry, args, {
-      execArgv: entry.endsWith('.ts') ? ['--import', 'tsx'] : [],
+      execArgv: [
+        ...(options.execArgv ?? []),
+        ...(entry.endsWith('.ts') ? ['--import', 'tsx'] : []),
+      ],
       serialization: 'advanced',
       stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
     });
@@ -223,8 +226,8 @@ export const electron = {
   contextBridge: { exposeInMainWorld: vi.fn() },
   ipcRenderer: { send: vi.fn(), on: vi.fn() },
   utilityProcess: {
-    fork: vi.fn((entry: string, args: string[]) => {
-      const child = new UtilityProcess(entry, args);
+    fork: vi.fn((entry: string, args: string[], options?: { execArgv?: string[] }) => {
+      const child = new UtilityProcess(entry, args, options);
       forked.push(child);
       return child;
     }),

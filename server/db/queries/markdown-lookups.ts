@@ -2,6 +2,24 @@ import { emojiSourceUrl, emojiStillUrl } from '../../shared/emoji-urls.js';
 import { previewOf } from '../../shared/uploads.js';
 import type { Db } from '../open.js';
 import { stmt } from '../prepared.js';
+import { tableMemo } from '../table-memo.js';
+
+/**
+ * The organization's linkifiers in order. Every formatted message reads them
+ * for its topic_links, so a page of 100 messages ran the query 100 times.
+ */
+const linkifierList = tableMemo(['realm_linkifiers'], ({ db }: { db: Db }) =>
+  Object.freeze(
+    stmt<[], { id: number; pattern: string; url_template: string }>(
+      db,
+      'SELECT id, pattern, url_template FROM realm_linkifiers ORDER BY sort_order, id',
+    )
+      .all()
+      .map((row) =>
+        Object.freeze({ id: row.id, pattern: row.pattern, urlTemplate: row.url_template }),
+      ),
+  ),
+);
 
 /**
  * The renderer's view of the organization, backed by prepared statements;
@@ -66,12 +84,8 @@ export function markdownLookups(db: Db) {
       };
     },
     linkifiers() {
-      return stmt<[], { id: number; pattern: string; url_template: string }>(
-        db,
-        'SELECT id, pattern, url_template FROM realm_linkifiers ORDER BY sort_order, id',
-      )
-        .all()
-        .map((row) => ({ id: row.id, pattern: row.pattern, urlTemplate: row.url_template }));
+      // A copy: the caller's list is its own, the memo's stays as read.
+      return [...linkifierList({ db })];
     },
     uploadPreview(pathId: string) {
       const row = stmt<
