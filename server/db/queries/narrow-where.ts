@@ -1,3 +1,5 @@
+import { RESOLVED_TOPIC_PREFIX } from '../../shared/resolved-topics.js';
+
 /**
  * Reading messages through a narrow (GET /messages, matches_narrow, flags
  * over a narrow). narrow/resolve.ts resolves a client's narrow (names, emails,
@@ -175,7 +177,7 @@ export class WhereBuilder {
       case 'muted':
         return MUTED;
       case 'resolved':
-        return `m.stream_id IS NOT NULL AND substr(m.topic, 1, 2) = '✔ '`;
+        return `m.stream_id IS NOT NULL AND substr(m.topic, 1, ${RESOLVED_TOPIC_PREFIX.length}) = ${this.param(RESOLVED_TOPIC_PREFIX)}`;
       case 'search':
         // The range keeps FTS5 from listing matches no candidate row can have.
         return `m.id IN (SELECT rowid FROM messages_fts WHERE messages_fts MATCH ${this.param(c.ftsQuery)}
