@@ -14,7 +14,6 @@
  * - typing in the compose box with that feed loaded: key press to the next
  *   frame, p50 and p95.
  */
-import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -22,9 +21,9 @@ import { type Browser, chromium, type Page } from 'playwright-core';
 import { CHROMIUM_ARGS, findChromium } from '../test/helpers/chromium.js';
 import { cachedDataDir } from './lib/cache.js';
 import { buildChatOrg, CHAT_ORG_VERSION, type ChatOrgFacts, FACTS_FILE } from './lib/chat-org.js';
+import { buildIfStale, startCompiledServer } from './lib/compiled-server.js';
 import { percentile, quick, record } from './lib/report.js';
 
-const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const shape = {
   users: quick ? 60 : 200,
   channels: quick ? 20 : 40,
@@ -46,11 +45,7 @@ const load = () =>
     .map((n) => n.toFixed(2))
     .join(' ');
 
-const build = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/build.ts', '--if-stale'], {
-  cwd: root,
-  stdio: ['ignore', 'ignore', 'inherit'],
-});
-if (build.status !== 0) throw new Error('build failed');
+buildIfStale();
 
 const { dataDir, cleanup } = await cachedDataDir(
   `chat-${shape.messages}m-${shape.users}u-${shape.channels}c-o${CHAT_ORG_VERSION}`,
@@ -61,7 +56,7 @@ console.log(
   `  ${shape.messages} messages; the measured user has ${facts.unread} unread, ${facts.busiest.unread} in #${facts.busiest.name}`,
 );
 
-const server = await startServer(dataDir);
+const server = await startCompiledServer(dataDir, ['--no-rate-limit']);
 const { executablePath, env } = await findChromium();
 const browser = await chromium.launch({
   executablePath,
@@ -76,30 +71,6 @@ try {
   await browser.close();
   await server.stop();
   cleanup();
-}
-
-async function startServer(dir: string): Promise<{ url: string; stop: () => Promise<void> }> {
-  const port = 20_000 + Math.floor(Math.random() * 20_000);
-  const child = spawn(
-    process.execPath,
-    ['dist/server/cli.js', '--data-dir', dir, '--port', String(port), '--no-rate-limit'],
-    { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] },
-  );
-  await new Promise<void>((resolve, reject) => {
-    let output = '';
-    child.stdout!.on('data', (chunk) => {
-      output += chunk;
-      if (output.includes('listening on')) resolve();
-    });
-    child.once('exit', (code) => reject(new Error(`the server exited (${code}): ${output}`)));
-  });
-  const stop = () =>
-    new Promise<void>((resolve) => {
-      child.removeAllListeners('exit');
-      child.once('exit', () => resolve());
-      child.kill('SIGTERM');
-    });
-  return { url: `http://127.0.0.1:${port}`, stop };
 }
 
 /**
