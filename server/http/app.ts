@@ -59,33 +59,24 @@ const malformedRequest: ClientErrorAnswer = [
   'BAD_REQUEST',
 ];
 
-/**
- * The request's parameters from the query string, the body and the path, body
- * winning. Multipart fields escape Fastify's body limit (busboy truncates them
- * silently), so their total is checked here.
- */
-function collectRawParams(request: FastifyRequest, multipart: boolean): Map<string, string> {
+/** The request's parameters from the query string, the body and the path, body winning. */
+function collectRawParams(request: FastifyRequest): Map<string, string> {
   const raw = new Map<string, string>();
-  addRawParams(raw, request.query, false);
-  const bodyBytes = addRawParams(raw, request.body, multipart);
-  if (multipart && bodyBytes >= BODY_LIMIT_BYTES) throw requestTooLarge();
-  addRawParams(raw, request.params, false);
+  addRawParams(raw, request.query);
+  addRawParams(raw, request.body);
+  addRawParams(raw, request.params);
   return raw;
 }
 
-/** Adds one source's parameters (the last of repeated ones); answers their size in bytes if asked. */
-function addRawParams(raw: Map<string, string>, source: unknown, measure: boolean): number {
-  if (!source || typeof source !== 'object' || Buffer.isBuffer(source)) return 0;
-  let bytes = 0;
+/** Adds one source's parameters (the last of repeated ones). */
+function addRawParams(raw: Map<string, string>, source: unknown): void {
+  if (!source || typeof source !== 'object' || Buffer.isBuffer(source)) return;
   for (const [key, value] of Object.entries(source as Record<string, unknown>)) {
     const last = Array.isArray(value) ? value[value.length - 1] : value;
     if (last === undefined) continue;
     if (Buffer.isBuffer(last)) continue; // uploaded files are read by their endpoint
-    const text = typeof last === 'string' ? last : JSON.stringify(last);
-    if (measure) bytes += Buffer.byteLength(key) + Buffer.byteLength(text);
-    raw.set(key, text);
+    raw.set(key, typeof last === 'string' ? last : JSON.stringify(last));
   }
-  return bytes;
 }
 
 /** "ZulipPython/0.9.1 (Debian; 12)" → "ZulipPython", the name Zulip records as the client. */
@@ -270,10 +261,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
         }
         reply.headers(headersFor(rate));
 
-        const { params, ignored } = parseParams(
-          def.params,
-          collectRawParams(request, multipartBodies.isMultipart(request)),
-        );
+        const { params, ignored } = parseParams(def.params, collectRawParams(request));
         const handler = def.handler as (...args: unknown[]) => unknown;
         let result = def.groupCommit
           ? await ctx.batch(() => handler(ctx, user, params, info))

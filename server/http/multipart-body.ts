@@ -1,8 +1,10 @@
 /**
  * multipart/form-data bodies, read with busboy: the fields become the body's
- * parameters, the file parts are read whole (up to MAX_UPLOAD_READ_BYTES, then
- * marked truncated so the endpoint answers with its own size error) and kept
- * beside the request for its endpoint.
+ * parameters (together at most BODY_LIMIT_BYTES, counted as they arrive, since
+ * Fastify's body limit does not apply to a streaming parser), the file parts
+ * are read whole (up to MAX_UPLOAD_READ_BYTES, then marked truncated so the
+ * endpoint answers with its own size error) and kept beside the request for
+ * its endpoint.
  *
  * Not @fastify/multipart (which wraps the same busboy): registering it reads
  * `globalThis.FormData`, and that makes Node load its bundled undici, 13 MB of
@@ -21,8 +23,6 @@ const MAX_FIELDS = 1000;
 const MAX_PARTS = 1000;
 
 export interface MultipartBodies {
-  /** Whether the request's body was multipart (its fields counted against the body limit). */
-  isMultipart(request: FastifyRequest): boolean;
   /** The request's file parts, in order; empty for other bodies. */
   filesOf(request: FastifyRequest): UploadedFile[];
 }
@@ -39,6 +39,7 @@ export function addMultipartParser(app: FastifyInstance): MultipartBodies {
     const fields: FormFields = {};
     let settled = false;
     let sawData = false;
+    let fieldBytes = 0;
     const finish = (error: Error | null) => {
       if (settled) return;
       settled = true;
@@ -70,6 +71,9 @@ export function addMultipartParser(app: FastifyInstance): MultipartBodies {
       // Names like `__proto__` or `constructor` would reach Object.prototype.
       if (name in Object.prototype)
         return finish(badRequest(`Malformed request: field name ${name}`));
+      // A field cut at fieldSize arrives truncated without an error; the total catches it.
+      fieldBytes += Buffer.byteLength(name) + Buffer.byteLength(value);
+      if (fieldBytes >= BODY_LIMIT_BYTES) return finish(requestTooLarge());
       const earlier = fields[name];
       if (earlier === undefined) fields[name] = value;
       else if (Array.isArray(earlier)) earlier.push(value);
@@ -117,7 +121,6 @@ export function addMultipartParser(app: FastifyInstance): MultipartBodies {
   });
 
   return {
-    isMultipart: (request) => filesByRequest.has(request),
     filesOf: (request) => filesByRequest.get(request) ?? [],
   };
 }

@@ -5,6 +5,7 @@
  */
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BODY_LIMIT_BYTES } from '../../server/shared/limits.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
 let t: TestServer;
@@ -63,6 +64,17 @@ describe('multipart form bodies', () => {
     const form = new FormData();
     for (let i = 0; i < 1001; i++) form.append(`f${i}`, 'x');
     await expectJsonError(await alertWords({ body: form }), 413, 'REQUEST_TOO_LARGE');
+  });
+
+  it('fields carrying more than the body limit in all are a 413, repeated names too', async () => {
+    const quarter = 'x'.repeat(BODY_LIMIT_BYTES / 4);
+    const repeated = new FormData();
+    for (let i = 0; i < 5; i++) repeated.append('alert_words', quarter);
+    await expectJsonError(await alertWords({ body: repeated }), 413, 'REQUEST_TOO_LARGE');
+    // One field busboy cuts at the limit is not read as the shorter value.
+    const single = new FormData();
+    single.append('alert_words', 'x'.repeat(BODY_LIMIT_BYTES + 10));
+    await expectJsonError(await alertWords({ body: single }), 413, 'REQUEST_TOO_LARGE');
   });
 
   it.each(['__proto__', 'constructor', 'hasOwnProperty'])(
