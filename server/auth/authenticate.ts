@@ -92,6 +92,13 @@ const caches = new WeakMap<Db, AuthCache>();
 /** Bounds the cache against a stream of made-up keys (each a miss, never stored). */
 const MAX_CACHED_KEYS = 100_000;
 
+/**
+ * The longest header remembered: a real address (254) and key in base64. A
+ * user could otherwise pad their own header (the key is trimmed) into many
+ * long entries.
+ */
+const MAX_CACHED_HEADER_LENGTH = 512;
+
 function authCacheOf(db: Db): AuthCache {
   const usersVersion = tableVersion(db, 'users');
   const realmVersion = tableVersion(db, 'realm');
@@ -143,7 +150,13 @@ function checkCredentials(ctx: AppContext, header: string | undefined): UserRow 
   const realm = realmOf(ctx.db);
   if (realm.deactivated) throw realmDeactivated();
   if (!user.is_active) throw userDeactivated();
-  if (!known && cache && cacheable(ctx.db, cache) && cache.byHeader.size < MAX_CACHED_KEYS) {
+  if (
+    !known &&
+    cache &&
+    cacheable(ctx.db, cache) &&
+    cache.byHeader.size < MAX_CACHED_KEYS &&
+    header!.length <= MAX_CACHED_HEADER_LENGTH
+  ) {
     cache.byHeader.set(header!, { ...user });
   }
   return user;
