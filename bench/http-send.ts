@@ -95,6 +95,7 @@ const senders = ids.slice(0, 10).map((id) => {
 });
 // The load comes from a separate process, as real clients would: the server
 // keeps one core to itself.
+const serverCpuStart = process.cpuUsage();
 const client = spawn(
   process.execPath,
   ['--import', 'tsx', new URL('./http-send-client.ts', import.meta.url).pathname],
@@ -121,7 +122,16 @@ await new Promise<void>((resolve, reject) => {
     code === 0 ? resolve() : reject(new Error(`load generator exited ${code}`)),
   );
 });
-const seconds = (JSON.parse(output) as { seconds: number }).seconds;
+const { seconds, clientCpuSeconds } = JSON.parse(output) as {
+  seconds: number;
+  clientCpuSeconds: number;
+};
+// How much each process worked says whether a miss is the server's or the machine's.
+const serverCpu = process.cpuUsage(serverCpuStart);
+console.log(
+  `  ${TOTAL} sends in ${seconds.toFixed(2)} s; CPU s: server ${((serverCpu.user + serverCpu.system) / 1e6).toFixed(2)} ` +
+    `(includes the client's warm-up), client ${clientCpuSeconds.toFixed(2)}`,
+);
 record({
   name: 'POST /messages over HTTP, 100 subscribers',
   value: TOTAL / seconds,
