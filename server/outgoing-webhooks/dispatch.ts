@@ -1,6 +1,7 @@
 import type { AppContext } from '../core/context.js';
-import { botServices } from '../db/queries/bots.js';
+import { activeOutgoingWebhookBotIds, botServices } from '../db/queries/bots.js';
 import { type UserRow, userById } from '../db/queries/users.js';
+import { tableMemo } from '../db/table-memo.js';
 import type { NewMessageFacts, PendingEvent } from '../events/hub.js';
 import { directMessageUrl, topicUrl } from '../markdown/index.js';
 import { getMessage, sendMessage } from '../messages/index.js';
@@ -66,22 +67,33 @@ export function startOutgoingWebhooks(
 }
 
 /**
+ * Every message event comes here; most teams have no outgoing-webhook bot,
+ * and most messages name none, so that is settled without reading a user.
+ */
+const outgoingWebhookBots = tableMemo(
+  ['users'],
+  ({ db }: AppContext) => new Set(activeOutgoingWebhookBotIds(db, BotType.outgoingWebhook)),
+);
+
+/**
  * Zulip's get_service_bot_events: nothing for a bot's message (no loops);
  * in a channel the bots mentioned by name, in a direct message the bots
  * among the recipients.
  */
 function deliveriesFor(ctx: AppContext, facts: NewMessageFacts): Delivery[] {
+  const bots = outgoingWebhookBots(ctx);
+  const candidates = (facts.isChannel ? facts.mentioned : facts.recipients).filter((id) =>
+    bots.has(id),
+  );
+  if (candidates.length === 0) return [];
   const sender = userById(ctx.db, facts.senderId);
   if (!sender || sender.is_bot) return [];
-  const candidates = facts.isChannel ? facts.mentioned : facts.recipients;
   const trigger: Trigger = facts.isChannel ? 'mention' : 'direct_message';
   const deliveries: Delivery[] = [];
   for (const userId of new Set(candidates)) {
     if (userId === sender.id) continue;
     const bot = userById(ctx.db, userId);
-    if (!bot?.is_bot || !bot.is_active || bot.bot_type !== BotType.outgoingWebhook) {
-      continue;
-    }
+    if (!bot) continue;
     for (const service of botServices(ctx.db, bot.id)) {
       deliveries.push({ bot, trigger, url: service.base_url, token: service.token, facts });
     }

@@ -219,6 +219,31 @@ describe('outgoing webhooks', () => {
     expect(other.received).toHaveLength(1);
   });
 
+  it('bots made, deactivated and reactivated later are called exactly while active', async () => {
+    // Messages before the bot exists: which users are hook bots is remembered between messages.
+    await sendToChannel(t, 'admin', channel, 'before', '@**all** hello');
+    const late = await startHook();
+    try {
+      const lateBot = await makeOutgoingBot(t, late.url, 'Late Bot');
+      let got = late.next();
+      await sendToChannel(t, 'admin', channel, 'late', '@**Late Bot** hi');
+      expect((await got).bot_full_name).toBe('Late Bot');
+
+      expect((await t.as('member').delete(`/bots/${lateBot.id}`)).status).toBe(200);
+      await sendToChannel(t, 'admin', channel, 'late', '@**Late Bot** anyone?');
+      await settle();
+      expect(late.received).toHaveLength(1);
+
+      expect((await t.as('admin').post(`/users/${lateBot.id}/reactivate`)).status).toBe(200);
+      got = late.next();
+      await sendToChannel(t, 'admin', channel, 'late', '@**Late Bot** back?');
+      expect((await got).data).toBe('@**Late Bot** back?');
+      expect(late.received).toHaveLength(2);
+    } finally {
+      await late.close();
+    }
+  });
+
   it('a bot mentioned in a private channel it is not in is told too', async () => {
     const secret = createChannel(t, {
       name: 'secret',

@@ -15,6 +15,13 @@ export const botServices = (db: Db, botId: number) =>
     'SELECT base_url, interface, token, name FROM bot_services WHERE bot_id = ?',
   ).all(botId);
 
+/** Ids of the active outgoing-webhook bots. */
+export const activeOutgoingWebhookBotIds = (db: Db, outgoingWebhookType: number) =>
+  stmtPluck<[number], number>(
+    db,
+    'SELECT id FROM users WHERE is_bot = 1 AND is_active = 1 AND bot_type = ?',
+  ).all(outgoingWebhookType);
+
 export const botConfig = (db: Db, botId: number) =>
   stmt<[number], { key: string; value: string }>(
     db,
