@@ -4,8 +4,9 @@ import { tableVersion, type VersionedTable } from './write-versions.js';
 /**
  * `build` memoised per database connection until any of `tables` is written
  * (db/write-versions.ts counts every row written, by any query module). A
- * value built while a transaction is open is not kept, since the rows it
- * read could still be rolled back; nor where writes are not tracked.
+ * value built inside a transaction is kept too: a rollback counts every
+ * table as written (noteRollback), so rows it undoes cannot outlive it.
+ * Nothing is kept where writes are not tracked.
  */
 export function tableMemo<C extends { db: Db }, T>(
   tables: readonly VersionedTable[],
@@ -17,7 +18,7 @@ export function tableMemo<C extends { db: Db }, T>(
     const hit = memo.get(ctx.db);
     if (hit?.versions.every((v, i) => v === versions[i])) return hit.value;
     const value = build(ctx);
-    if (!ctx.db.inTransaction) memo.set(ctx.db, { versions, value });
+    memo.set(ctx.db, { versions, value });
     return value;
   };
 }

@@ -4,22 +4,32 @@ import type { Db } from '../db/open.js';
 import { getRealm, type RealmRow, setRealmSettings } from '../db/queries/realm.js';
 import { groupByName } from '../db/queries/user-groups.js';
 import { activeUserIds } from '../db/queries/users.js';
+import { tableMemo } from '../db/table-memo.js';
 import { mergeRealmSettings, type RealmSettingName, type RealmSettings } from './realm-settings.js';
 
+/** Shared by every reader until the row changes: read-only. */
 export interface Realm {
-  row: RealmRow;
-  settings: RealmSettings;
+  readonly row: Readonly<RealmRow>;
+  readonly settings: RealmSettings;
 }
 
+/** Read by most requests, several times by a send; kept until the realm row is written. */
+const realmSnapshot = tableMemo(['realm'], ({ db }: AppContext) => {
+  const row = getRealm(db);
+  return row
+    ? Object.freeze({ row: Object.freeze(row), settings: mergeRealmSettings(row.settings) })
+    : null;
+});
+
 export function loadRealm(ctx: AppContext): Realm {
-  const row = getRealm(ctx.db);
+  const realm = realmSnapshot(ctx);
   // Only the desktop's first run, before its wizard completes, lacks one.
-  if (!row) {
+  if (!realm) {
     throw new ApiError('This server has not been set up yet: finish the setup in the Hearth app.', {
       status: 503,
     });
   }
-  return { row, settings: mergeRealmSettings(row.settings) };
+  return realm;
 }
 
 /** Group-setting values on the wire: a group id, or an anonymous group object. */
