@@ -256,22 +256,22 @@ export class EventHub {
   /**
    * GET /events: acknowledge, then answer at once if events are pending (or
    * dont_block), else wait for one, a heartbeat, or the client going away.
-   * Answers the events' JSON texts.
+   * Answers the events as the text inside a JSON array (EventQueue.pendingText).
    */
   async poll(
     queue: EventQueue,
     lastEventId: number | undefined,
     dontBlock: boolean,
     hangup: ClientHangup,
-  ): Promise<string[]> {
+  ): Promise<string> {
     queue.lastAccessMs = this.now();
     if (lastEventId !== undefined) queue.acknowledge(lastEventId);
-    if (queue.size > 0 || dontBlock || this.closed) return queue.pendingJson();
+    if (queue.size > 0 || dontBlock || this.closed) return queue.pendingText();
     await new Promise<void>((resolve) => {
       new ParkedPoll(queue, this.timings.heartbeatMs, resolve).park(hangup);
     });
     queue.lastAccessMs = this.now();
-    return queue.pendingJson();
+    return queue.pendingText();
   }
 
   collectGarbage(): void {

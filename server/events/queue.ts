@@ -71,9 +71,10 @@ export class SerialisedEvent {
   }
 }
 
+/** An event as a queue holds it: the shared text and this queue's id for it. */
 interface StoredEvent {
   id: number;
-  json: string;
+  event: SerialisedEvent;
 }
 
 interface Waiter {
@@ -87,7 +88,7 @@ interface Waiter {
 export class EventQueue {
   readonly id: string = randomUUID();
   readonly options: QueueOptions;
-  /** Kept as text: a poll answer concatenates them, never re-serialising. */
+  /** Kept as shared text: a poll answer concatenates them, never re-serialising. */
   private events: StoredEvent[] = [];
   private nextEventId = 0;
   private newestPrunedId = -1;
@@ -117,7 +118,7 @@ export class EventQueue {
   push(event: SerialisedEvent | ({ type: string } & Record<string, unknown>)): void {
     const serialised = event instanceof SerialisedEvent ? event : new SerialisedEvent(event);
     const id = this.nextEventId++;
-    this.events.push({ id, json: serialised.withId(id) });
+    this.events.push({ id, event: serialised });
     this.waiter?.wake();
   }
 
@@ -142,14 +143,28 @@ export class EventQueue {
     return this.events.length;
   }
 
-  /** The unacknowledged events' JSON texts, oldest first: what GET /events sends. */
+  /**
+   * The unacknowledged events as the text between a JSON array's brackets,
+   * oldest first: what GET /events sends. Joined in one pass from the shared
+   * texts, so a poll copies each event once and allocates no string per event.
+   */
+  pendingText(): string {
+    const parts = new Array<string>(this.events.length);
+    for (let i = 0; i < parts.length; i++) {
+      const { id, event } = this.events[i]!;
+      parts[i] = event.withId(id);
+    }
+    return parts.join(',');
+  }
+
+  /** The unacknowledged events' JSON texts, oldest first. */
   pendingJson(): string[] {
-    return this.events.map((event) => event.json);
+    return this.events.map(({ id, event }) => event.withId(id));
   }
 
   /** The unacknowledged events as objects (for inspection; polls use pendingJson). */
   pending(): QueuedEvent[] {
-    return this.events.map((event) => JSON.parse(event.json) as QueuedEvent);
+    return this.pendingJson().map((json) => JSON.parse(json) as QueuedEvent);
   }
 
   get hasWaiter(): boolean {

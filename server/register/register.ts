@@ -96,9 +96,7 @@ export async function getEvents(
   if (input.lastEventId === undefined) throw badRequest("Missing 'last_event_id' argument");
   const queue = ctx.events.get(input.queueId, user.id);
   const events = await ctx.events.poll(queue, input.lastEventId, input.dontBlock, hangup);
-  return new SerialisedFields(
-    `"events":[${events.join(',')}],"queue_id":${JSON.stringify(queue.id)}`,
-  );
+  return new SerialisedFields(`"events":[${events}],"queue_id":${JSON.stringify(queue.id)}`);
 }
 
 /** DELETE /events */
