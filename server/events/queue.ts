@@ -145,8 +145,8 @@ export class EventQueue {
 
   /**
    * The unacknowledged events as the text between a JSON array's brackets,
-   * oldest first: what GET /events sends. Joined in one pass from the shared
-   * texts, so a poll copies each event once and allocates no string per event.
+   * oldest first: what GET /events sends, joined in one pass from the shared
+   * texts (a queue keeps no text of its own per event).
    */
   pendingText(): string {
     const parts = new Array<string>(this.events.length);
@@ -162,7 +162,7 @@ export class EventQueue {
     return this.events.map(({ id, event }) => event.withId(id));
   }
 
-  /** The unacknowledged events as objects (for inspection; polls use pendingJson). */
+  /** The unacknowledged events as objects (for inspection; polls use pendingText). */
   pending(): QueuedEvent[] {
     return this.pendingJson().map((json) => JSON.parse(json) as QueuedEvent);
   }

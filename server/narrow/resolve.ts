@@ -56,7 +56,8 @@ export function channelReach(ctx: AppContext, user: UserRow): ChannelReach {
   let reach = memo.byUser.get(key);
   if (!reach) {
     reach = computeChannelReach(ctx, user, memo.streams);
-    if (!ctx.db.inTransaction) memo.byUser.set(key, reach);
+    // Kept like the memo holding it, also inside a transaction (db/table-memo.ts).
+    memo.byUser.set(key, reach);
   }
   return reach;
 }

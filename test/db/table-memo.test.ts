@@ -23,6 +23,16 @@ const addLinkifier = () =>
     )
     .run(nextId++);
 
+/** A transaction, or a savepoint inside one, that adds a linkifier, reads the memo and fails. */
+const addAndReadThenRollBack = () =>
+  expect(() =>
+    t.server.ctx.transaction(() => {
+      addLinkifier();
+      expect(linkifierCount(t.server.ctx)).toBe(1);
+      throw new Error('undo');
+    }),
+  ).toThrow('undo');
+
 beforeAll(async () => {
   t = await startTestServer();
 });
@@ -57,26 +67,14 @@ describe('tableMemo', () => {
   it('drops a value built from rows a rolled-back transaction wrote', () => {
     const { ctx } = t.server;
     expect(linkifierCount(ctx)).toBe(0);
-    expect(() =>
-      ctx.transaction(() => {
-        addLinkifier();
-        expect(linkifierCount(ctx)).toBe(1);
-        throw new Error('undo');
-      }),
-    ).toThrow('undo');
+    addAndReadThenRollBack();
     expect(linkifierCount(ctx)).toBe(0);
   });
 
   it('drops a value built inside a savepoint that rolled back alone', () => {
     const { ctx } = t.server;
     ctx.transaction(() => {
-      expect(() =>
-        ctx.transaction(() => {
-          addLinkifier();
-          expect(linkifierCount(ctx)).toBe(1);
-          throw new Error('undo');
-        }),
-      ).toThrow('undo');
+      addAndReadThenRollBack();
       expect(linkifierCount(ctx)).toBe(0);
     });
     expect(linkifierCount(ctx)).toBe(0);

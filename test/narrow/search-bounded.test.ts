@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { stmt } from '../../server/db/prepared.js';
 import { messagesUpTo, narrowQuery, windowSql } from '../../server/db/queries/message-search.js';
 import { insertMessage } from '../../server/db/queries/messages.js';
 import { insertReaction } from '../../server/db/queries/reactions.js';
@@ -7,6 +6,7 @@ import { userById } from '../../server/db/queries/users.js';
 import { resolveNarrow } from '../../server/narrow/resolve.js';
 import { createChannel } from '../helpers/fixtures.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
+import { countStretches } from './stretch-counter.js';
 
 /*
  * Search windows read through stretches of ids when the narrow has a term
@@ -161,19 +161,10 @@ describe('search with a channel term (stretches of ids)', () => {
     });
     const q = narrowQuery(resolved.visibility, resolved.conditions);
     expect(q.search?.driver).toBeDefined();
-    // stmt() prepares each SQL once per connection: count the calls of the stretch's statement.
-    const stretch = stmt(ctx.db, windowSql.stretch(q, 'DESC'));
-    const all = stretch.all.bind(stretch);
-    let stretches = 0;
-    stretch.all = ((...args: Parameters<typeof all>) => {
-      stretches++;
-      return all(...args);
-    }) as typeof stretch.all;
-    try {
-      expect(messagesUpTo(ctx.db, q, Number.MAX_SAFE_INTEGER, 100)).toEqual([]);
-    } finally {
-      stretch.all = all;
-    }
+    const { result, stretches } = countStretches(ctx.db, q, () =>
+      messagesUpTo(ctx.db, q, Number.MAX_SAFE_INTEGER, 100),
+    );
+    expect(result).toEqual([]);
     // The newest 256 ids hold the first 256 matches; stretches four times
     // longer each (1,024 then 4,096 ids) cover the other ~1,600 ids.
     expect(stretches).toBe(3);

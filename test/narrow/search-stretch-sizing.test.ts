@@ -1,16 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { stmt } from '../../server/db/prepared.js';
 import {
   messagesUpTo,
   narrowQuery,
   nextStretchLength,
-  windowSql,
 } from '../../server/db/queries/message-search.js';
 import { insertMessage } from '../../server/db/queries/messages.js';
 import { userById } from '../../server/db/queries/users.js';
 import { resolveNarrow } from '../../server/narrow/resolve.js';
 import { createChannel } from '../helpers/fixtures.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
+import { countStretches } from './stretch-counter.js';
 
 /*
  * Stretches are sized from the density of rows: the first from the share of
@@ -90,20 +89,10 @@ describe('a channel search over stretches sized by density', () => {
       { allowHistory: true, needUnreadBound: false },
     );
     const q = narrowQuery(resolved.visibility, resolved.conditions);
-    // stmt() prepares each SQL once per connection: count the calls of the stretch's statement.
-    const stretch = stmt(ctx.db, windowSql.stretch(q, 'DESC'));
-    const all = stretch.all.bind(stretch);
-    let stretches = 0;
-    stretch.all = ((...args: Parameters<typeof all>) => {
-      stretches++;
-      return all(...args);
-    }) as typeof stretch.all;
-    try {
-      const ids = messagesUpTo(ctx.db, q, Number.MAX_SAFE_INTEGER, limit).map((m) => m.id);
-      return { ids, stretches };
-    } finally {
-      stretch.all = all;
-    }
+    const { result: messages, stretches } = countStretches(ctx.db, q, () =>
+      messagesUpTo(ctx.db, q, Number.MAX_SAFE_INTEGER, limit),
+    );
+    return { ids: messages.map((m) => m.id), stretches };
   }
 
   it('sizes the first stretch from the share of its ids the channel holds', () => {
