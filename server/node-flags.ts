@@ -13,7 +13,7 @@
  *
  * V8's four background threads each keep the malloc arena that start-up's
  * concurrent compilation (Node's module loader gets optimised) left in it:
- * two, this machine's cores, save another 2-4 MB. Together: 87-89 MB idle
- * instead of ~97 MB (103-106 MB before the jobs left node-cron).
+ * two, this machine's cores, save another 2-4 MB. Together about 10 MB:
+ * 93-96 MB idle in `npm run bench` (start-up), against 101-106 MB without.
  */
 export const SERVER_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=4', '--v8-pool-size=2'];
