@@ -52,7 +52,7 @@ interface PendingCall {
   resolve(response: IpcResponse): void;
 }
 
-/** An error answer in trpc-electron's wire format, made here when no server can answer. */
+/** An error answer on the window's IPC wire, made here when no server can answer. */
 export function unavailableResponse(operation: IpcOperation, message: string): IpcResponse {
   return {
     id: operation.id,

@@ -6,26 +6,16 @@ import {
   transformTRPCResponse,
 } from '@trpc/server';
 import type { TrpcContext } from './context.js';
+import type { IpcOperation, IpcResponse } from './ipc-wire.js';
 import type { AppRouter } from './router.js';
 
-/** One call as trpc-electron's renderer link sends it (input serialized by superjson). */
-export interface IpcOperation {
-  id: number | string;
-  type: 'query' | 'mutation' | 'subscription';
-  path: string;
-  input?: unknown;
-}
-
-/** The answer in trpc-electron's wire format (data or error serialized by superjson). */
-export type IpcResponse =
-  | { id: number | string; result: { type: 'data'; data: unknown } }
-  | { id: number | string; error: unknown };
+export type { IpcOperation, IpcResponse } from './ipc-wire.js';
 
 /**
  * Runs one renderer call against the router, wherever the router lives: the
  * desktop's server process answers its window this way, relayed by the main
- * process, so the window keeps trpc-electron's link while every procedure
- * runs next to the database.
+ * process, so the window's IPC link (ipc-wire.ts) reaches every procedure
+ * next to the database.
  */
 export async function runIpcOperation(
   router: AppRouter,

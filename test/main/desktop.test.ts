@@ -8,13 +8,14 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import superjson from 'superjson';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { buildPreload } from '../../main/build.js';
 import { parseCliOptions } from '../../server/cli.js';
 import { defaultDataDir } from '../../server/data-dir.js';
 import type { DesktopStatus } from '../../server/hosting/index.js';
 import { SERVER_NODE_FLAGS } from '../../server/node-flags.js';
 import { ApiClient } from '../helpers/server.js';
+import { adminPage, type CallResult, type PageSender } from './admin-page.js';
 import * as standIn from './electron-stand-in.js';
 
 vi.mock('electron', async () => {
@@ -23,7 +24,6 @@ vi.mock('electron', async () => {
 });
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const CHANNEL = 'trpc-electron';
 const ADMIN_PAGE = path.join(REPO, 'renderer', 'dist', 'index.html');
 /** The admin page's URL as its frame reports it (the router's route in the hash). */
 const ADMIN_FRAME_URL = `${pathToFileURL(ADMIN_PAGE).href}#/users`;
@@ -33,6 +33,7 @@ type Shell = typeof import('../../main/desktop.js');
 let shell: Shell;
 let desktop: ReturnType<Shell['runDesktop']>;
 let dataDir: string;
+let preloadFile: string;
 /** Holds 9991 (if nobody else does) so that the fallback is always exercised. */
 let blocker: net.Server | null = null;
 
@@ -41,6 +42,9 @@ const running = () => vi.waitFor(() => expect(status().state).toBe('running'), {
 
 beforeAll(async () => {
   dataDir = mkdtempSync(path.join(os.tmpdir(), 'hearth-desktop-'));
+  preloadFile = await buildPreload(
+    path.join(dataDir, '..', `${path.basename(dataDir)}-preload.cjs`),
+  );
   process.env.HEARTH_DATA_DIR = dataDir;
   state.appPath = REPO;
   blocker = await new Promise<net.Server | null>((resolve) => {
@@ -65,45 +69,27 @@ afterAll(async () => {
   blocker?.close();
   delete process.env.HEARTH_DATA_DIR;
   rmSync(dataDir, { recursive: true, force: true });
+  rmSync(preloadFile, { force: true });
 });
 
-/** One request from a window over the stand-in IPC; resolves with the main process's reply. */
+/** The admin page in a window, cached by sender and frame URL: each has its own preload run. */
+const pages = new Map<string, ReturnType<typeof adminPage>>();
+
+/** One call from a page over the stand-in IPC; resolves with the main process's answer. */
 function ipcCall(
   type: 'query' | 'mutation',
   procedure: string,
   input?: unknown,
-  sender: { id: number; isDestroyed(): boolean } = desktop.window()!.webContents,
+  sender: PageSender = desktop.window()!.webContents,
   frameUrl = ADMIN_FRAME_URL,
-) {
-  const id = Math.floor(Math.random() * 1e9);
-  return new Promise<{
-    data?: unknown;
-    error?: { message: string; data: Record<string, unknown> };
-  }>((resolve) => {
-    const event = {
-      sender,
-      senderFrame: { routingId: 1, url: frameUrl },
-      reply: (
-        channel: string,
-        response: { id: number; result?: { data: never }; error?: never },
-      ) => {
-        expect(channel).toBe(CHANNEL);
-        expect(response.id).toBe(id);
-        if (response.error) resolve({ error: superjson.deserialize(response.error) });
-        else resolve({ data: superjson.deserialize(response.result!.data) });
-      },
-    };
-    electron.ipcMain.emit(CHANNEL, event, {
-      method: 'request',
-      operation: {
-        id,
-        type,
-        path: procedure,
-        input: input === undefined ? undefined : superjson.serialize(input),
-        context: {},
-      },
-    });
-  });
+): Promise<CallResult> {
+  const key = `${sender.id} ${frameUrl}`;
+  let page = pages.get(key);
+  if (!page) {
+    page = adminPage(preloadFile, electron.ipcMain, sender, frameUrl);
+    pages.set(key, page);
+  }
+  return page(type, procedure, input);
 }
 
 describe('on ready', () => {

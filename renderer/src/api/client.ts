@@ -1,13 +1,14 @@
 import { createTRPCClient, httpBatchLink, type TRPCLink } from '@trpc/client';
 import type { inferRouterOutputs } from '@trpc/server';
 import superjson from 'superjson';
-import { ipcLink } from 'trpc-electron/renderer';
+import type { IpcPort } from '../../../server/trpc/ipc-wire.js';
 import type { AppRouter } from '../../../server/trpc/router.js';
+import { ipcLink } from './ipc-link.js';
 
 declare global {
   interface Window {
-    /** Set by the Electron preload (trpc-electron's exposeElectronTRPC). */
-    electronTRPC?: unknown;
+    /** Set by the desktop app's preload (main/preload.ts) for the admin page only. */
+    hearthIpc?: IpcPort;
   }
 }
 
@@ -30,7 +31,7 @@ export function takeAdminToken(): string | null {
   return sessionStorage.getItem(TOKEN_KEY);
 }
 
-export const insideElectron = () => window.electronTRPC !== undefined;
+export const insideElectron = () => window.hearthIpc !== undefined;
 
 /** Where the chat keeps its login (renderer/src/chat/data/session.ts writes it). */
 const CHAT_CREDENTIALS_KEY = 'hearth-chat-credentials';
@@ -89,9 +90,10 @@ export function createApi(access: AdminAccess | null): Api {
       : access?.kind === 'chat-login'
         ? basicAuthorization(access.credentials)
         : null;
+  const port = window.hearthIpc;
   const link: TRPCLink<AppRouter> =
-    access?.kind === 'electron'
-      ? ipcLink<AppRouter>({ transformer: superjson })
+    access?.kind === 'electron' && port
+      ? ipcLink<AppRouter>({ port, transformer: superjson })
       : httpBatchLink<AppRouter>({
           url: new URL('/trpc', location.href).toString(),
           transformer: superjson,
