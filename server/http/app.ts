@@ -21,6 +21,7 @@ import { ConnectionHangup } from './hangup.js';
 import { lazySchemaCompilers } from './lazy-schema-compilers.js';
 import { addMultipartParser } from './multipart-body.js';
 import { jsonTooDeep, parseParams, tooDeepMessage } from './params.js';
+import { drainRefusedBody } from './refused-body.js';
 import { AnswerWithHeaders, type RequestInfo, type Route } from './route.js';
 
 export const API_PREFIX = '/api/v1';
@@ -209,9 +210,10 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
   // Bodies of other types carry no parameters for this API; read and ignore them.
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
 
-  app.setErrorHandler((error, request, reply) => {
+  app.setErrorHandler(async (error, request, reply) => {
     const apiError = toApiError(error, !handled.has(request));
     if (apiError.status >= 500) ctx.log.error(`${request.method} ${request.url} failed`, error);
+    await drainRefusedBody(request.raw);
     return sendError(reply, apiError);
   });
 

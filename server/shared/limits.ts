@@ -83,6 +83,12 @@ export const BODY_LIMIT_BYTES = 4 * 1024 * 1024;
 /** The most of one multipart file the server reads; a longer one is marked truncated. */
 export const MAX_UPLOAD_READ_BYTES = MAX_FILE_UPLOAD_SIZE_MIB * 1024 * 1024 + 1;
 /**
+ * The most of a refused request's remaining body the server reads and drops
+ * so that the client, still sending, gets to read the error
+ * (http/refused-body.ts): a form at the file limit plus its fields, and more.
+ */
+export const REFUSED_BODY_DRAIN_BYTES = 64 * 1024 * 1024;
+/**
  * Bytes of uploads one user may keep, in MiB. Zulip's quota is per
  * organization (none by default); a desktop server shared by a team is
  * better served by a per-user bound, so one member cannot fill the disk.
