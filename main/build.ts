@@ -16,7 +16,7 @@ export async function buildPreload(outfile = PRELOAD_OUT): Promise<string> {
     bundle: true,
     platform: 'node',
     format: 'cjs',
-    target: ['node20'],
+    target: ['node22.12'],
     external: ['electron'],
     logLevel: 'warning',
   });

@@ -107,7 +107,7 @@ export async function buildApp(outDir = DIST): Promise<string> {
       bundle: false,
       format: 'esm',
       platform: 'node',
-      target: ['node20.19'],
+      target: ['node22.12'],
       sourcemap: true,
       logLevel: 'warning',
     });

@@ -1,3 +1,5 @@
+// First: on too old a Node.js, say so before anything native loads.
+import './node-version.js';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';

@@ -45,10 +45,10 @@ function clientUrls(ctx: AppContext, interfaces: NetworkInterface[]): string[] {
   return [...new Set([config.externalUrl, ...others])];
 }
 
-/** The qrcode package loads at the first code asked for, not at start-up. */
+/** The QR encoder loads at the first code asked for, not at start-up. */
 async function qrCodeSvg(url: string): Promise<string> {
-  const { default: QRCode } = await import('qrcode');
-  return QRCode.toString(url, { type: 'svg', margin: 1, errorCorrectionLevel: 'M' });
+  const { renderSVG } = await import('uqr');
+  return renderSVG(url, { ecc: 'M', border: 1 });
 }
 
 export async function networkOverview(ctx: AppContext, actor: UserRow): Promise<NetworkOverview> {

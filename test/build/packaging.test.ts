@@ -25,18 +25,29 @@ const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
 const NODE_MODULES = realpathSync(path.join(ROOT, 'node_modules'));
 
 const patterns: string[] = config.files;
-const include = patterns.filter((p) => !p.startsWith('!'));
-const exclude = patterns.filter((p) => p.startsWith('!')).map((p) => p.slice(1));
 const matches = (file: string, pattern: string) => minimatch(file, pattern, { dot: true });
+
+/** A package being built: the platform's section of the configuration and the target arch. */
+interface Target {
+  os: 'linux' | 'mac' | 'win';
+  arch: string;
+}
 
 /**
  * Whether electron-builder puts `file` (relative to the app folder) into the
  * package: the app's own files when a `files` pattern takes them, the
- * production dependencies always; either unless an exclusion drops them.
+ * production dependencies always; either unless an exclusion drops them. A
+ * platform's own `files` add to the top-level ones, with `${arch}` expanded.
  */
-function shipped(file: string): boolean {
-  const taken = file.startsWith('node_modules/') || include.some((p) => matches(file, p));
-  return taken && !exclude.some((p) => matches(file, p));
+function shipped(file: string, target: Target = { os: 'linux', arch: 'x64' }): boolean {
+  const own: string[] = (config[target.os]?.files ?? []).map((p: string) =>
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: electron-builder's file macro
+    p.replaceAll('${arch}', target.arch),
+  );
+  const all = [...patterns, ...own];
+  const taken =
+    file.startsWith('node_modules/') || all.some((p) => !p.startsWith('!') && matches(file, p));
+  return taken && !all.some((p) => p.startsWith('!') && matches(file, p.slice(1)));
 }
 
 const unpacked = (file: string) =>
@@ -109,14 +120,20 @@ describe('electron-builder.yml', () => {
     expect(config.mac.target).toContain('dmg');
   });
 
-  it('unpacks the native modules from the asar and rebuilds them for Electron', () => {
-    expect(config.npmRebuild).toBe(true);
+  it('compiles nothing: the native modules are prebuilt Node-API addons, unpacked from the asar', () => {
+    expect(config.npmRebuild).toBe(false);
+    expect(config.buildDependenciesFromSource).toBe(false);
+    expect(config.nodeGypRebuild).toBe(false);
+    // Node-API addons load in Electron as built: both modules ship them.
+    expect(readdirSync(path.join(NODE_MODULES, 'better-sqlite3', 'prebuilds'))).toContain(
+      `${process.platform}-${process.arch}.node`,
+    );
     const natives = filesUnder('node_modules/better-sqlite3')
       .concat(filesUnder('node_modules/sharp'), filesUnder('node_modules/@img'))
       .map((f) => f.replace(/^.*?node_modules\//, 'node_modules/'))
-      .filter(shipped);
+      .filter((f) => shipped(f));
     const addons = natives.filter((f) => f.endsWith('.node'));
-    expect(addons).toContain('node_modules/better-sqlite3/build/Release/better_sqlite3.node');
+    expect(addons.some((f) => f.startsWith('node_modules/better-sqlite3/prebuilds/'))).toBe(true);
     expect(addons.some((f) => f.startsWith('node_modules/@img/'))).toBe(true);
     // sharp's addon loads libvips from beside it: the whole of sharp and @img is unpacked.
     for (const file of natives) {
@@ -124,6 +141,30 @@ describe('electron-builder.yml', () => {
         expect(unpacked(file), file).toBe(true);
       }
     }
+    // No source, build script or local build of SQLite ships.
+    for (const file of [
+      'node_modules/better-sqlite3/binding.gyp',
+      'node_modules/better-sqlite3/deps/sqlite3/sqlite3.c',
+      'node_modules/better-sqlite3/build/Release/better_sqlite3.node',
+    ]) {
+      expect(shipped(file), file).toBe(false);
+    }
+  });
+
+  it.each<[Target['os'], string, string]>([
+    ['linux', 'x64', 'linux-x64.node'],
+    ['linux', 'arm64', 'linux-arm64.node'],
+    ['mac', 'x64', 'darwin-x64.node'],
+    ['mac', 'arm64', 'darwin-arm64.node'],
+    ['win', 'x64', 'win32-x64.node'],
+    ['win', 'arm64', 'win32-arm64.node'],
+  ])("a %s %s package keeps only that platform's SQLite addon", (os, arch, addon) => {
+    const prebuilds = readdirSync(path.join(NODE_MODULES, 'better-sqlite3', 'prebuilds'));
+    expect(prebuilds).toContain(addon);
+    const kept = prebuilds
+      .map((name) => `node_modules/better-sqlite3/prebuilds/${name}`)
+      .filter((file) => shipped(file, { os, arch }));
+    expect(kept).toEqual([`node_modules/better-sqlite3/prebuilds/${addon}`]);
   });
 });
 
@@ -184,7 +225,7 @@ describe('the files packaged, after a build', () => {
       'package.json',
       ...filesUnder('server'),
     ];
-    for (const pattern of include) {
+    for (const pattern of patterns.filter((p) => !p.startsWith('!'))) {
       expect(
         candidates.some((f) => matches(f, pattern)),
         `nothing matches ${pattern}`,
@@ -236,7 +277,7 @@ describe('the files packaged, after a build', () => {
       f.replace(/^.*?node_modules\//, 'node_modules/'),
     );
     expect(emoji.filter((f) => f.includes('/img/')).length).toBeGreaterThan(0);
-    expect(emoji.filter(shipped).sort()).toEqual([
+    expect(emoji.filter((f) => shipped(f)).sort()).toEqual([
       'node_modules/emoji-datasource/LICENSE',
       'node_modules/emoji-datasource/emoji.json',
       'node_modules/emoji-datasource/package.json',

@@ -494,12 +494,30 @@ describe('the chat page', { timeout: 60_000 }, () => {
   });
 
   it('asks for notifications only from a click, then notifies DMs while away', async () => {
+    // The browser's own prompt stands in for a person who has not been asked
+    // yet and accepts when asked (headless Chromium denies every prompt).
+    await page.addInitScript(() => {
+      let permission: NotificationPermission = 'default';
+      let asks = 0;
+      Object.defineProperty(Notification, 'permission', { get: () => permission });
+      Notification.requestPermission = async () => {
+        asks++;
+        permission = 'granted';
+        return permission;
+      };
+      Object.assign(window, { permissionAsks: () => asks });
+    });
+    const asks = () =>
+      page.evaluate(() => (window as unknown as { permissionAsks(): number }).permissionAsks());
+    // A new page load, where the script runs first.
+    await page.goto('about:blank');
     await page.goto(`${t.url}/#inbox`);
     await sidebar().waitFor();
     expect(await page.evaluate(() => Notification.permission)).toBe('default');
-    await page.context().grantPermissions(['notifications'], { origin: t.url });
+    expect(await asks()).toBe(0);
     await page.getByRole('button', { name: 'Mel Member', exact: true }).click();
     await page.getByRole('menuitem', { name: 'Enable desktop notifications' }).click();
+    expect(await asks()).toBe(1);
     await page.getByRole('button', { name: 'Mel Member', exact: true }).click();
     expect(await page.getByRole('menuitem', { name: 'Enable desktop notifications' }).count()).toBe(
       0,

@@ -65,6 +65,17 @@ export function systemChromium(
 
 const PACKAGE = '@sparticuz/chromium';
 
+/** The package's own package.json, found above its entry file (its exports hide the path). */
+function packageManifest(entry: string): { version: string } {
+  for (let dir = path.dirname(entry); dir !== path.dirname(dir); dir = path.dirname(dir)) {
+    const file = path.join(dir, 'package.json');
+    if (!existsSync(file)) continue;
+    const manifest = JSON.parse(readFileSync(file, 'utf8')) as { name?: string; version: string };
+    if (manifest.name === PACKAGE) return manifest;
+  }
+  throw new Error(`${PACKAGE}'s package.json was not found above ${entry}`);
+}
+
 /**
  * The packaged Chromium, unpacked once per package version. The package
  * unpacks into os.tmpdir(), so TMPDIR points it at a private folder that is
@@ -84,8 +95,7 @@ async function packagedChromium(): Promise<ChromiumChoice> {
   } catch {
     throw new Error(`No Chromium found, and ${PACKAGE} is not installed: run npm install`);
   }
-  const manifest = path.join(path.dirname(main), '..', '..', 'package.json');
-  const { version } = JSON.parse(readFileSync(manifest, 'utf8')) as { version: string };
+  const { version } = packageManifest(main);
   const dir = path.join(os.tmpdir(), `hearth-chromium-${version}`);
   const executable = path.join(dir, 'chromium');
   // Without the system's fontconfig setup, text would not be drawn at all.
