@@ -4,6 +4,7 @@ import type { Socket } from 'node:net';
 import path from 'node:path';
 import { applyStagedRestore, attachBackups, BackupService } from './backup/index.js';
 import { type AppContext, createTransactionRunner, type Logger } from './core/context.js';
+import { DataDirLock } from './core/data-dir-lock.js';
 import { openFileLog, teeLogger } from './core/log.js';
 import { RateLimiter } from './core/rate-limit.js';
 import { WriteBatcher } from './core/write-batcher.js';
@@ -123,6 +124,8 @@ export const FILES_DIR = 'files';
 /** How long close() lets requests still in flight finish before cutting their connections. */
 export const CLOSE_GRACE_MS = 2_000;
 
+export { DataDirInUseError, type LockHolder, readLockHolder } from './core/data-dir-lock.js';
+
 export const silentLogger: Logger = { info() {}, warn() {}, error() {} };
 
 export const consoleLogger: Logger = {
@@ -136,7 +139,17 @@ export const consoleLogger: Logger = {
  * Electron shell, tests) decide what to do on first start (see cli.ts).
  */
 export async function createServer(options: ServerOptions): Promise<RunningServer> {
-  let run = await startRun(options);
+  prepareDataDir(options.dataDir);
+  // Held until close(), across restarts: a restore's restart reopens the same directory.
+  const lock = DataDirLock.acquire(options.dataDir);
+  let run: ServerRun;
+  try {
+    run = await startRun(options);
+  } catch (err) {
+    lock.release();
+    throw err;
+  }
+  lock.announce(run);
   const log = options.log ?? silentLogger;
   // Restarts and the final close happen one after another, never interleaved.
   let lifecycle: Promise<void> = Promise.resolve();
@@ -160,7 +173,11 @@ export async function createServer(options: ServerOptions): Promise<RunningServe
       lifecycle = lifecycle.then(async () => {
         if (closed) return;
         closed = true;
-        await run.close();
+        try {
+          await run.close();
+        } finally {
+          lock.release();
+        }
       });
       return lifecycle;
     },
@@ -169,7 +186,15 @@ export async function createServer(options: ServerOptions): Promise<RunningServe
         if (closed) return;
         await run.close();
         // The same port keeps clients' URL (and the desktop's) valid.
-        run = await startRun({ ...options, port: run.port });
+        try {
+          run = await startRun({ ...options, port: run.port });
+        } catch (err) {
+          // Nothing serves any more: let another server have the directory.
+          closed = true;
+          lock.release();
+          throw err;
+        }
+        lock.announce(run);
         watchRestarts();
         log.info(`Hearth restarted on ${run.url}`);
       });
@@ -184,12 +209,17 @@ export async function createServer(options: ServerOptions): Promise<RunningServe
   return server;
 }
 
-async function startRun(options: ServerOptions): Promise<ServerRun> {
-  // Owner-only when Hearth creates it (mkdir's mode passes through the umask);
-  // a directory the user made keeps the mode they gave it.
-  if (mkdirSync(options.dataDir, { recursive: true, mode: 0o700 }) !== undefined) {
-    chmodSync(options.dataDir, 0o700);
+/**
+ * Owner-only when Hearth creates it (mkdir's mode passes through the umask);
+ * a directory the user made keeps the mode they gave it.
+ */
+function prepareDataDir(dataDir: string): void {
+  if (mkdirSync(dataDir, { recursive: true, mode: 0o700 }) !== undefined) {
+    chmodSync(dataDir, 0o700);
   }
+}
+
+async function startRun(options: ServerOptions): Promise<ServerRun> {
   const now = options.now ?? Date.now;
   const fileLog = options.logFile === false ? null : openFileLog(options.dataDir);
   const log = fileLog
