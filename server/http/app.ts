@@ -16,6 +16,7 @@ import type { UserRow } from '../db/queries/users.js';
 import { FileAnswer } from '../shared/files.js';
 import { SerialisedFields } from '../shared/json-fields.js';
 import { BODY_LIMIT_BYTES } from '../shared/limits.js';
+import { checkHosts } from './allowed-hosts.js';
 import { parseByteRange } from './byte-range.js';
 import { ConnectionHangup } from './hangup.js';
 import { lazySchemaCompilers } from './lazy-schema-compilers.js';
@@ -188,12 +189,15 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
       headersTimeout: requestTimeout,
       // How often Node looks for expired requests (its default is 30 s).
       connectionsCheckingInterval: Math.max(50, Math.min(5_000, requestTimeout / 4)),
+      // A missing Host is answered by checkHosts, in the JSON envelope.
+      requireHostHeader: false,
     },
     keepAliveTimeout: 75_000,
     logger: false,
     routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true },
   });
 
+  checkHosts(app, ctx);
   await app.register(formbody);
   const multipartBodies = addMultipartParser(app);
   // Fastify's own JSON parser, after a nesting check: collectRawParams re-encodes
