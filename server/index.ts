@@ -13,6 +13,11 @@ import { defaultTimings, EventHub, type EventHubTimings } from './events/hub.js'
 import { registerAdminUi } from './http/admin-ui.js';
 import { buildHttpApp } from './http/app.js';
 import { registerChatUi } from './http/chat-ui.js';
+import {
+  type ConnectionLimits,
+  connectionLimitsFor,
+  openFileLimit,
+} from './http/connection-cap.js';
 import { logRequests } from './http/request-log.js';
 import { allRoutes } from './http/routes/index.js';
 import { registerTrpc } from './http/trpc-plugin.js';
@@ -81,6 +86,12 @@ export interface ServerOptions {
   /** How long an outgoing-webhook bot's server may take to answer (default 10 s). */
   outgoingWebhookTimeoutMs?: number;
   /**
+   * Connections open at once: per address other than this machine's, in
+   * all, and kept for this machine (default: from the open-file limit, see
+   * http/connection-cap.ts).
+   */
+  connectionLimits?: Partial<ConnectionLimits>;
+  /**
    * Log to `<data dir>/logs/hearth.log` (rotated; with a request log) besides
    * `log`; default true.
    */
@@ -121,6 +132,8 @@ export const DATABASE_FILE = 'hearth.sqlite';
 export const ZULIPRC_FILE = 'zuliprc';
 /** Uploaded files, emoji and avatars, under the data directory (see core/file-store.ts). */
 export const FILES_DIR = 'files';
+/** An open-file limit below this is worth a warning at start (it bounds the connections). */
+const LOW_OPEN_FILE_LIMIT = 2048;
 /** How long close() lets requests still in flight finish before cutting their connections. */
 export const CLOSE_GRACE_MS = 2_000;
 
@@ -262,11 +275,19 @@ async function startRun(options: ServerOptions): Promise<ServerRun> {
   const zuliprcPath = path.join(options.dataDir, ZULIPRC_FILE);
   const backups = await BackupService.open(ctx, options.dataDir);
   attachBackups(ctx, backups);
+  const fileLimit = openFileLimit();
+  const connectionLimits = { ...connectionLimitsFor(fileLimit), ...options.connectionLimits };
+  if (fileLimit !== null && fileLimit < LOW_OPEN_FILE_LIMIT) {
+    log.warn(
+      `The open-file limit is ${fileLimit}: Hearth keeps at most ${connectionLimits.total} connections open. Raise it with \`ulimit -n\` before starting Hearth (see README).`,
+    );
+  }
   const app = await buildHttpApp({
     ctx,
     routes: allRoutes,
     rateLimiter,
     requestTimeoutMs: options.requestTimeoutMs,
+    connectionLimits,
   });
   if (fileLog) logRequests(app, fileLog.request);
   registerChatUi(app);

@@ -18,6 +18,7 @@ import { SerialisedFields } from '../shared/json-fields.js';
 import { BODY_LIMIT_BYTES } from '../shared/limits.js';
 import { checkHosts } from './allowed-hosts.js';
 import { parseByteRange } from './byte-range.js';
+import { type ConnectionLimits, capConnections } from './connection-cap.js';
 import { ConnectionHangup } from './hangup.js';
 import { lazySchemaCompilers } from './lazy-schema-compilers.js';
 import { addMultipartParser } from './multipart-body.js';
@@ -33,6 +34,8 @@ export interface HttpAppOptions {
   rateLimiter: RateLimiter;
   /** How long a request's headers and body may take to arrive (default 60 s). */
   requestTimeoutMs?: number;
+  /** Connections open at once (see connection-cap.ts); none when absent. */
+  connectionLimits?: ConnectionLimits;
 }
 
 export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
@@ -197,6 +200,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
     routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true },
   });
 
+  if (options.connectionLimits) capConnections(app.server, options.connectionLimits, ctx.log);
   checkHosts(app, ctx);
   await app.register(formbody);
   const multipartBodies = addMultipartParser(app);
