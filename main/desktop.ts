@@ -24,6 +24,7 @@ import superjson, { type SuperJSONResult } from 'superjson';
 import { defaultDataDir } from '../server/data-dir.js';
 import type { DesktopStatus } from '../server/hosting/index.js';
 import { SERVER_NODE_FLAGS } from '../server/node-flags.js';
+import type { DataDirHolder } from './server-messages.js';
 import { type ServerChild, ServerSupervisor, type SupervisorOptions } from './server-supervisor.js';
 import { createTray } from './tray.js';
 import { bridgeTrpc } from './trpc-bridge.js';
@@ -116,11 +117,16 @@ export function runDesktop(options: DesktopOptions = {}): Desktop {
   /** The server URL the chat was loaded from (reloaded when the server moves). */
   let chatLoadedFrom: string | null = null;
   let nextQueryId = 1;
+  /**
+   * The server that already served the data directory when ours was refused
+   * (the CLI, say), while the window shows its chat instead of ours.
+   */
+  let otherServer: { localUrl: string; url: string } | null = null;
 
   const places = () => ({
     adminPagePath: adminPagePath(),
-    localUrl: supervisor?.localUrl() ?? null,
-    clientUrl: supervisor?.status().url ?? null,
+    localUrl: supervisor?.localUrl() ?? otherServer?.localUrl ?? null,
+    clientUrl: supervisor?.status().url ?? otherServer?.url ?? null,
   });
 
   const showAdmin = (win: BrowserWindow) => {
@@ -131,7 +137,7 @@ export function runDesktop(options: DesktopOptions = {}): Desktop {
   };
 
   const showChat = (win: BrowserWindow, url?: string) => {
-    const local = supervisor?.localUrl();
+    const local = places().localUrl;
     if (!local) return;
     view = 'chat';
     wantsChat = false;
@@ -244,9 +250,59 @@ export function runDesktop(options: DesktopOptions = {}): Desktop {
     window.focus();
   };
 
+  /** Shows the chat of the server that holds the data directory, in our window. */
+  const showOtherServer = (other: { localUrl: string; url: string }) => {
+    otherServer = other;
+    const win = window && !window.isDestroyed() ? window : openWindow('admin');
+    view = 'chat';
+    wantsChat = false;
+    chatLoadedFrom = other.localUrl;
+    void win.loadURL(`${other.localUrl}/`);
+    win.show();
+    win.focus();
+  };
+
+  /**
+   * Another server serves the data directory (one organization, one server):
+   * offer to use it in this window, or quit. Its chat works as ours would;
+   * the admin page needs this app's own server and stays unavailable.
+   */
+  const onDataDirInUse = async (holder: DataDirHolder | null) => {
+    if (quitting) return;
+    const where = holder?.url
+      ? `at ${holder.url} (process ${holder.pid})`
+      : holder
+        ? `(process ${holder.pid}, still starting)`
+        : '';
+    const open = holder?.localUrl ? { localUrl: holder.localUrl, url: holder.url ?? '' } : null;
+    const options = {
+      type: 'question' as const,
+      title: 'Hearth is already running',
+      message: 'Another Hearth server is already serving this organization',
+      detail:
+        `A Hearth server ${where} already uses ${dataDir}, so this app cannot start its own. ` +
+        (open
+          ? 'Open its chat in this window, or quit.'
+          : 'Try again once it has started, or quit.'),
+      buttons: [open ? 'Open its chat' : 'Try again', 'Quit'],
+      defaultId: 0,
+      cancelId: 1,
+      noLink: true,
+    };
+    const { response } =
+      window && !window.isDestroyed()
+        ? await dialog.showMessageBox(window, options)
+        : await dialog.showMessageBox(options);
+    if (quitting) return;
+    if (response !== 0) app.quit();
+    else if (open) showOtherServer(open);
+    else void supervisor?.restart();
+  };
+
   const onStatus = (status: DesktopStatus) => {
     tray?.update(status);
     if (status.state !== 'running' || !window || window.isDestroyed()) return;
+    otherServer = null;
     if (wantsChat) void chatWhenReady();
     // The server moved (new network settings, another port): follow it.
     else if (view === 'chat' && chatLoadedFrom !== supervisor?.localUrl()) showChat(window);
@@ -270,6 +326,7 @@ export function runDesktop(options: DesktopOptions = {}): Desktop {
     });
     const running = supervisor;
     running.on('status', onStatus);
+    running.on('in-use', (holder) => void onDataDirInUse(holder));
     bridgeTrpc(
       ipcMain,
       async (operation) => {

@@ -36,6 +36,15 @@ export interface ReadyReport {
   warning: string | null;
 }
 
+/** The server that already serves the data directory, as it recorded itself. */
+export interface DataDirHolder {
+  pid: number;
+  /** The URL clients use; null while it is still starting. */
+  url: string | null;
+  /** How this machine reaches it; null while it is still starting. */
+  localUrl: string | null;
+}
+
 export type FromServer =
   | ReadyReport
   | { type: 'trpc-result'; id: number; response: IpcResponse }
@@ -43,5 +52,7 @@ export type FromServer =
   | { type: 'restart' }
   /** Could not start (the message says why); the process exits next. */
   | { type: 'failed'; message: string }
+  /** Another server (the CLI, say) serves the data directory; the process exits next. */
+  | { type: 'in-use'; message: string; holder: DataDirHolder | null }
   /** Show a folder in the system's file manager (only the main process may). */
   | { type: 'open-path'; id: number; path: string };

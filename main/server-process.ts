@@ -16,7 +16,12 @@ import {
   desktopListenChoice,
   readDesktopSettings,
 } from '../server/hosting/index.js';
-import { consoleLogger, createServer, type RunningServer } from '../server/index.js';
+import {
+  consoleLogger,
+  createServer,
+  DataDirInUseError,
+  type RunningServer,
+} from '../server/index.js';
 import { ownerContext } from '../server/trpc/context.js';
 import { runIpcOperation } from '../server/trpc/ipc-operation.js';
 import { createAppRouter } from '../server/trpc/router.js';
@@ -188,9 +193,19 @@ async function main(): Promise<void> {
 }
 
 main().catch((err: unknown) => {
-  // E.g. a database from a newer Hearth: the supervisor shows why.
-  console.error('The Hearth server could not start', err);
-  channel.send({ type: 'failed', message: err instanceof Error ? err.message : String(err) });
+  if (err instanceof DataDirInUseError) {
+    // No crash: the desktop offers the running server instead.
+    const holder = err.holder && {
+      pid: err.holder.pid,
+      url: err.holder.url,
+      localUrl: err.holder.localUrl,
+    };
+    channel.send({ type: 'in-use', message: err.message, holder });
+  } else {
+    // E.g. a database from a newer Hearth: the supervisor shows why.
+    console.error('The Hearth server could not start', err);
+    channel.send({ type: 'failed', message: err instanceof Error ? err.message : String(err) });
+  }
   // Messages leave asynchronously: give this one time to reach the main process.
   setTimeout(() => process.exit(1), 200);
 });

@@ -10,6 +10,7 @@ import type { DesktopStatus } from '../server/hosting/index.js';
 import type { IpcOperation, IpcResponse } from '../server/trpc/ipc-operation.js';
 import {
   CONFIG_ARG,
+  type DataDirHolder,
   type FromServer,
   type ReadyReport,
   type ServerProcessConfig,
@@ -69,7 +70,11 @@ const dataResponse = (operation: IpcOperation, data: unknown): IpcResponse => ({
   result: { type: 'data', data: superjson.serialize(data) },
 });
 
-export class ServerSupervisor extends EventEmitter<{ status: [DesktopStatus] }> {
+export class ServerSupervisor extends EventEmitter<{
+  status: [DesktopStatus];
+  /** Another server serves the data directory: this one stopped without starting. */
+  'in-use': [DataDirHolder | null];
+}> {
   private child: ServerChild | null = null;
   private ready: ReadyReport | null = null;
   private current: DesktopStatus;
@@ -195,9 +200,11 @@ export class ServerSupervisor extends EventEmitter<{ status: [DesktopStatus] }> 
     this.child = child;
     this.ready = null;
     let failure: string | null = null;
+    let inUse: { message: string; holder: DataDirHolder | null } | null = null;
     this.exited = new Promise((resolve) => {
       child.on('exit', (code) => {
-        this.onExit(child, code, failure);
+        if (inUse) this.onInUse(child, inUse.message, inUse.holder);
+        else this.onExit(child, code, failure);
         resolve();
       });
     });
@@ -210,6 +217,7 @@ export class ServerSupervisor extends EventEmitter<{ status: [DesktopStatus] }> 
         pending?.resolve(message.response);
       } else if (message.type === 'restart') void this.restart();
       else if (message.type === 'failed') failure = message.message;
+      else if (message.type === 'in-use') inUse = message;
       else if (message.type === 'open-path') void this.openPath(child, message.id, message.path);
     });
   }
@@ -290,6 +298,28 @@ export class ServerSupervisor extends EventEmitter<{ status: [DesktopStatus] }> 
       this.restartTimer = null;
       if (!this.intent) this.spawn();
     }, delay);
+  }
+
+  /**
+   * The data directory is another server's: starting again would meet the
+   * same lock, so no restart; the shell decides (open that server, or quit).
+   */
+  private onInUse(child: ServerChild, message: string, holder: DataDirHolder | null): void {
+    if (this.child !== child) return;
+    this.child = null;
+    this.ready = null;
+    if (this.intent) return; // a stop or restart asked for meanwhile
+    this.options.log(message);
+    this.failQueued(message);
+    this.update({
+      state: 'stopped',
+      url: null,
+      port: null,
+      host: null,
+      startedAt: null,
+      lastError: message,
+    });
+    this.emit('in-use', holder);
   }
 
   private async stopChild(): Promise<void> {

@@ -9,6 +9,7 @@ import { ensureOrganization } from './bootstrap.js';
 import { ApiError } from './core/errors.js';
 import { defaultDataDir } from './data-dir.js';
 import { DatabaseTooNewError } from './db/migrate.js';
+import { PER_ADDRESS_LIMIT } from './http/connection-cap.js';
 import { consoleLogger, createServer, type RunningServer } from './index.js';
 import { deactivateOrganization } from './realm/index.js';
 import { isLoopbackHost, isWildcardHost, normalizeExternalUrl } from './shared/network.js';
@@ -23,6 +24,8 @@ export interface CliOptions {
   externalUrl?: string;
   demo: boolean;
   rateLimit: boolean;
+  /** Connections one address (not this machine) may hold open; undefined: the default. */
+  maxConnectionsPerAddress?: number;
   /** Deactivate the organization and exit instead of serving. */
   deactivateOrganization: boolean;
   /**
@@ -46,6 +49,7 @@ export function parseCliOptions(argv: string[], env: NodeJS.ProcessEnv): CliOpti
       'external-url': { type: 'string' },
       demo: { type: 'boolean' },
       'no-rate-limit': { type: 'boolean' },
+      'max-connections-per-address': { type: 'string' },
       'deactivate-organization': { type: 'boolean' },
       'set-jwt-key': { type: 'string' },
       'clear-jwt-key': { type: 'boolean' },
@@ -64,6 +68,10 @@ export function parseCliOptions(argv: string[], env: NodeJS.ProcessEnv): CliOpti
                      realm_url, the zuliprc's site and the banner (HEARTH_EXTERNAL_URL)
   --demo             seed a demo organization and enable the dev login endpoints (HEARTH_DEMO=1)
   --no-rate-limit    turn rate limiting off, e.g. for benchmarks (HEARTH_RATE_LIMIT=0)
+  --max-connections-per-address N
+                     connections one client address may keep open (default ${PER_ADDRESS_LIMIT}; this
+                     machine's own clients are not limited per address)
+                     (HEARTH_MAX_CONNECTIONS_PER_ADDRESS)
   --deactivate-organization
                      deactivate the organization (every API request then fails) and exit
   --set-jwt-key KEY  store the organization's JWT key (HS256, at least 32 bytes), enabling
@@ -75,8 +83,14 @@ export function parseCliOptions(argv: string[], env: NodeJS.ProcessEnv): CliOpti
   const port = Number(portText);
   if (!/^\d+$/.test(portText) || port > 65535) throw new Error(`invalid port: ${portText}`);
   const externalUrl = values['external-url'] ?? env.HEARTH_EXTERNAL_URL;
+  const perAddressText =
+    values['max-connections-per-address'] ?? env.HEARTH_MAX_CONNECTIONS_PER_ADDRESS;
+  if (perAddressText !== undefined && !/^[1-9]\d{0,5}$/.test(perAddressText)) {
+    throw new Error(`invalid connections per address: ${perAddressText}`);
+  }
   return {
     ...(externalUrl ? { externalUrl: normalizeExternalUrl(externalUrl) } : {}),
+    ...(perAddressText ? { maxConnectionsPerAddress: Number(perAddressText) } : {}),
     jwtKey: jwtKeyOption(values['set-jwt-key'], values['clear-jwt-key'], env),
     dataDir: path.resolve(values['data-dir'] ?? env.HEARTH_DATA_DIR ?? defaultDataDir()),
     port,
@@ -123,6 +137,9 @@ export async function main(
     externalUrl: options.externalUrl,
     demo: options.demo,
     rateLimit: options.rateLimit,
+    ...(options.maxConnectionsPerAddress
+      ? { connectionLimits: { perAddress: options.maxConnectionsPerAddress } }
+      : {}),
     log: consoleLogger,
     adminToken,
   });

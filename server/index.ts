@@ -4,6 +4,7 @@ import type { Socket } from 'node:net';
 import path from 'node:path';
 import { applyStagedRestore, attachBackups, BackupService } from './backup/index.js';
 import { type AppContext, createTransactionRunner, type Logger } from './core/context.js';
+import { DataDirLock } from './core/data-dir-lock.js';
 import { openFileLog, teeLogger } from './core/log.js';
 import { RateLimiter } from './core/rate-limit.js';
 import { WriteBatcher } from './core/write-batcher.js';
@@ -12,6 +13,11 @@ import { defaultTimings, EventHub, type EventHubTimings } from './events/hub.js'
 import { registerAdminUi } from './http/admin-ui.js';
 import { buildHttpApp } from './http/app.js';
 import { registerChatUi } from './http/chat-ui.js';
+import {
+  type ConnectionLimits,
+  connectionLimitsFor,
+  openFileLimit,
+} from './http/connection-cap.js';
 import { logRequests } from './http/request-log.js';
 import { allRoutes } from './http/routes/index.js';
 import { registerTrpc } from './http/trpc-plugin.js';
@@ -80,6 +86,12 @@ export interface ServerOptions {
   /** How long an outgoing-webhook bot's server may take to answer (default 10 s). */
   outgoingWebhookTimeoutMs?: number;
   /**
+   * Connections open at once: per address other than this machine's, in
+   * all, and kept for this machine (default: from the open-file limit, see
+   * http/connection-cap.ts).
+   */
+  connectionLimits?: Partial<ConnectionLimits>;
+  /**
    * Log to `<data dir>/logs/hearth.log` (rotated; with a request log) besides
    * `log`; default true.
    */
@@ -120,8 +132,12 @@ export const DATABASE_FILE = 'hearth.sqlite';
 export const ZULIPRC_FILE = 'zuliprc';
 /** Uploaded files, emoji and avatars, under the data directory (see core/file-store.ts). */
 export const FILES_DIR = 'files';
+/** An open-file limit below this is worth a warning at start (it bounds the connections). */
+const LOW_OPEN_FILE_LIMIT = 2048;
 /** How long close() lets requests still in flight finish before cutting their connections. */
 export const CLOSE_GRACE_MS = 2_000;
+
+export { DataDirInUseError, type LockHolder, readLockHolder } from './core/data-dir-lock.js';
 
 export const silentLogger: Logger = { info() {}, warn() {}, error() {} };
 
@@ -136,7 +152,17 @@ export const consoleLogger: Logger = {
  * Electron shell, tests) decide what to do on first start (see cli.ts).
  */
 export async function createServer(options: ServerOptions): Promise<RunningServer> {
-  let run = await startRun(options);
+  prepareDataDir(options.dataDir);
+  // Held until close(), across restarts: a restore's restart reopens the same directory.
+  const lock = DataDirLock.acquire(options.dataDir);
+  let run: ServerRun;
+  try {
+    run = await startRun(options);
+  } catch (err) {
+    lock.release();
+    throw err;
+  }
+  lock.announce(run);
   const log = options.log ?? silentLogger;
   // Restarts and the final close happen one after another, never interleaved.
   let lifecycle: Promise<void> = Promise.resolve();
@@ -160,7 +186,11 @@ export async function createServer(options: ServerOptions): Promise<RunningServe
       lifecycle = lifecycle.then(async () => {
         if (closed) return;
         closed = true;
-        await run.close();
+        try {
+          await run.close();
+        } finally {
+          lock.release();
+        }
       });
       return lifecycle;
     },
@@ -169,7 +199,15 @@ export async function createServer(options: ServerOptions): Promise<RunningServe
         if (closed) return;
         await run.close();
         // The same port keeps clients' URL (and the desktop's) valid.
-        run = await startRun({ ...options, port: run.port });
+        try {
+          run = await startRun({ ...options, port: run.port });
+        } catch (err) {
+          // Nothing serves any more: let another server have the directory.
+          closed = true;
+          lock.release();
+          throw err;
+        }
+        lock.announce(run);
         watchRestarts();
         log.info(`Hearth restarted on ${run.url}`);
       });
@@ -184,12 +222,17 @@ export async function createServer(options: ServerOptions): Promise<RunningServe
   return server;
 }
 
-async function startRun(options: ServerOptions): Promise<ServerRun> {
-  // Owner-only when Hearth creates it (mkdir's mode passes through the umask);
-  // a directory the user made keeps the mode they gave it.
-  if (mkdirSync(options.dataDir, { recursive: true, mode: 0o700 }) !== undefined) {
-    chmodSync(options.dataDir, 0o700);
+/**
+ * Owner-only when Hearth creates it (mkdir's mode passes through the umask);
+ * a directory the user made keeps the mode they gave it.
+ */
+function prepareDataDir(dataDir: string): void {
+  if (mkdirSync(dataDir, { recursive: true, mode: 0o700 }) !== undefined) {
+    chmodSync(dataDir, 0o700);
   }
+}
+
+async function startRun(options: ServerOptions): Promise<ServerRun> {
   const now = options.now ?? Date.now;
   const fileLog = options.logFile === false ? null : openFileLog(options.dataDir);
   const log = fileLog
@@ -232,11 +275,19 @@ async function startRun(options: ServerOptions): Promise<ServerRun> {
   const zuliprcPath = path.join(options.dataDir, ZULIPRC_FILE);
   const backups = await BackupService.open(ctx, options.dataDir);
   attachBackups(ctx, backups);
+  const fileLimit = openFileLimit();
+  const connectionLimits = { ...connectionLimitsFor(fileLimit), ...options.connectionLimits };
+  if (fileLimit !== null && fileLimit < LOW_OPEN_FILE_LIMIT) {
+    log.warn(
+      `The open-file limit is ${fileLimit}: Hearth keeps at most ${connectionLimits.total} connections open. Raise it with \`ulimit -n\` before starting Hearth (see README).`,
+    );
+  }
   const app = await buildHttpApp({
     ctx,
     routes: allRoutes,
     rateLimiter,
     requestTimeoutMs: options.requestTimeoutMs,
+    connectionLimits,
   });
   if (fileLog) logRequests(app, fileLog.request);
   registerChatUi(app);

@@ -16,7 +16,9 @@ import type { UserRow } from '../db/queries/users.js';
 import { FileAnswer } from '../shared/files.js';
 import { SerialisedFields } from '../shared/json-fields.js';
 import { BODY_LIMIT_BYTES } from '../shared/limits.js';
+import { checkHosts } from './allowed-hosts.js';
 import { parseByteRange } from './byte-range.js';
+import { type ConnectionLimits, capConnections } from './connection-cap.js';
 import { ConnectionHangup } from './hangup.js';
 import { lazySchemaCompilers } from './lazy-schema-compilers.js';
 import { addMultipartParser } from './multipart-body.js';
@@ -32,6 +34,8 @@ export interface HttpAppOptions {
   rateLimiter: RateLimiter;
   /** How long a request's headers and body may take to arrive (default 60 s). */
   requestTimeoutMs?: number;
+  /** Connections open at once (see connection-cap.ts); none when absent. */
+  connectionLimits?: ConnectionLimits;
 }
 
 export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
@@ -188,12 +192,16 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
       headersTimeout: requestTimeout,
       // How often Node looks for expired requests (its default is 30 s).
       connectionsCheckingInterval: Math.max(50, Math.min(5_000, requestTimeout / 4)),
+      // A missing Host is answered by checkHosts, in the JSON envelope.
+      requireHostHeader: false,
     },
     keepAliveTimeout: 75_000,
     logger: false,
     routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true },
   });
 
+  if (options.connectionLimits) capConnections(app.server, options.connectionLimits, ctx.log);
+  checkHosts(app, ctx);
   await app.register(formbody);
   const multipartBodies = addMultipartParser(app);
   // Fastify's own JSON parser, after a nesting check: collectRawParams re-encodes

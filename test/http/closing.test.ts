@@ -38,7 +38,7 @@ it('cuts a request whose body stalls, and the database closes', async () => {
   const t = await startTestServer();
   const socket = await openSocket(
     t,
-    'POST /api/v1/messages HTTP/1.1\r\nHost: x\r\n' +
+    'POST /api/v1/messages HTTP/1.1\r\nHost: localhost\r\n' +
       'Content-Type: application/x-www-form-urlencoded\r\nContent-Length: 1000\r\n\r\ntype=str',
   );
   await closesWithinBound(t, [socket]);
@@ -47,13 +47,16 @@ it('cuts a request whose body stalls, and the database closes', async () => {
 
 it('cuts a request whose headers stall', async () => {
   const t = await startTestServer();
-  const socket = await openSocket(t, 'GET /api/v1/users/me HTTP/1.1\r\nHost: x\r\n');
+  const socket = await openSocket(t, 'GET /api/v1/users/me HTTP/1.1\r\nHost: localhost\r\n');
   await closesWithinBound(t, [socket]);
 }, 30_000);
 
 it('answers a whole request, then closes its idle keep-alive socket without waiting', async () => {
   const t = await startTestServer();
-  const socket = await openSocket(t, 'GET /api/v1/server_settings HTTP/1.1\r\nHost: x\r\n\r\n');
+  const socket = await openSocket(
+    t,
+    'GET /api/v1/server_settings HTTP/1.1\r\nHost: localhost\r\n\r\n',
+  );
   let received = '';
   socket.on('data', (chunk: Buffer) => {
     received += chunk.toString();

@@ -132,7 +132,7 @@ describe('multipart form bodies', () => {
     await new Promise<void>((resolve, reject) => {
       const socket = net.connect(Number(url.port), url.hostname, () => {
         socket.write(
-          'POST /api/v1/user_uploads HTTP/1.1\r\nHost: x\r\n' +
+          'POST /api/v1/user_uploads HTTP/1.1\r\nHost: localhost\r\n' +
             'Content-Type: multipart/form-data; boundary=b\r\nContent-Length: 100000\r\n\r\n' +
             '--b\r\nContent-Disposition: form-data; name="file"; filename="a.bin"\r\n\r\npartial',
         );

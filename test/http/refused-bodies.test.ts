@@ -52,7 +52,7 @@ describe('refused bodies', () => {
     const tail = 'y'.repeat(1000);
     const body = `${parts.join('')}--${boundary}--\r\n${tail}`;
     const request = rawRequest(
-      `POST /api/v1/users/me/alert_words HTTP/1.1\r\nHost: x\r\n` +
+      `POST /api/v1/users/me/alert_words HTTP/1.1\r\nHost: localhost\r\n` +
         `Content-Type: multipart/form-data; boundary=${boundary}\r\n` +
         `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${parts.join('')}`,
     );
@@ -67,7 +67,7 @@ describe('refused bodies', () => {
 
   it('does not wait for a body declared longer than it would read', async () => {
     const request = rawRequest(
-      'POST /api/v1/users/me/alert_words HTTP/1.1\r\nHost: x\r\n' +
+      'POST /api/v1/users/me/alert_words HTTP/1.1\r\nHost: localhost\r\n' +
         'Content-Type: application/json\r\n' +
         `Content-Length: ${REFUSED_BODY_DRAIN_BYTES + 1}\r\n\r\n{"alert_words": [`,
     );

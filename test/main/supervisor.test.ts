@@ -189,6 +189,31 @@ describe('crashes', () => {
   });
 });
 
+describe('a data directory another server serves', () => {
+  it('is no crash: stopped at once, no restart, the holder reported to the shell', async () => {
+    const s = supervisor();
+    const reports: unknown[] = [];
+    s.on('in-use', (holder) => reports.push(holder));
+    s.start();
+    const waiting = s.call(op('users.list'));
+    const holder = { pid: 4242, url: 'http://127.0.0.1:9991', localUrl: 'http://127.0.0.1:9991' };
+    const message =
+      'Another Hearth server (http://127.0.0.1:9991, process 4242) is already serving /data.';
+    last().say({ type: 'in-use', message, holder });
+    last().emit('exit', 1);
+    expect(s.status()).toMatchObject({ state: 'stopped', restarts: 0, lastError: message });
+    expect(reports).toEqual([holder]);
+    expect(decode(await waiting).error).toMatchObject({ message });
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(children).toHaveLength(1);
+    // Asked to, it tries again (the other server may have stopped meanwhile).
+    await s.restart();
+    expect(children).toHaveLength(2);
+    last().ready();
+    expect(s.status()).toMatchObject({ state: 'running', lastError: null });
+  });
+});
+
 describe('requested restarts and stops', () => {
   it('the server asking to restart (new network settings) is no crash', async () => {
     const s = supervisor();

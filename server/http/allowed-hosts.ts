@@ -1,0 +1,155 @@
+/**
+ * Which `Host` a request may name. A page on any web site can make the
+ * owner's browser send requests to 127.0.0.1 under the site's own name (DNS
+ * rebinding: the name first resolves to the site, then to 127.0.0.1), and
+ * read the answers as its own; only the Host header tells such requests
+ * apart. So the server answers only the names and addresses it is reached
+ * by: the loopback names, the address it listens on (in LAN mode, every
+ * address of the machine and its host name), and the external URL's host.
+ * Others get Zulip's answer to a host outside ALLOWED_HOSTS (Django's
+ * DisallowedHost, a 400 Bad Request), in the JSON envelope: BAD_REQUEST.
+ *
+ * A port, when given, must be the one listened on or the external URL's.
+ * An absolute-form request target (`GET http://name/path`) names its host
+ * in the target, which then counts instead of the header (RFC 9112 §3.2.2).
+ * An HTTP/1.0 request may carry no Host at all: browsers always send one,
+ * so it cannot come from a rebound page.
+ */
+import os from 'node:os';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { AppContext, ServerConfig } from '../core/context.js';
+import { badRequest } from '../core/errors.js';
+import { isWildcardHost, urlHost } from '../shared/network.js';
+
+/** The loopback names any server here answers to. */
+const LOOPBACK_NAMES = ['localhost', '127.0.0.1', '[::1]'];
+/** How long the machine's addresses are trusted before a miss looks again. */
+const INTERFACES_TTL_MS = 2_000;
+
+/** A host as it is compared: lower case, IP literals normalized, no trailing dot. */
+function canonicalName(name: string): string | null {
+  const trimmed = name.endsWith('.') && !name.startsWith('[') ? name.slice(0, -1) : name;
+  if (trimmed === '' || /[\s/?#@\\]/.test(trimmed)) return null;
+  try {
+    return new URL(`http://${trimmed}/`).hostname;
+  } catch {
+    return null;
+  }
+}
+
+/** `name`, `name:port`, `[v6]`, `[v6]:port`; null when malformed. */
+export function parseHostHeader(value: string): { name: string; port: number | null } | null {
+  const match = /^(\[[^\]]*\]|[^:[\]]*)(?::(\d{1,5}))?$/.exec(value.trim());
+  if (!match) return null;
+  const name = canonicalName(match[1]!);
+  if (name === null) return null;
+  const port = match[2] === undefined ? null : Number(match[2]);
+  if (port !== null && port > 65535) return null;
+  return { name, port };
+}
+
+const defaultPort = (url: URL) =>
+  url.port ? Number(url.port) : url.protocol === 'https:' ? 443 : 80;
+
+export class AllowedHosts {
+  private interfaceNames: Set<string> = new Set();
+  private interfacesReadAt = Number.NEGATIVE_INFINITY;
+
+  constructor(
+    private readonly config: ServerConfig,
+    private readonly now: () => number = Date.now,
+    private readonly interfaces: () => NodeJS.Dict<
+      os.NetworkInterfaceInfo[]
+    > = os.networkInterfaces,
+  ) {}
+
+  /** Whether a Host value (or an absolute-form target's authority) names this server. */
+  allows(value: string): boolean {
+    const host = parseHostHeader(value);
+    if (!host) return false;
+    if (host.port !== null && !this.ports().has(host.port)) return false;
+    if (this.fixedNames().has(host.name)) return true;
+    if (!isWildcardHost(this.config.host)) return false;
+    if (this.interfaceNames.has(host.name)) return true;
+    // A new address (another network, a new lease): look again, at most every INTERFACES_TTL_MS.
+    if (this.now() - this.interfacesReadAt < INTERFACES_TTL_MS) return false;
+    this.readInterfaces();
+    return this.interfaceNames.has(host.name);
+  }
+
+  private external(): URL | null {
+    const given = this.config.givenExternalUrl;
+    return given ? new URL(given) : null;
+  }
+
+  private ports(): Set<number> {
+    const external = this.external();
+    return new Set([this.config.port, ...(external ? [defaultPort(external)] : [])]);
+  }
+
+  private fixedNames(): Set<string> {
+    const names = [...LOOPBACK_NAMES, this.config.host, this.external()?.hostname ?? ''];
+    const set = new Set<string>();
+    for (const name of names) {
+      const canonical = name && !isWildcardHost(name) ? canonicalName(urlHost(name)) : null;
+      if (canonical) set.add(canonical);
+    }
+    return set;
+  }
+
+  /** Every address of the machine, and its host name (mDNS's `name.local` too). */
+  private readInterfaces(): void {
+    this.interfacesReadAt = this.now();
+    const names = new Set<string>();
+    for (const info of Object.values(this.interfaces()).flat()) {
+      if (!info) continue;
+      const canonical = canonicalName(urlHost(info.address));
+      if (canonical) names.add(canonical);
+    }
+    const hostname = os.hostname().toLowerCase();
+    for (const name of [hostname, `${hostname.split('.')[0]}.local`]) {
+      const canonical = canonicalName(name);
+      if (canonical) names.add(canonical);
+    }
+    this.interfaceNames = names;
+  }
+}
+
+/** The authority of an absolute-form target (`http://host:port/path`), else null. */
+function targetAuthority(url: string): string | null {
+  const match = /^[a-z][a-z0-9+.-]*:\/\/([^/?#]*)/i.exec(url);
+  return match ? match[1]! : null;
+}
+
+const shown = (value: string) => (value.length > 100 ? `${value.slice(0, 100)}…` : value);
+
+/** Why the request's host is refused, or null when it names this server. */
+export function hostRefusal(request: FastifyRequest, allowed: AllowedHosts): string | null {
+  const raw = request.raw;
+  const authority = targetAuthority(raw.url ?? '');
+  if (authority !== null) {
+    return allowed.allows(authority)
+      ? null
+      : `Invalid host in the request target: ${shown(authority)}`;
+  }
+  let host: string | null = null;
+  let count = 0;
+  for (let i = 0; i < raw.rawHeaders.length; i += 2) {
+    if (raw.rawHeaders[i]!.toLowerCase() === 'host') {
+      count++;
+      host = raw.rawHeaders[i + 1]!;
+    }
+  }
+  if (count > 1) return 'Invalid Host header: more than one';
+  if (host === null) return raw.httpVersion === '1.0' ? null : 'Missing Host header';
+  return allowed.allows(host) ? null : `Invalid Host header: ${shown(host)}`;
+}
+
+/** Refuses, before anything else runs, requests for a host this server is not reached by. */
+export function checkHosts(app: FastifyInstance, ctx: AppContext): void {
+  const allowed = new AllowedHosts(ctx.config);
+  app.addHook('onRequest', async (request) => {
+    const refusal = hostRefusal(request, allowed);
+    if (refusal) throw badRequest(refusal);
+  });
+}
