@@ -7,6 +7,8 @@ import { createBot } from '../../server/users/bots.js';
 import { createChannel } from '../helpers/fixtures.js';
 import type { Account, TestServer } from '../helpers/server.js';
 
+export type { Account };
+
 const FIXTURES = path.join(import.meta.dirname, '../fixtures/integrations');
 
 /** A payload written for these tests from the tool's documented schema: test/fixtures/integrations/<tool>/<name>.json. */
@@ -99,31 +101,15 @@ export interface Posted {
   recipients: number[];
 }
 
-/** Messages the owner can see, newest last (raw Markdown). */
-export async function recentMessages(t: TestServer, count = 10): Promise<Posted[]> {
-  const answer = await t.as('owner').get('/messages', {
+/** The newest message id the bot owner (the member) can see, to read what comes after. */
+export async function watermark(t: TestServer): Promise<number> {
+  const answer = await t.as('member').get('/messages', {
     anchor: 'newest',
-    num_before: count,
+    num_before: 1,
     num_after: 0,
-    apply_markdown: false,
   });
-  if (answer.body.result !== 'success') throw new Error(JSON.stringify(answer.body));
-  return (answer.body.messages as Record<string, unknown>[]).map((m) => ({
-    id: m.id as number,
-    topic: m.subject as string,
-    content: m.content as string,
-    channel: m.type === 'stream' ? (m.display_recipient as string) : null,
-    client: m.client as string,
-    sender: m.sender_id as number,
-    recipients:
-      m.type === 'stream' ? [] : (m.display_recipient as { id: number }[]).map((r) => r.id),
-  }));
-}
-
-/** The newest message id the owner can see (0 when none). */
-export async function newestId(t: TestServer): Promise<number> {
-  const [last] = (await recentMessages(t, 1)).slice(-1);
-  return last?.id ?? 0;
+  const messages = answer.body.messages as { id: number }[];
+  return messages.at(-1)?.id ?? 0;
 }
 
 /** Messages posted after `since` (a message id), oldest first, as the member (the bot owner) sees them. */

@@ -21,6 +21,7 @@ export function excerpt(text: string | null | undefined): string {
   let body = text
     .replace(/<!--[\s\S]*?-->/g, '')
     .replace(/\r\n?/g, '\n')
+    .replace(/\n{3,}/g, '\n\n')
     .trim();
   const lines = body.split('\n');
   if (lines.length > EXCERPT_LINES)
