@@ -21,7 +21,8 @@ const TOOL = 'Slack';
 const textObject = z.object({ type: z.string(), text: z.string() });
 const element = z.object({
   type: z.string(),
-  text: z.string().nullish(),
+  // A string in context elements; a text object in interactive ones, which are not shown.
+  text: z.unknown().optional(),
   image_url: z.string().nullish(),
   alt_text: z.string().nullish(),
 });
@@ -107,7 +108,9 @@ function renderBlock(b: Block): string {
     case 'context':
       return joinPieces(
         (b.elements ?? []).map((e) =>
-          e.type === 'image' ? imageLink(e.alt_text, e.image_url) : slackToMarkdown(e.text ?? ''),
+          e.type === 'image'
+            ? imageLink(e.alt_text, e.image_url)
+            : slackToMarkdown(typeof e.text === 'string' ? e.text : ''),
         ),
       );
     case 'section': {

@@ -4,7 +4,7 @@
  * per monitor.
  */
 import { z } from 'zod';
-import { markdownLink, plainText } from '../../markdown/index.js';
+import { linkTarget, plainText } from '../../markdown/index.js';
 import { readPayload } from '../toolkit/payload.js';
 import { strong } from '../toolkit/text.js';
 import { type Integration, post, type WebhookInput, type WebhookReading } from '../types.js';
@@ -53,7 +53,7 @@ function readUptimeKuma(input: WebhookInput): WebhookReading {
   };
   const target =
     monitor.url && /^https?:\/\//.test(monitor.url) && monitor.url !== 'https://'
-      ? markdownLink(monitor.url, monitor.url)
+      ? (linkTarget(monitor.url) ?? '')
       : monitor.hostname
         ? plainText(`${monitor.hostname}${monitor.port ? `:${monitor.port}` : ''}`)
         : '';
