@@ -4,6 +4,14 @@
  * per tool in tools/, a shared toolkit (payload reading, filters, git
  * wording), the last deliveries per bot, and the URLs the admin page shows.
  */
+export {
+  botDeliveries,
+  incomingWebhookBotsState,
+  integrationCatalog,
+  integrationUrl,
+  isIncomingWebhookBot,
+  type UrlRequest,
+} from './admin.js';
 export { INTEGRATIONS, integrationNamed } from './catalog.js';
 export { DELIVERIES_KEPT, type DeliveryRecord, deliveriesOf } from './deliveries.js';
 export { receiveWebhook, type WebhookDelivery } from './receive.js';
