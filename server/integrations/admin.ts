@@ -6,7 +6,6 @@ import type { AppContext } from '../core/context.js';
 import { badRequest, notFound } from '../core/errors.js';
 import type { UserRow } from '../db/queries/users.js';
 import type { StateProvider } from '../events/state-provider.js';
-import { BotType } from '../shared/roles.js';
 import { realmUrl } from '../shared/realm.js';
 import { accessBotById } from '../users/index.js';
 import { INTEGRATIONS, integrationNamed } from './catalog.js';
@@ -75,10 +74,6 @@ export function botDeliveries(ctx: AppContext, actor: UserRow, botId: number): D
   accessBotById(ctx, actor, botId);
   return deliveriesOf(ctx, botId);
 }
-
-/** Whether an account is an incoming-webhook bot (the kind the admin page creates). */
-export const isIncomingWebhookBot = (user: { bot_type: number | null }) =>
-  user.bot_type === BotType.incomingWebhook;
 
 /**
  * realm_incoming_webhook_bots of POST /register: the integrations a Zulip

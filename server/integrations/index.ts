@@ -9,7 +9,6 @@ export {
   incomingWebhookBotsState,
   integrationCatalog,
   integrationUrl,
-  isIncomingWebhookBot,
   type UrlRequest,
 } from './admin.js';
 export { INTEGRATIONS, integrationNamed } from './catalog.js';
