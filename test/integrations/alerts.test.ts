@@ -160,9 +160,13 @@ describe('Uptime Kuma', () => {
   it('exclude_events=["up"] keeps only the bad news', async () => {
     const up = fixture('uptimekuma', 'down');
     up.heartbeat.status = 1;
-    expect((await hook('uptimekuma', up, { query: { exclude_events: ['up'] } })).posted).toEqual(
-      [],
-    );
+    const excluded = await hook('uptimekuma', up, { query: { exclude_events: ['up'] } });
+    expect(excluded.answer.body).toEqual({ result: 'success', msg: '' });
+    expect(excluded.posted).toEqual([]);
+    const down = await hook('uptimekuma', fixture('uptimekuma', 'down'), {
+      query: { exclude_events: ['up'] },
+    });
+    expect(down.posted).toHaveLength(1);
   });
 });
 

@@ -350,6 +350,16 @@ describe('bad input: Zulip’s error, nothing posted, never a 500', () => {
     }
   });
 
+  it('a body over the server’s usual limit but within a webhook’s is read (8 MiB)', async () => {
+    const { answer, posted } = await send({
+      key: bot.apiKey,
+      query: { stream: 'devel' },
+      body: `{"x":"${'a'.repeat(5 * 1024 * 1024)}"}`,
+    });
+    expect(answer).toEqual(SUCCESS);
+    expect(posted[0]!.content).toContain('more characters)');
+  });
+
   it('a huge body: 413 REQUEST_TOO_LARGE', async () => {
     const answer = await expectNothing({
       key: bot.apiKey,
@@ -369,5 +379,7 @@ describe('bad input: Zulip’s error, nothing posted, never a 500', () => {
     );
     expect(answer.status).toBe(404);
     expect(answer.body.code).toBe('NOT_FOUND');
+    // The same key and body at an integration Hearth has are accepted.
+    expect((await send({ key: bot.apiKey, query: { stream: 'devel' } })).answer).toEqual(SUCCESS);
   });
 });

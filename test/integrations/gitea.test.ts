@@ -69,10 +69,14 @@ describe('Gitea', () => {
     empty.before = '0000000000000000000000000000000000000000';
     empty.commits = [];
     empty.total_commits = 0;
-    expect((await hook('push', empty)).posted).toEqual([]);
+    const first = await hook('push', empty);
+    expect(first.answer.body).toEqual({ result: 'success', msg: '' });
+    expect(first.posted).toEqual([]);
     const tag = fixture('push');
     tag.ref = 'refs/tags/v1.4.0';
-    expect((await hook('push', tag)).posted).toEqual([]);
+    const second = await hook('push', tag);
+    expect(second.answer.body).toEqual({ result: 'success', msg: '' });
+    expect(second.posted).toEqual([]);
   });
 
   it('a branch created and a tag deleted', async () => {

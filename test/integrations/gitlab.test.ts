@@ -70,9 +70,12 @@ describe('GitLab', () => {
   });
 
   it('branches filters pushes', async () => {
-    expect((await hook('Push Hook', fixture('push_hook'), { branches: 'develop' })).posted).toEqual(
-      [],
-    );
+    const other = await hook('Push Hook', fixture('push_hook'), { branches: 'develop' });
+    expect(other.answer.body).toEqual({ result: 'success', msg: '' });
+    expect(other.posted).toEqual([]);
+    expect(
+      (await hook('Push Hook', fixture('push_hook'), { branches: 'develop,main' })).posted,
+    ).toHaveLength(1);
   });
 
   it('a tag pushed', async () => {
