@@ -7,6 +7,7 @@ import { DomainsPage } from './pages/domains/DomainsPage.js';
 import { EmojiPage } from './pages/emoji/EmojiPage.js';
 import { GroupPage } from './pages/groups/GroupPage.js';
 import { GroupsPage } from './pages/groups/GroupsPage.js';
+import { IntegrationsPage } from './pages/integrations/IntegrationsPage.js';
 import { LogsPage } from './pages/logs/LogsPage.js';
 import { NetworkPage } from './pages/network/NetworkPage.js';
 import { OrganizationPage } from './pages/organization/OrganizationPage.js';
@@ -28,6 +29,7 @@ export const SECTIONS: Section[] = [
   { path: '/', label: 'Organization', page: OrganizationPage },
   { path: '/users', label: 'Users', page: UsersPage },
   { path: '/bots', label: 'Bots', page: BotsPage },
+  { path: '/integrations', label: 'Integrations', page: IntegrationsPage },
   { path: '/channels', label: 'Channels', page: ChannelsPage },
   { path: '/groups', label: 'User groups', page: GroupsPage },
   { path: '/profile-fields', label: 'Profile fields', page: ProfileFieldsPage },

@@ -3,6 +3,7 @@ import {
   ApiError,
   badRequest,
   invalidApiKey,
+  missingArgument,
   notLoggedIn,
   realmDeactivated,
   userDeactivated,
@@ -61,6 +62,37 @@ export function authenticate(
   return ctx.rateLimiter.authenticationAttempt(
     clientAddress,
     () => checkCredentials(ctx, header),
+    isCredentialFailure,
+  );
+}
+
+/**
+ * The account an integration URL (/api/v1/external/...) posts as. Tools
+ * carry the key in the URL (`?api_key=`), as Zulip's webhook_view reads it;
+ * those that can only send HTTP Basic credentials use the Authorization
+ * header like any client. Any active account's key is accepted, as in
+ * Zulip; wrong keys count against the address's failed attempts.
+ */
+export function authenticateWebhook(
+  ctx: AppContext,
+  apiKey: string | undefined,
+  header: string | undefined,
+  clientAddress: string,
+): UserRow {
+  if (apiKey === undefined) {
+    if (header === undefined) throw missingArgument('api_key');
+    return authenticate(ctx, header, clientAddress);
+  }
+  return ctx.rateLimiter.authenticationAttempt(
+    clientAddress,
+    () => {
+      const key = apiKey.trim();
+      const user = key ? userOfKey(ctx.db, key) : undefined;
+      if (!user) throw invalidApiKey();
+      if (realmOf(ctx.db).deactivated) throw realmDeactivated();
+      if (!user.is_active) throw userDeactivated();
+      return user;
+    },
     isCredentialFailure,
   );
 }

@@ -5,6 +5,7 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest }
 import {
   authenticate,
   authenticateChatSession,
+  authenticateWebhook,
   CHAT_SESSION_COOKIE,
   checkIncomingWebhookAccess,
   readCookie,
@@ -82,6 +83,12 @@ function addRawParams(raw: Map<string, string>, source: unknown): void {
     if (Buffer.isBuffer(last)) continue; // uploaded files are read by their endpoint
     raw.set(key, typeof last === 'string' ? last : JSON.stringify(last));
   }
+}
+
+/** A query-string value as a string (the last of repeated ones). */
+function lastValue(value: unknown): string | undefined {
+  const last = Array.isArray(value) ? value[value.length - 1] : value;
+  return typeof last === 'string' ? last : undefined;
 }
 
 /** "ZulipPython/0.9.1 (Debian; 12)" → "ZulipPython", the name Zulip records as the client. */
@@ -227,13 +234,23 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
 
   app.setNotFoundHandler((_request, reply) => sendError(reply, notFound()));
 
+  // Routes that read their own bodies (integration URLs) get the bytes, whatever
+  // the type, from a scope without the parameter-reading parsers above.
+  let rawBodyScope: FastifyInstance = app;
+  await app.register(async (scope) => {
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
+    rawBodyScope = scope;
+  });
+
   for (const def of routes) {
     if (def.acceptsChatSession && def.method !== 'GET') {
       throw new Error(`${def.method} ${def.path}: only file reads may accept the chat session`);
     }
-    app.route({
+    (def.rawBody ? rawBodyScope : app).route({
       method: def.method,
       url: def.atRoot ? def.path : API_PREFIX + def.path,
+      bodyLimit: def.bodyLimit,
       handler: async (request, reply) => {
         handled.add(request);
         const info: RequestInfo = {
@@ -241,6 +258,8 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
           ip: request.ip,
           files: multipartBodies.filesOf(request),
           hangup: new ConnectionHangup(request.raw, reply.raw),
+          headers: request.headers,
+          rawBody: def.rawBody && Buffer.isBuffer(request.body) ? request.body : null,
         };
 
         let user: UserRow | null = null;
@@ -257,9 +276,16 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
                 ? readCookie(request.headers.cookie, CHAT_SESSION_COOKIE)
                 : undefined;
             user =
-              session === undefined
-                ? authenticate(ctx, request.headers.authorization, request.ip)
-                : authenticateChatSession(ctx, session);
+              def.auth === 'webhook'
+                ? authenticateWebhook(
+                    ctx,
+                    lastValue((request.query as Record<string, unknown>).api_key),
+                    request.headers.authorization,
+                    request.ip,
+                  )
+                : session === undefined
+                  ? authenticate(ctx, request.headers.authorization, request.ip)
+                  : authenticateChatSession(ctx, session);
             checkIncomingWebhookAccess(user, def.allowIncomingWebhooks === true);
             const key = `user:${user.id}`;
             rate = def.rateLimitExempt

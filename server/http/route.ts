@@ -1,3 +1,4 @@
+import type { IncomingHttpHeaders } from 'node:http';
 import type { AppContext } from '../core/context.js';
 import type { UserRow } from '../db/queries/users.js';
 import type { ClientHangup } from '../events/hub.js';
@@ -16,6 +17,9 @@ export interface RequestInfo {
   hangup: ClientHangup;
   /** The file parts of a multipart request, in order (empty otherwise). */
   files: readonly UploadedFile[];
+  headers: IncomingHttpHeaders;
+  /** The body's bytes, for routes marked `rawBody` (null without a body, and on other routes). */
+  rawBody: Buffer | null;
 }
 
 /**
@@ -62,6 +66,14 @@ interface BaseRoute<S extends ParamShape> {
    * cross-site requests too, so any route that acts must never accept it.
    */
   acceptsChatSession?: boolean;
+  /**
+   * The body is the handler's to read, whatever its type (RequestInfo.rawBody):
+   * it carries no parameters. For integration URLs, whose bodies are the
+   * tools' own payloads.
+   */
+  rawBody?: boolean;
+  /** Overrides the server's body limit (BODY_LIMIT_BYTES) for this route. */
+  bodyLimit?: number;
 }
 
 export interface AuthedRoute<S extends ParamShape> extends BaseRoute<S> {
@@ -85,9 +97,28 @@ export interface PublicRoute<S extends ParamShape> extends BaseRoute<S> {
   ): HandlerResult | Promise<HandlerResult>;
 }
 
-export type Route<S extends ParamShape = ParamShape> = AuthedRoute<S> | PublicRoute<S>;
+export interface WebhookRoute<S extends ParamShape> extends BaseRoute<S> {
+  /**
+   * 'webhook': Zulip's integration URLs: the key in the query string
+   * (`api_key`), else HTTP Basic (auth/authenticateWebhook).
+   */
+  auth: 'webhook';
+  handler(
+    ctx: AppContext,
+    user: UserRow,
+    params: ParsedParams<S>,
+    request: RequestInfo,
+  ): HandlerResult | Promise<HandlerResult>;
+}
+
+export type Route<S extends ParamShape = ParamShape> =
+  | AuthedRoute<S>
+  | PublicRoute<S>
+  | WebhookRoute<S>;
 
 /** Identity helpers that keep each route's parameter types inferred. */
 export const route = <S extends ParamShape>(def: AuthedRoute<S>): Route => def as unknown as Route;
 export const publicRoute = <S extends ParamShape>(def: PublicRoute<S>): Route =>
+  def as unknown as Route;
+export const webhookRoute = <S extends ParamShape>(def: WebhookRoute<S>): Route =>
   def as unknown as Route;

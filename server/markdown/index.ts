@@ -4,8 +4,14 @@ export type { MarkdownLookups } from './markdown.js';
 export type { RenderResult } from './render.js';
 export { renderContent, renderMessage, topicLinks } from './render.js';
 export {
+  codeSpan,
   directMessageUrl,
+  linkTarget,
+  markdownLink,
   messageLinkSyntax,
+  plainText,
+  quoteBlock,
+  silenceMentions,
   silentMention,
   topicLinkSyntax,
   topicUrl,

@@ -1,6 +1,8 @@
 /**
  * Zulip Markdown written by the server itself (the Notification Bot's
- * notices): silent mentions, topic and message links, topic and message URLs.
+ * notices, integrations' messages): silent mentions, topic and message
+ * links, topic and message URLs, and other tools' text made safe to show
+ * (plain text, links, code spans, quote blocks).
  */
 import type { AppContext } from '../core/context.js';
 import { realmUrl } from '../shared/realm.js';
@@ -81,4 +83,63 @@ export function messageLinkSyntax(
   const shownTopic = topic === '' ? EMPTY_TOPIC_FALLBACK_NAME : topic;
   const path = topicNarrowPath(stream.id, stream.name, topic).replace(/^\//, '');
   return `[#${escaped(stream.name)} > ${escaped(shownTopic)} @ 💬](${path}/near/${messageId})`;
+}
+
+/** Characters that start markup inside a line: code, emphasis, mentions, links (patterns.ts escapes them). */
+const INLINE_MARKUP = /[\\`*_[\]]/g;
+
+/**
+ * Text from elsewhere (a tool's branch names, titles, people) shown as is
+ * on one line: nothing in it becomes emphasis, a link or a mention.
+ */
+export function plainText(text: string): string {
+  return text.replace(/\s*[\r\n]+\s*/g, ' ').replace(INLINE_MARKUP, '\\$&');
+}
+
+/**
+ * An http(s) URL as a Markdown link target (parentheses and spaces encoded),
+ * or null for anything else: a tool's payload decides these, and only web
+ * links are worth following from a message.
+ */
+export function linkTarget(url: string | null | undefined): string | null {
+  if (!url) return null;
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return null;
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return null;
+  return parsed.href.replace(/[()<> ]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+}
+
+/** `[text](url)`, or the text alone when the URL is not a web link. */
+export function markdownLink(text: string, url: string | null | undefined): string {
+  const target = linkTarget(url);
+  return target ? `[${plainText(text)}](${target})` : plainText(text);
+}
+
+/** A code span holding `text` verbatim, fenced by more backticks than it contains. */
+export function codeSpan(text: string): string {
+  const flat = text.replace(/[\r\n]+/g, ' ');
+  const longest = Math.max(0, ...(flat.match(/`+/g) ?? []).map((run) => run.length));
+  const fence = '`'.repeat(longest + 1);
+  const padded = flat.startsWith('`') || flat.endsWith('`') ? ` ${flat} ` : flat;
+  return `${fence}${padded}${fence}`;
+}
+
+/**
+ * Mentions written as `@**name**` or `@*group*` made silent: a tool's text
+ * (a comment, a commit message) may name people without paging them, and
+ * never reaches a whole channel.
+ */
+export function silenceMentions(text: string): string {
+  return text.replace(/@(?=\*)/g, '@_');
+}
+
+/** Zulip's quote block around Markdown from elsewhere, mentions silenced, its own fences kept inside. */
+export function quoteBlock(text: string): string {
+  const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((run) => run.length));
+  const fence = '`'.repeat(Math.max(3, longest + 1));
+  return `${fence}quote\n${silenceMentions(text.trim())}\n${fence}`;
 }

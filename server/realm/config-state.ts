@@ -45,8 +45,3 @@ export const embeddedBotsState: StateProvider = {
     })),
   }),
 };
-
-export const incomingWebhookBotsState: StateProvider = {
-  fetchTypes: ['realm_incoming_webhook_bots'],
-  fetch: () => ({ realm_incoming_webhook_bots: [] }),
-};

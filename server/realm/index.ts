@@ -3,7 +3,6 @@ export {
   defaultStreamGroupsState,
   defaultStreamsState,
   embeddedBotsState,
-  incomingWebhookBotsState,
   realmFiltersState,
   realmLinkifiersState,
 } from './config-state.js';

@@ -7,6 +7,7 @@ import { realmEmojiState } from '../emoji/index.js';
 import type { StateOptions, StateProvider } from '../events/state-provider.js';
 import { flagStateProviders } from '../flags/index.js';
 import { userGroupsState } from '../groups/index.js';
+import { incomingWebhookBotsState } from '../integrations/index.js';
 import { recentPrivateConversationsState } from '../messages/index.js';
 import { mutedUsersState } from '../muted-users/index.js';
 import { realmPlaygroundsState } from '../playgrounds/index.js';
@@ -17,7 +18,6 @@ import {
   defaultStreamGroupsState,
   defaultStreamsState,
   embeddedBotsState,
-  incomingWebhookBotsState,
   realmFiltersState,
   realmLinkifiersState,
   realmState,

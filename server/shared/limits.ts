@@ -79,6 +79,12 @@ export const MAX_EMOJI_FILE_SIZE_MIB = 5;
  * Message content is capped at 10,000 characters; uploads have their own limit.
  */
 export const BODY_LIMIT_BYTES = 4 * 1024 * 1024;
+/**
+ * The largest payload a tool may post to /api/v1/external/... . A forge's push
+ * of many commits lists each one with its files; GitHub itself gives up on
+ * deliveries over 25 MB. Larger bodies are refused with REQUEST_TOO_LARGE.
+ */
+export const MAX_WEBHOOK_BODY_BYTES = 8 * 1024 * 1024;
 
 /** The most of one multipart file the server reads; a longer one is marked truncated. */
 export const MAX_UPLOAD_READ_BYTES = MAX_FILE_UPLOAD_SIZE_MIB * 1024 * 1024 + 1;

@@ -5,6 +5,7 @@ import { desktopRouter } from './desktop.js';
 import { emojiRouter } from './emoji.js';
 import { groupRouter } from './groups.js';
 import { router } from './init.js';
+import { integrationRouter } from './integrations.js';
 import { logsRouter } from './logs.js';
 import { networkRouter } from './network.js';
 import { organizationRouter, serverRouter } from './organization.js';
@@ -37,6 +38,7 @@ export function createAppRouter() {
     network: networkRouter,
     logs: logsRouter,
     emoji: emojiRouter,
+    integrations: integrationRouter,
   });
 }
 

@@ -71,9 +71,12 @@ describe('incoming-webhook bots', () => {
     expect(wrong).toEqual([]);
   });
 
-  it('only POST /messages lets them in', () => {
+  it('only POST /messages and the integration URLs let them in', () => {
     const open = allRoutes.filter((r) => r.allowIncomingWebhooks);
-    expect(open.map((r) => `${r.method} ${r.path}`)).toEqual(['POST /messages']);
+    expect(open.map((r) => `${r.method} ${r.path}`).sort()).toEqual([
+      'POST /external/:integration',
+      'POST /messages',
+    ]);
   });
 
   it('a deactivated one is told it is deactivated, as for any user', async () => {

@@ -8,6 +8,7 @@ import { chatSessionRoutes } from './chat-session.js';
 import { draftRoutes } from './drafts.js';
 import { eventRoutes } from './events.js';
 import { flagRoutes } from './flags.js';
+import { integrationRoutes } from './integrations.js';
 import { messageEditRoutes } from './message-edits.js';
 import { messageFetchRoutes } from './message-fetch.js';
 import { messageRoutes } from './messages.js';
@@ -66,4 +67,5 @@ export const allRoutes: Route[] = [
   ...avatarRoutes,
   ...uploadRoutes,
   ...chatSessionRoutes,
+  ...integrationRoutes,
 ];
