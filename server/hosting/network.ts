@@ -1,13 +1,15 @@
-import type { AppContext } from '../core/context.js';
+import type { AppContext, ServerConfig } from '../core/context.js';
 import { badRequest } from '../core/errors.js';
 import type { UserRow } from '../db/queries/users.js';
 import {
+  externalUrlFor,
   isLoopbackHost,
   isWildcardHost,
   normalizeExternalUrl,
   urlHost,
 } from '../shared/network.js';
 import { requireRole } from '../shared/roles.js';
+import { tlsOf } from '../tls/index.js';
 import { lanInterfaces, type NetworkInterface } from './interfaces.js';
 import { type DesktopSettings, readDesktopSettings, writeDesktopSettings } from './settings.js';
 import type { DesktopHost } from './status.js';
@@ -29,6 +31,20 @@ export interface NetworkOverview {
   qrSvg: string;
   /** The server is reachable from other machines over plain HTTP: keys and passwords cross in clear. */
   clearTextWarning: boolean;
+  /** How the server speaks TLS, null when it does not. */
+  tls: TlsOverview | null;
+}
+
+export interface TlsOverview {
+  /** The SHA-256 fingerprint to compare in person (the authority's, else the own certificate's). */
+  fingerprint: string;
+  /** True: the installation's authority, which devices install; false: the team's own certificate. */
+  ownAuthority: boolean;
+  /** The certificate the server presents: its subject, names and end of validity. */
+  certificate: { subject: string; names: string; validTo: string };
+  /** The page devices open to install the authority (plain HTTP), and its QR code; null without one. */
+  setupUrl: string | null;
+  setupQrSvg: string | null;
 }
 
 /**
@@ -39,16 +55,42 @@ export interface NetworkOverview {
 function clientUrls(ctx: AppContext, interfaces: NetworkInterface[]): string[] {
   const { config } = ctx;
   if (config.givenExternalUrl || !isWildcardHost(config.host)) return [config.externalUrl];
+  const scheme = config.https === 'off' ? 'http' : 'https';
   const others = interfaces
     .filter((i) => config.host !== '0.0.0.0' || i.family === 'IPv4')
-    .map((i) => `http://${urlHost(i.address)}:${config.port}`);
+    .map((i) => `${scheme}://${urlHost(i.address)}:${config.port}`);
   return [...new Set([config.externalUrl, ...others])];
 }
 
 /** The QR encoder loads at the first code asked for, not at start-up. */
-async function qrCodeSvg(url: string): Promise<string> {
+export async function qrCodeSvg(url: string): Promise<string> {
   const { renderSVG } = await import('uqr');
   return renderSVG(url, { ecc: 'M', border: 1 });
+}
+
+/**
+ * Where devices fetch the installation's authority: its setup page at the
+ * LAN address, over plain HTTP (they do not trust the server yet).
+ */
+export const deviceSetupUrl = (config: ServerConfig) =>
+  `${externalUrlFor(config.host, config.port)}/tls/`;
+
+async function tlsOverview(ctx: AppContext): Promise<TlsOverview | null> {
+  const tls = tlsOf(ctx);
+  if (!tls) return null;
+  const cert = tls.certificate;
+  const setupUrl = tls.authority ? deviceSetupUrl(ctx.config) : null;
+  return {
+    fingerprint: tls.fingerprint,
+    ownAuthority: tls.authority !== null,
+    certificate: {
+      subject: cert.subject.replace(/\n/g, ', '),
+      names: cert.subjectAltName ?? '',
+      validTo: new Date(cert.validTo).toISOString(),
+    },
+    setupUrl,
+    setupQrSvg: setupUrl ? await qrCodeSvg(setupUrl) : null,
+  };
 }
 
 export async function networkOverview(ctx: AppContext, actor: UserRow): Promise<NetworkOverview> {
@@ -67,6 +109,7 @@ export async function networkOverview(ctx: AppContext, actor: UserRow): Promise<
     interfaces,
     qrSvg: await qrCodeSvg(main),
     clearTextWarning: !isLoopbackHost(ctx.config.host) && !main.startsWith('https:'),
+    tls: await tlsOverview(ctx),
   };
 }
 

@@ -16,6 +16,11 @@ export interface RequestInfo {
   hangup: ClientHangup;
   /** The file parts of a multipart request, in order (empty otherwise). */
   files: readonly UploadedFile[];
+  /**
+   * Cookies set in the answer must say `Secure`: the request came over TLS
+   * (or through an https external URL). Every Set-Cookie writer uses this.
+   */
+  secureCookies: boolean;
 }
 
 /**
