@@ -179,6 +179,10 @@ export interface TestServerOptions {
   outgoingWebhookTimeoutMs?: number;
   /** See ServerOptions.connectionLimits. */
   connectionLimits?: ServerOptions['connectionLimits'];
+  /** See ServerOptions.https (the URL is then https://127.0.0.1:port). */
+  https?: boolean;
+  /** See ServerOptions.tlsCertificate. */
+  tlsCertificate?: ServerOptions['tlsCertificate'];
 }
 
 export const FIXTURE_PASSWORD = 'correct horse battery staple';
@@ -203,6 +207,8 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     topicDeletion: options.topicDeletion,
     outgoingWebhookTimeoutMs: options.outgoingWebhookTimeoutMs,
     connectionLimits: options.connectionLimits,
+    https: options.https,
+    tlsCertificate: options.tlsCertificate,
   });
   const { ctx } = server;
   const owner = await createOrganization(ctx, {
