@@ -106,7 +106,10 @@ export async function registerSendAndPoll(
   trust: Pick<RequestOptions, 'ca' | 'servername'>,
   sender: { email: string; apiKey: string },
   reader: { email: string; apiKey: string },
-): Promise<{ messageId: number; event: { type: string; message: { id: number; content: string } } }> {
+): Promise<{
+  messageId: number;
+  event: { type: string; message: { id: number; content: string } };
+}> {
   const api = `${baseUrl}/api/v1`;
   const register = await request(`${api}/register`, {
     ...trust,
