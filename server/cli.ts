@@ -9,8 +9,8 @@ import { ensureOrganization } from './bootstrap.js';
 import { ApiError } from './core/errors.js';
 import { defaultDataDir } from './data-dir.js';
 import { DatabaseTooNewError } from './db/migrate.js';
-import { PER_ADDRESS_LIMIT } from './http/connection-cap.js';
 import { deviceSetupUrl } from './hosting/index.js';
+import { PER_ADDRESS_LIMIT } from './http/connection-cap.js';
 import { consoleLogger, createServer, type RunningServer } from './index.js';
 import { deactivateOrganization } from './realm/index.js';
 import { isWildcardHost, normalizeExternalUrl } from './shared/network.js';
@@ -137,7 +137,8 @@ function tlsCertificateOption(
 ): OwnCertificateFiles | undefined {
   const { cert, key, pfx } = given;
   if (pfx) {
-    if (cert || key) throw new Error('give either --tls-pfx or --tls-cert with --tls-key, not both');
+    if (cert || key)
+      throw new Error('give either --tls-pfx or --tls-cert with --tls-key, not both');
     return { pfxFile: path.resolve(pfx), ...(passphrase !== undefined ? { passphrase } : {}) };
   }
   if (!cert && !key) return undefined;

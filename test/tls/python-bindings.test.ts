@@ -17,7 +17,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
-const SCRIPT = String.raw`
+const SCRIPT = `
 import json, sys
 import requests
 
