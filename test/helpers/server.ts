@@ -179,6 +179,8 @@ export interface TestServerOptions {
   outgoingWebhookTimeoutMs?: number;
   /** See ServerOptions.connectionLimits. */
   connectionLimits?: ServerOptions['connectionLimits'];
+  /** See ServerOptions.host (default loopback; tests reach only addresses they own). */
+  host?: string;
   /** See ServerOptions.https (the URL is then https://127.0.0.1:port). */
   https?: boolean;
   /** See ServerOptions.tlsCertificate. */
@@ -196,6 +198,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const server = await createServer({
     dataDir,
     port: 0,
+    ...(options.host ? { host: options.host } : {}),
     rateLimit: options.rateLimit ?? false,
     demo: options.demo ?? false,
     now: options.now,
