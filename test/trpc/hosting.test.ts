@@ -2,6 +2,7 @@
  * network.get / network.set, desktop.status and logs.recent over /trpc, as
  * the browser admin UI of a server run without the desktop app calls them.
  */
+import { X509Certificate } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -40,6 +41,7 @@ describe('network.get', () => {
       interfaces: lanInterfaces(),
       qrSvg: expect.stringMatching(/^<svg [^>]*viewBox="0 0 \d+ \d+"[\s\S]*<\/svg>\s*$/),
       clearTextWarning: false,
+      tls: null,
     });
     for (const i of net.interfaces) {
       expect(['IPv4', 'IPv6']).toContain(i.family);
@@ -185,7 +187,7 @@ describe('serving the LAN', () => {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'hearth-lan-'));
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
-  it('lists every reachable URL, the LAN address first, with the clear-text warning', async () => {
+  it('lists every reachable URL over https, the LAN address first, and the authority', async () => {
     const server = await createServer({ dataDir, host: '0.0.0.0', port: 0 });
     try {
       await ensureOrganization(server, { demo: false });
@@ -195,9 +197,14 @@ describe('serving the LAN', () => {
       expect(net.host).toBe('0.0.0.0');
       expect(net.urls[0]).toBe(server.url);
       expect(net.urls).toEqual([
-        ...new Set([server.url, ...v4.map((i) => `http://${i.address}:${server.port}`)]),
+        ...new Set([server.url, ...v4.map((i) => `https://${i.address}:${server.port}`)]),
       ]);
-      expect(net.clearTextWarning).toBe(true);
+      expect(server.url).toMatch(/^https:/);
+      expect(net.clearTextWarning).toBe(false);
+      const ca = new X509Certificate(readFileSync(path.join(dataDir, 'tls', 'ca.crt')));
+      expect(net.tls).toMatchObject({ fingerprint: ca.fingerprint256, ownAuthority: true });
+      expect(net.tls?.setupUrl).toBe(`${server.url.replace(/^https:/, 'http:')}/tls/`);
+      expect(net.tls?.setupQrSvg).toMatch(/^<svg /);
     } finally {
       await server.close();
     }
