@@ -12,6 +12,7 @@ export {
   type NetworkSettingsInput,
   networkOverview,
   qrCodeSvg,
+  replaceCertificateAuthority,
   type TlsOverview,
   updateNetworkSettings,
 } from './network.js';

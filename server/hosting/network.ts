@@ -9,7 +9,14 @@ import {
   urlHost,
 } from '../shared/network.js';
 import { requireRole } from '../shared/roles.js';
-import { tlsOf } from '../tls/index.js';
+import {
+  authorityProblem,
+  loadOwnCertificate,
+  type OwnCertificateFiles,
+  setAsideAuthority,
+  TlsSetupError,
+  tlsOf,
+} from '../tls/index.js';
 import { lanInterfaces, type NetworkInterface } from './interfaces.js';
 import { type DesktopSettings, readDesktopSettings, writeDesktopSettings } from './settings.js';
 import type { DesktopHost } from './status.js';
@@ -21,6 +28,11 @@ export interface NetworkOverview {
   interfaceAddress: string | null;
   /** Saved: the URL clients are told to use, null when derived from the address. */
   externalUrl: string | null;
+  /** Saved: the team's own certificate files (PEM), null for the installation's authority. */
+  tlsCertFile: string | null;
+  tlsKeyFile: string | null;
+  /** Why the data directory's certificate authority cannot be used, if it cannot (the owner chooses). */
+  authorityProblem: string | null;
   /** The running server's address and port. */
   host: string;
   port: number;
@@ -103,6 +115,8 @@ export async function networkOverview(ctx: AppContext, actor: UserRow): Promise<
     lan: saved.lan,
     interfaceAddress: saved.interfaceAddress ?? null,
     externalUrl: saved.externalUrl ?? null,
+    ...savedCertificateFiles(saved),
+    authorityProblem: authorityProblem(ctx.config.dataDir, ctx.now()),
     host: ctx.config.host,
     port: ctx.config.port,
     urls,
@@ -119,6 +133,80 @@ export interface NetworkSettingsInput {
   interfaceAddress?: string | null;
   /** null or '' clears it (derived from the address). */
   externalUrl?: string | null;
+  /**
+   * The team's own certificate: a PEM certificate with its key file, or a
+   * PKCS#12 file (.p12, .pfx) with its passphrase; null or '' uses the
+   * installation's authority.
+   */
+  tlsCertFile?: string | null;
+  tlsKeyFile?: string | null;
+  tlsPassphrase?: string | null;
+}
+
+function savedCertificateFiles(saved: DesktopSettings) {
+  const own = saved.tlsCertificate;
+  if (!own) return { tlsCertFile: null, tlsKeyFile: null };
+  return 'pfxFile' in own
+    ? { tlsCertFile: own.pfxFile, tlsKeyFile: null }
+    : { tlsCertFile: own.certFile, tlsKeyFile: own.keyFile };
+}
+
+const isPkcs12 = (file: string) => /\.(p12|pfx)$/i.test(file);
+
+/** The certificate files given, checked as a start would check them (a bad one is refused now). */
+function ownCertificateInput(
+  ctx: AppContext,
+  input: NetworkSettingsInput,
+): OwnCertificateFiles | null {
+  const certFile = input.tlsCertFile?.trim();
+  const keyFile = input.tlsKeyFile?.trim();
+  if (!certFile) {
+    if (keyFile) throw badRequest('Give the certificate file too', { var_name: 'tlsCertFile' });
+    return null;
+  }
+  let files: OwnCertificateFiles;
+  if (isPkcs12(certFile)) {
+    files = {
+      pfxFile: certFile,
+      ...(input.tlsPassphrase ? { passphrase: input.tlsPassphrase } : {}),
+    };
+  } else {
+    if (!keyFile) throw badRequest('Give the key file too', { var_name: 'tlsKeyFile' });
+    files = { certFile, keyFile };
+  }
+  try {
+    loadOwnCertificate(files, ctx.now());
+  } catch (err) {
+    if (!(err instanceof TlsSetupError)) throw err;
+    const aboutKey = keyFile !== undefined && err.message.includes(`TLS key ${keyFile}`);
+    throw badRequest(err.message, { var_name: aboutKey ? 'tlsKeyFile' : 'tlsCertFile' });
+  }
+  return files;
+}
+
+/**
+ * The owner's choice for a damaged certificate authority: set it aside and
+ * make a new one (every device must then trust the new one). Under the
+ * desktop app the server restarts on it at once.
+ */
+export function replaceCertificateAuthority(
+  ctx: AppContext,
+  actor: UserRow,
+  desktop: DesktopHost | undefined,
+): { keptAt: string; restartRequired: boolean } {
+  requireRole(actor, 'owner');
+  if (authorityProblem(ctx.config.dataDir, ctx.now()) === null) {
+    throw badRequest(
+      'The certificate authority is not damaged: devices that trust it keep working',
+    );
+  }
+  const keptAt = setAsideAuthority(ctx.config.dataDir, ctx.now());
+  ctx.log.warn(
+    `The damaged certificate authority was moved to ${keptAt}; a new one is made at the next start`,
+  );
+  if (!desktop) return { keptAt, restartRequired: true };
+  desktop.restartServer();
+  return { keptAt, restartRequired: false };
 }
 
 /**
@@ -149,10 +237,12 @@ export function updateNetworkSettings(
       throw badRequest((err as Error).message, { var_name: 'externalUrl' });
     }
   }
+  const own = ownCertificateInput(ctx, input);
+  if (own) settings.tlsCertificate = own;
   const before = readDesktopSettings(ctx.config.dataDir);
   writeDesktopSettings(ctx.config.dataDir, settings);
   ctx.log.info(
-    `Network settings saved: ${settings.lan ? `LAN (${settings.interfaceAddress ?? 'every interface'})` : 'this computer only'}${settings.externalUrl ? `, clients use ${settings.externalUrl}` : ''}`,
+    `Network settings saved: ${settings.lan ? `LAN (${settings.interfaceAddress ?? 'every interface'})` : 'this computer only'}${settings.externalUrl ? `, clients use ${settings.externalUrl}` : ''}${settings.tlsCertificate ? ', with the team’s own certificate' : ''}`,
   );
   if (!desktop) return { restartRequired: true };
   if (JSON.stringify(before) !== JSON.stringify(settings)) desktop.restartServer();

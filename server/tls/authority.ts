@@ -10,7 +10,7 @@
  *   remain, or when the server is reached at a name it does not carry. A
  *   damaged one is simply issued again: no device trusts it directly.
  */
-import { X509Certificate } from 'node:crypto';
+import { createPrivateKey, type KeyObject, X509Certificate } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Logger } from '../core/context.js';
@@ -72,13 +72,14 @@ function readText(file: string): string | null {
 }
 
 /**
- * The data directory's authority, made if there is none. Throws
- * DamagedAuthorityError when one of its files is missing, unreadable or
+ * The authority's files as they are, checked; null when there are none yet.
+ * Throws DamagedAuthorityError when one is missing, unreadable, expired or
  * does not fit the other.
  */
-export async function openAuthority(dataDir: string, now: number, log: Logger): Promise<Authority> {
-  const folder = tlsFolder(dataDir);
-  mkdirSync(folder, { recursive: true, mode: 0o700 });
+function readAuthorityFiles(
+  folder: string,
+  now: number,
+): { certPem: string; keyPem: string; cert: X509Certificate } | null {
   const certFile = path.join(folder, CA_CERT_FILE);
   const keyFile = path.join(folder, CA_KEY_FILE);
   let certPem: string | null;
@@ -89,7 +90,7 @@ export async function openAuthority(dataDir: string, now: number, log: Logger): 
   } catch (err) {
     throw new DamagedAuthorityError(folder, `cannot read it (${(err as Error).message})`);
   }
-  if (certPem === null && keyPem === null) return createAuthorityFiles(folder, now, log);
+  if (certPem === null && keyPem === null) return null;
   if (certPem === null) throw new DamagedAuthorityError(folder, `${CA_CERT_FILE} is missing`);
   if (keyPem === null) throw new DamagedAuthorityError(folder, `${CA_KEY_FILE} is missing`);
   let cert: X509Certificate;
@@ -99,22 +100,54 @@ export async function openAuthority(dataDir: string, now: number, log: Logger): 
     throw new DamagedAuthorityError(folder, `${CA_CERT_FILE} holds no certificate`);
   }
   if (!cert.ca) throw new DamagedAuthorityError(folder, `${CA_CERT_FILE} is no authority`);
+  let key: KeyObject;
   try {
-    const { createPrivateKey } = await import('node:crypto');
-    if (!cert.checkPrivateKey(createPrivateKey(keyPem))) {
-      throw new DamagedAuthorityError(folder, `${CA_KEY_FILE} does not belong to ${CA_CERT_FILE}`);
-    }
-  } catch (err) {
-    if (err instanceof DamagedAuthorityError) throw err;
+    key = createPrivateKey(keyPem);
+  } catch {
     throw new DamagedAuthorityError(folder, `${CA_KEY_FILE} holds no private key`);
+  }
+  if (!cert.checkPrivateKey(key)) {
+    throw new DamagedAuthorityError(folder, `${CA_KEY_FILE} does not belong to ${CA_CERT_FILE}`);
   }
   const expires = new Date(cert.validTo);
   if (expires.getTime() <= now) {
     throw new DamagedAuthorityError(folder, `it expired on ${expires.toISOString()}`);
   }
+  return { certPem, keyPem, cert };
+}
+
+/** The data directory's authority, made if there is none (see readAuthorityFiles). */
+export async function openAuthority(dataDir: string, now: number, log: Logger): Promise<Authority> {
+  const folder = tlsFolder(dataDir);
+  mkdirSync(folder, { recursive: true, mode: 0o700 });
+  const found = readAuthorityFiles(folder, now);
+  if (!found) return createAuthorityFiles(folder, now, log);
   // Owner-only, whatever a copy or a restore left.
-  chmodSync(keyFile, 0o600);
-  return { certPem, keyPem, cert, scope: (await x509()).permittedNames(certPem) };
+  chmodSync(path.join(folder, CA_KEY_FILE), 0o600);
+  return { ...found, scope: (await x509()).permittedNames(found.certPem) };
+}
+
+/** Why the data directory's authority cannot be used (DamagedAuthorityError's message), or null. */
+export function authorityProblem(dataDir: string, now: number): string | null {
+  try {
+    readAuthorityFiles(tlsFolder(dataDir), now);
+    return null;
+  } catch (err) {
+    if (err instanceof DamagedAuthorityError) return err.message;
+    throw err;
+  }
+}
+
+/**
+ * The owner's choice for a damaged authority: its folder is kept aside as
+ * `tls.damaged-<time>` (a copy may still be restored from it) and the next
+ * start makes a new authority. Returns where the old one went.
+ */
+export function setAsideAuthority(dataDir: string, now: number): string {
+  const folder = tlsFolder(dataDir);
+  const aside = `${folder}.damaged-${new Date(now).toISOString().replace(/[:.]/g, '-')}`;
+  renameSync(folder, aside);
+  return aside;
 }
 
 async function createAuthorityFiles(folder: string, now: number, log: Logger): Promise<Authority> {
@@ -161,7 +194,6 @@ async function readServerCertificate(folder: string): Promise<ServerCertificate 
   if (certPem === null || keyPem === null) return null;
   try {
     const cert = new X509Certificate(certPem);
-    const { createPrivateKey } = await import('node:crypto');
     if (!cert.checkPrivateKey(createPrivateKey(keyPem))) return null;
     return { certPem, keyPem, cert, names: (await x509()).certificateNames(certPem) };
   } catch {

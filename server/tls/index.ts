@@ -7,11 +7,13 @@ import type { AppContext } from '../core/context.js';
 import type { ServerTls } from './server-tls.js';
 
 export {
+  authorityProblem,
   CA_CERT_FILE,
   CA_KEY_FILE,
   hasAuthority,
   RENEW_BEFORE_MS,
   SERVER_CERT_VALIDITY_MS,
+  setAsideAuthority,
   TLS_DIR,
   tlsFolder,
 } from './authority.js';

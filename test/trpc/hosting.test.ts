@@ -3,13 +3,18 @@
  * the browser admin UI of a server run without the desktop app calls them.
  */
 import { X509Certificate } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureOrganization } from '../../server/bootstrap.js';
-import { desktopListenChoice, lanInterfaces } from '../../server/hosting/index.js';
+import {
+  desktopListenChoice,
+  lanInterfaces,
+  readDesktopSettings,
+} from '../../server/hosting/index.js';
 import { createServer } from '../../server/index.js';
+import { createAuthority, issueServerCertificate } from '../../server/tls/x509.js';
 import { ownerContext } from '../../server/trpc/context.js';
 import { createAppRouter } from '../../server/trpc/router.js';
 import { basicAuth, startTestServer, type TestServer } from '../helpers/server.js';
@@ -35,6 +40,9 @@ describe('network.get', () => {
       lan: false,
       interfaceAddress: null,
       externalUrl: null,
+      tlsCertFile: null,
+      tlsKeyFile: null,
+      authorityProblem: null,
       host: '127.0.0.1',
       port: t.server.port,
       urls: [t.url],
@@ -141,6 +149,7 @@ describe('desktop.status without the desktop app', () => {
     expect(await admin.desktop.status.query()).toEqual({
       state: 'running',
       url: t.url,
+      tlsFingerprint: null,
       port: t.server.port,
       preferredPort: t.server.port,
       portFallback: false,
@@ -180,6 +189,90 @@ describe('logs.recent', () => {
         httpStatus: 400,
       });
     }
+  });
+});
+
+describe('the certificate for the LAN', () => {
+  it('saves the team’s own certificate files once they check out, naming a bad one', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'hearth-own-cert-'));
+    try {
+      const now = Date.now();
+      const authority = await createAuthority({
+        commonName: 'Team CA',
+        permitted: { dns: ['localhost'], ips: ['127.0.0.0/8'] },
+        notBefore: new Date(now - 60_000),
+        notAfter: new Date(now + 86_400_000),
+      });
+      const pair = await issueServerCertificate({
+        authority,
+        names: { dns: ['localhost'], ips: ['127.0.0.1'] },
+        notBefore: new Date(now - 60_000),
+        notAfter: new Date(now + 86_400_000),
+      });
+      const certFile = path.join(dir, 'server.crt');
+      const keyFile = path.join(dir, 'server.key');
+      writeFileSync(certFile, pair.certPem);
+      writeFileSync(keyFile, pair.keyPem);
+      const missing = path.join(dir, 'missing.key');
+      expect(
+        await failure(
+          admin.network.set.mutate({ lan: true, tlsCertFile: certFile, tlsKeyFile: missing }),
+        ),
+      ).toMatchObject({
+        zulip: {
+          code: 'BAD_REQUEST',
+          msg: `Cannot read the TLS key ${missing}: no such file`,
+          var_name: 'tlsKeyFile',
+        },
+      });
+      expect(
+        await failure(
+          admin.network.set.mutate({ lan: true, tlsCertFile: keyFile, tlsKeyFile: keyFile }),
+        ),
+      ).toMatchObject({
+        zulip: {
+          msg: `The TLS certificate ${keyFile} holds no certificate (PEM or DER)`,
+          var_name: 'tlsCertFile',
+        },
+      });
+      expect(JSON.parse(readFileSync(settingsFile, 'utf8'))).toEqual({ lan: false });
+      await admin.network.set.mutate({ lan: true, tlsCertFile: certFile, tlsKeyFile: keyFile });
+      expect(JSON.parse(readFileSync(settingsFile, 'utf8'))).toEqual({
+        lan: true,
+        tlsCertificate: { certFile, keyFile },
+      });
+      expect(await admin.network.get.query()).toMatchObject({
+        tlsCertFile: certFile,
+        tlsKeyFile: keyFile,
+      });
+      expect(desktopListenChoice(readDesktopSettings(t.dataDir), [])).toEqual({
+        host: '0.0.0.0',
+        tlsCertificate: { certFile, keyFile },
+      });
+      await admin.network.set.mutate({ lan: false });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('a damaged authority is reported, and replaced only when the owner asks', async () => {
+    expect(await failure(admin.network.replaceAuthority.mutate())).toMatchObject({
+      zulip: {
+        msg: 'The certificate authority is not damaged: devices that trust it keep working',
+      },
+    });
+    const folder = path.join(t.dataDir, 'tls');
+    mkdirSync(folder, { recursive: true });
+    writeFileSync(path.join(folder, 'ca.crt'), 'damaged');
+    const net = await admin.network.get.query();
+    expect(net.authorityProblem).toBe(
+      `The certificate authority in ${folder} is damaged: ca.key is missing. Hearth does not replace it by itself: devices that trust it would stop trusting this server. Restore ca.crt and ca.key from a copy, or move the folder away and start again to make a new authority (every device must then trust the new one).`,
+    );
+    const { keptAt, restartRequired } = await admin.network.replaceAuthority.mutate();
+    expect(restartRequired).toBe(true);
+    expect(existsSync(folder)).toBe(false);
+    expect(readFileSync(path.join(keptAt, 'ca.crt'), 'utf8')).toBe('damaged');
+    expect((await admin.network.get.query()).authorityProblem).toBeNull();
   });
 });
 
