@@ -18,7 +18,9 @@ const notFoundJson = (reply: FastifyReply) => reply.code(404).send(notFound().to
  * `GET /tls/` (the steps, for phones that scan the QR code) and
  * `GET /tls/setup-qr.svg` (a QR code of that page). All 404 when the server
  * uses no authority of its own (plain HTTP, or the team's own certificate).
- * Served over plain HTTP too (tls-listener.ts).
+ * `GET /tls/info` always answers, so the chat's log-in page can ask whether
+ * there is one without a failed request. Served over plain HTTP too
+ * (tls-listener.ts).
  */
 export function registerTlsFiles(app: FastifyInstance, ctx: AppContext): void {
   const authority = () => tlsOf(ctx)?.authority ?? null;
@@ -67,6 +69,17 @@ export function registerTlsFiles(app: FastifyInstance, ctx: AppContext): void {
           chatUrl: ctx.config.externalUrl,
         }),
       );
+  });
+
+  app.get('/tls/info', (_request, reply) => {
+    const found = authority();
+    return reply.headers({ 'Cache-Control': 'no-cache' }).send({
+      result: 'success',
+      msg: '',
+      authority: found !== null,
+      fingerprint: found?.cert.fingerprint256 ?? null,
+      setup_url: found ? deviceSetupUrl(ctx.config) : null,
+    });
   });
 
   app.get('/tls/setup-qr.svg', async (_request, reply) => {

@@ -3,7 +3,7 @@
  * to; lan.test.ts covers a LAN address inside a network namespace).
  */
 import { X509Certificate } from 'node:crypto';
-import { readFileSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import https from 'node:https';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -85,6 +85,14 @@ describe('--https on loopback, with the installation’s certificate authority',
     const qr = await request(`${t.server.url}/tls/setup-qr.svg`, { ca });
     expect(qr.status).toBe(200);
     expect(qr.text).toMatch(/^<svg/);
+    const info = await request(`${t.server.url}/tls/info`, { ca });
+    expect(info.body).toEqual({
+      result: 'success',
+      msg: '',
+      authority: true,
+      fingerprint: new X509Certificate(ca).fingerprint256,
+      setup_url: `http://127.0.0.1:${t.server.port}/tls/`,
+    });
   });
 
   it('answers plain HTTP with a redirect to HTTPS, but serves /tls/ plainly', async () => {
@@ -111,6 +119,28 @@ describe('--https on loopback, with the installation’s certificate authority',
     expect(answer.headers['set-cookie']?.[0]).toMatch(/; Secure$/);
     // Browsers ignore HSTS for IP literals, and localhost is every local server's.
     expect(answer.headers['strict-transport-security']).toBeUndefined();
+  });
+});
+
+describe('a server without TLS', () => {
+  it('has no authority to offer: /tls/ files 404, /tls/info says so', async () => {
+    const plain = await startTestServer();
+    try {
+      expect(plain.url).toMatch(/^http:/);
+      for (const file of ['ca.crt', 'hearth.mobileconfig', '', 'setup-qr.svg']) {
+        expect((await request(`${plain.url}/tls/${file}`)).status).toBe(404);
+      }
+      expect((await request(`${plain.url}/tls/info`)).body).toEqual({
+        result: 'success',
+        msg: '',
+        authority: false,
+        fingerprint: null,
+        setup_url: null,
+      });
+      expect(readdirSync(plain.dataDir)).not.toContain('tls');
+    } finally {
+      await plain.close();
+    }
   });
 });
 
