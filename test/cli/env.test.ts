@@ -128,6 +128,8 @@ describe('--https (HEARTH_HTTPS=1)', () => {
     expect(url).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
     const rc = parseZuliprc(readFileSync(path.join(dir, 'zuliprc'), 'utf8'));
     expect(rc.site).toBe(url);
+    // The owner's zuliprc trusts the authority (the Python bindings' cert_bundle).
+    expect(rc.cert_bundle).toBe(path.join(dir, 'tls', 'ca.crt'));
     expect(child.stdout).toContain(`${url.replace(/^https/, 'http')}/tls/`);
     expect(existsSync(path.join(dir, 'tls', 'ca.key'))).toBe(true);
     await stop(child);

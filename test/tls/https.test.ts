@@ -7,6 +7,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import https from 'node:https';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readLockHolder } from '../../server/index.js';
 import { issueServerCertificate } from '../../server/tls/x509.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { failureOf, registerSendAndPoll, request } from './tls-client.js';
@@ -31,6 +32,8 @@ describe('--https on loopback, with the installation’s certificate authority',
     expect(statSync(path.join(t.dataDir, 'tls', 'ca.key')).mode & 0o777).toBe(0o600);
     expect(statSync(path.join(t.dataDir, 'tls', 'server.key')).mode & 0o777).toBe(0o600);
     expect(new X509Certificate(ca).ca).toBe(true);
+    // The data directory's lock records the https URL for a second server to name.
+    expect(readLockHolder(t.dataDir)?.url).toBe(t.server.url);
   });
 
   it('a client that trusts only the authority registers, sends and long-polls', async () => {
