@@ -32,6 +32,8 @@ export interface ReadyReport {
   port: number;
   host: string;
   portFallback: boolean;
+  /** The TLS certificate's fingerprint to compare in person (see DesktopStatus), null without TLS. */
+  tlsFingerprint: string | null;
   /** Why the saved network settings were not followed as they are, if so. */
   warning: string | null;
 }

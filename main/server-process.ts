@@ -14,6 +14,7 @@ import {
   type DesktopHost,
   type DesktopStatus,
   desktopListenChoice,
+  type ListenChoice,
   readDesktopSettings,
 } from '../server/hosting/index.js';
 import {
@@ -21,7 +22,9 @@ import {
   createServer,
   DataDirInUseError,
   type RunningServer,
+  TlsSetupError,
 } from '../server/index.js';
+import { tlsOf } from '../server/tls/index.js';
 import { ownerContext } from '../server/trpc/context.js';
 import { runIpcOperation } from '../server/trpc/ipc-operation.js';
 import { createAppRouter } from '../server/trpc/router.js';
@@ -71,7 +74,12 @@ const adminToken = randomBytes(32).toString('base64url');
 /** The first of `ports` that is free, else any free port. */
 async function listen(
   config: ServerProcessConfig,
-  options: { host: string; externalUrl?: string; log: Logger },
+  options: {
+    host: string;
+    externalUrl?: string;
+    tlsCertificate?: ListenChoice['tlsCertificate'];
+    log: Logger;
+  },
 ): Promise<RunningServer> {
   for (const port of [...new Set(config.ports)]) {
     try {
@@ -94,14 +102,40 @@ channel.onMessage((message) => {
   else if (message.type === 'stop') stopBeforeReady = true;
 });
 
-async function main(): Promise<void> {
-  const config = readConfig();
+/**
+ * Starts on the saved settings. When TLS cannot be set up for the LAN (a
+ * damaged certificate authority, a certificate file gone bad), serves this
+ * machine only and says why: the owner sees it in the window and chooses on
+ * the Network page, rather than facing a server that never starts.
+ */
+async function start(config: ServerProcessConfig): Promise<{
+  server: RunningServer;
+  choice: ListenChoice;
+}> {
   const choice = desktopListenChoice(readDesktopSettings(config.dataDir));
-  const server = await listen(config, {
+  const options = {
     host: choice.host,
     ...(choice.externalUrl ? { externalUrl: choice.externalUrl } : {}),
+    ...(choice.tlsCertificate ? { tlsCertificate: choice.tlsCertificate } : {}),
     log: consoleLogger,
-  });
+  };
+  try {
+    return { server: await listen(config, options), choice };
+  } catch (err) {
+    if (!(err instanceof TlsSetupError)) throw err;
+    const local: ListenChoice = {
+      host: '127.0.0.1',
+      ...(choice.externalUrl ? { externalUrl: choice.externalUrl } : {}),
+      warning: `${err.message} Serving this computer only until that is resolved on the Network page.`,
+    };
+    const { tlsCertificate: _unused, ...rest } = options;
+    return { server: await listen(config, { ...rest, host: local.host }), choice: local };
+  }
+}
+
+async function main(): Promise<void> {
+  const config = readConfig();
+  const { server, choice } = await start(config);
   const { ctx } = server;
   if (choice.warning) ctx.log.warn(choice.warning);
   process.on('uncaughtException', (err) => {
@@ -124,6 +158,7 @@ async function main(): Promise<void> {
       status ?? {
         state: 'running',
         url: server.url,
+        tlsFingerprint: tlsOf(ctx)?.fingerprint ?? null,
         port: server.port,
         preferredPort: config.preferredPort,
         portFallback: server.port !== config.preferredPort,
@@ -186,6 +221,7 @@ async function main(): Promise<void> {
     url: server.url,
     localUrl: server.localUrl,
     port: server.port,
+    tlsFingerprint: tlsOf(ctx)?.fingerprint ?? null,
     host: choice.host,
     portFallback: server.port !== config.preferredPort,
     warning: choice.warning ?? null,

@@ -110,6 +110,7 @@ export class ServerSupervisor extends EventEmitter<{
     this.current = {
       state: 'stopped',
       url: null,
+      tlsFingerprint: null,
       port: null,
       preferredPort: options.preferredPort,
       portFallback: false,
@@ -142,7 +143,14 @@ export class ServerSupervisor extends EventEmitter<{
     this.clearTimers();
     await this.stopChild();
     this.failQueued('The Hearth server has stopped');
-    this.update({ state: 'stopped', url: null, port: null, host: null, startedAt: null });
+    this.update({
+      state: 'stopped',
+      url: null,
+      tlsFingerprint: null,
+      port: null,
+      host: null,
+      startedAt: null,
+    });
   }
 
   /** Stops and starts the server again (new network settings); not counted as a crash. */
@@ -240,6 +248,7 @@ export class ServerSupervisor extends EventEmitter<{
     this.update({
       state: 'running',
       url: report.url,
+      tlsFingerprint: report.tlsFingerprint,
       port: report.port,
       host: report.host,
       portFallback: report.portFallback,
@@ -277,6 +286,7 @@ export class ServerSupervisor extends EventEmitter<{
       this.update({
         state: 'stopped',
         url: null,
+        tlsFingerprint: null,
         port: null,
         host: null,
         startedAt: null,
@@ -314,6 +324,7 @@ export class ServerSupervisor extends EventEmitter<{
     this.update({
       state: 'stopped',
       url: null,
+      tlsFingerprint: null,
       port: null,
       host: null,
       startedAt: null,

@@ -1,5 +1,6 @@
 /**
- * The tray (menu-bar) icon: the server's state and URL, and what a user does
+ * The tray (menu-bar) icon: the server's state, URL and certificate
+ * fingerprint, and what a user does
  * while no window is open.
  */
 import { Menu, type MenuItemConstructorOptions, nativeImage, Tray } from 'electron';
@@ -35,6 +36,17 @@ export function trayMenuTemplate(
   const fallback = status.portFallback
     ? [{ label: `Port ${status.preferredPort} was taken; using ${status.port}`, enabled: false }]
     : [];
+  // Read out when a device asks to trust the server: the same on both screens, or no trust.
+  const fingerprint =
+    status.state === 'running' && status.tlsFingerprint
+      ? [
+          {
+            id: 'tls-fingerprint',
+            label: `Certificate SHA-256: ${status.tlsFingerprint}`,
+            enabled: false,
+          },
+        ]
+      : [];
   const failure =
     status.state !== 'running' && status.lastError
       ? [{ label: status.lastError.slice(0, 120), enabled: false }]
@@ -42,6 +54,7 @@ export function trayMenuTemplate(
   return [
     { id: 'status', label: `Hearth: ${statusLine(status)}`, enabled: false },
     ...fallback,
+    ...fingerprint,
     ...failure,
     { type: 'separator' },
     { id: 'copy-url', label: 'Copy URL', enabled: status.url !== null, click: actions.copyUrl },

@@ -1,4 +1,5 @@
 import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import type { AppContext } from './core/context.js';
 import { DEMO_PASSWORD, refreshDemo, seedDemo } from './demo/seed.js';
 import type { RunningServer } from './index.js';
@@ -10,6 +11,7 @@ import {
   setUpOrganization,
 } from './realm/index.js';
 import { generatePassword } from './shared/credentials.js';
+import { CA_CERT_FILE, tlsFolder, tlsOf } from './tls/index.js';
 
 export const OWNER_EMAIL = 'owner@hearth.local';
 
@@ -28,27 +30,50 @@ export interface BootstrapResult {
   demoPassword?: string;
 }
 
-/** The INI file Zulip clients read (`zulip.Client(config_file=...)`, zulip-js, zulip-terminal). */
-export function zuliprcText(email: string, apiKey: string, site: string): string {
-  return `[api]\nemail=${email}\nkey=${apiKey}\nsite=${site}\n`;
+/**
+ * The INI file Zulip clients read (`zulip.Client(config_file=...)`, zulip-js,
+ * zulip-terminal). `certBundle`: the authority to trust for an https site
+ * (the bindings' `cert_bundle`), for the owner's zuliprc on this machine.
+ */
+export function zuliprcText(
+  email: string,
+  apiKey: string,
+  site: string,
+  certBundle?: string,
+): string {
+  const bundle = certBundle ? `cert_bundle=${certBundle}\n` : '';
+  return `[api]\nemail=${email}\nkey=${apiKey}\nsite=${site}\n${bundle}`;
+}
+
+/** Sets `key=value` in the [api] section's lines; false when it already said so. */
+function setApiValue(lines: string[], key: string, value: string): boolean {
+  const keyLine = new RegExp(`^\\s*${key}\\s*=`);
+  const at = lines.findIndex((line) => keyLine.test(line));
+  if (at >= 0) {
+    if (lines[at]!.slice(lines[at]!.indexOf('=') + 1).trim() === value) return false;
+    lines[at] = `${key}=${value}`;
+    return true;
+  }
+  const api = lines.findIndex((line) => line.trim() === '[api]');
+  lines.splice(api + 1, 0, `${key}=${value}`);
+  return true;
 }
 
 /**
- * A zuliprc's text with its `site=` set to `site` (every other line, the
- * owner's credentials included, kept as it is), or null when it already says so.
+ * A zuliprc's text with its `site=` set to `site` (and `cert_bundle=` to
+ * `certBundle`, when given; every other line, the owner's credentials
+ * included, kept as it is), or null when it already says so.
  */
-export function zuliprcWithSite(text: string, site: string): string | null {
+export function zuliprcWithSite(text: string, site: string, certBundle?: string): string | null {
   const lines = text.split('\n');
-  const siteLine = /^\s*site\s*=/;
-  const at = lines.findIndex((line) => siteLine.test(line));
-  if (at >= 0) {
-    if (lines[at]!.slice(lines[at]!.indexOf('=') + 1).trim() === site) return null;
-    lines[at] = `site=${site}`;
-    return lines.join('\n');
-  }
-  const api = lines.findIndex((line) => line.trim() === '[api]');
-  lines.splice(api + 1, 0, `site=${site}`);
-  return lines.join('\n');
+  const siteChanged = setApiValue(lines, 'site', site);
+  const bundleChanged = certBundle ? setApiValue(lines, 'cert_bundle', certBundle) : false;
+  return siteChanged || bundleChanged ? lines.join('\n') : null;
+}
+
+/** The authority file the owner's zuliprc trusts, when the server has its own authority. */
+function ownerCertBundle(ctx: AppContext): string | undefined {
+  return tlsOf(ctx)?.authority ? path.join(tlsFolder(ctx.config.dataDir), CA_CERT_FILE) : undefined;
 }
 
 /** Owner-only before and after: a file made by hand may have been world-readable. */
@@ -103,7 +128,11 @@ export async function ensureOrganization(
     const owner = primaryOwner(ctx);
     let zuliprcUpdated = false;
     if (existsSync(zuliprcPath)) {
-      const updated = zuliprcWithSite(readFileSync(zuliprcPath, 'utf8'), server.url);
+      const updated = zuliprcWithSite(
+        readFileSync(zuliprcPath, 'utf8'),
+        server.url,
+        ownerCertBundle(server.ctx),
+      );
       if (updated !== null) {
         writeZuliprc(zuliprcPath, updated);
         zuliprcUpdated = true;
@@ -133,7 +162,10 @@ export async function ensureOrganization(
     await refreshDemo(ctx);
   }
   // A zuliprc left by an earlier organization would keep its mode when rewritten.
-  writeZuliprc(zuliprcPath, zuliprcText(OWNER_EMAIL, owner.api_key, server.url));
+  writeZuliprc(
+    zuliprcPath,
+    zuliprcText(OWNER_EMAIL, owner.api_key, server.url, ownerCertBundle(server.ctx)),
+  );
   return {
     created: true,
     ownerEmail: OWNER_EMAIL,
@@ -158,6 +190,9 @@ export async function completeSetup(
   const owner = await setUpOrganization(ctx, input);
   const email = input.email.trim();
   if (zuliprcPath)
-    writeZuliprc(zuliprcPath, zuliprcText(email, owner.api_key, ctx.config.externalUrl));
+    writeZuliprc(
+      zuliprcPath,
+      zuliprcText(email, owner.api_key, ctx.config.externalUrl, ownerCertBundle(ctx)),
+    );
   return { ownerEmail: email, zuliprcPath };
 }

@@ -9,10 +9,12 @@ import { ensureOrganization } from './bootstrap.js';
 import { ApiError } from './core/errors.js';
 import { defaultDataDir } from './data-dir.js';
 import { DatabaseTooNewError } from './db/migrate.js';
+import { deviceSetupUrl } from './hosting/index.js';
 import { PER_ADDRESS_LIMIT } from './http/connection-cap.js';
 import { consoleLogger, createServer, type RunningServer } from './index.js';
 import { deactivateOrganization } from './realm/index.js';
-import { isLoopbackHost, isWildcardHost, normalizeExternalUrl } from './shared/network.js';
+import { isWildcardHost, normalizeExternalUrl } from './shared/network.js';
+import { type OwnCertificateFiles, tlsOf } from './tls/index.js';
 
 export { zuliprcText } from './bootstrap.js';
 
@@ -24,6 +26,10 @@ export interface CliOptions {
   externalUrl?: string;
   demo: boolean;
   rateLimit: boolean;
+  /** --https: HTTPS on every address, loopback included (LAN mode has it anyway). */
+  https: boolean;
+  /** --tls-cert/--tls-key or --tls-pfx: the team's own certificate. */
+  tlsCertificate?: OwnCertificateFiles;
   /** Connections one address (not this machine) may hold open; undefined: the default. */
   maxConnectionsPerAddress?: number;
   /** Deactivate the organization and exit instead of serving. */
@@ -47,6 +53,10 @@ export function parseCliOptions(argv: string[], env: NodeJS.ProcessEnv): CliOpti
       port: { type: 'string' },
       host: { type: 'string' },
       'external-url': { type: 'string' },
+      https: { type: 'boolean' },
+      'tls-cert': { type: 'string' },
+      'tls-key': { type: 'string' },
+      'tls-pfx': { type: 'string' },
       demo: { type: 'boolean' },
       'no-rate-limit': { type: 'boolean' },
       'max-connections-per-address': { type: 'string' },
@@ -66,6 +76,13 @@ export function parseCliOptions(argv: string[], env: NodeJS.ProcessEnv): CliOpti
                      serves the LAN, whose clients are told this machine's LAN address
   --external-url URL the URL clients use, when not http://HOST:PORT, e.g. behind a proxy:
                      realm_url, the zuliprc's site and the banner (HEARTH_EXTERNAL_URL)
+  --https            serve HTTPS on every address listened on, loopback included (HEARTH_HTTPS=1);
+                     LAN mode serves HTTPS on the LAN anyway, with a certificate from the
+                     installation's own certificate authority (<data dir>/tls/ca.crt)
+  --tls-cert FILE    the team's own certificate (PEM, its chain may follow) instead
+  --tls-key FILE     and its key (PEM) (HEARTH_TLS_CERT, HEARTH_TLS_KEY)
+  --tls-pfx FILE     or both in one PKCS#12 file (HEARTH_TLS_PFX; passphrase in
+                     HEARTH_TLS_PFX_PASSPHRASE)
   --demo             seed a demo organization and enable the dev login endpoints (HEARTH_DEMO=1)
   --no-rate-limit    turn rate limiting off, e.g. for benchmarks (HEARTH_RATE_LIMIT=0)
   --max-connections-per-address N
@@ -88,8 +105,18 @@ export function parseCliOptions(argv: string[], env: NodeJS.ProcessEnv): CliOpti
   if (perAddressText !== undefined && !/^[1-9]\d{0,5}$/.test(perAddressText)) {
     throw new Error(`invalid connections per address: ${perAddressText}`);
   }
+  const tlsCertificate = tlsCertificateOption(
+    {
+      cert: values['tls-cert'] ?? env.HEARTH_TLS_CERT,
+      key: values['tls-key'] ?? env.HEARTH_TLS_KEY,
+      pfx: values['tls-pfx'] ?? env.HEARTH_TLS_PFX,
+    },
+    env.HEARTH_TLS_PFX_PASSPHRASE,
+  );
   return {
     ...(externalUrl ? { externalUrl: normalizeExternalUrl(externalUrl) } : {}),
+    ...(tlsCertificate ? { tlsCertificate } : {}),
+    https: values.https ?? truthy(env.HEARTH_HTTPS),
     ...(perAddressText ? { maxConnectionsPerAddress: Number(perAddressText) } : {}),
     jwtKey: jwtKeyOption(values['set-jwt-key'], values['clear-jwt-key'], env),
     dataDir: path.resolve(values['data-dir'] ?? env.HEARTH_DATA_DIR ?? defaultDataDir()),
@@ -101,6 +128,23 @@ export function parseCliOptions(argv: string[], env: NodeJS.ProcessEnv): CliOpti
       : env.HEARTH_RATE_LIMIT === undefined || truthy(env.HEARTH_RATE_LIMIT),
     deactivateOrganization: values['deactivate-organization'] ?? false,
   };
+}
+
+/** --tls-cert with --tls-key, or --tls-pfx; paths resolved against the working directory. */
+function tlsCertificateOption(
+  given: { cert?: string; key?: string; pfx?: string },
+  passphrase: string | undefined,
+): OwnCertificateFiles | undefined {
+  const { cert, key, pfx } = given;
+  if (pfx) {
+    if (cert || key)
+      throw new Error('give either --tls-pfx or --tls-cert with --tls-key, not both');
+    return { pfxFile: path.resolve(pfx), ...(passphrase !== undefined ? { passphrase } : {}) };
+  }
+  if (!cert && !key) return undefined;
+  if (!cert) throw new Error('--tls-key needs --tls-cert (the certificate it belongs to)');
+  if (!key) throw new Error('--tls-cert needs --tls-key (its private key)');
+  return { certFile: path.resolve(cert), keyFile: path.resolve(key) };
 }
 
 /** --set-jwt-key / --clear-jwt-key, or their variables; a bad key stops the start. */
@@ -135,6 +179,8 @@ export async function main(
     host: options.host,
     port: options.port,
     externalUrl: options.externalUrl,
+    https: options.https,
+    ...(options.tlsCertificate ? { tlsCertificate: options.tlsCertificate } : {}),
     demo: options.demo,
     rateLimit: options.rateLimit,
     ...(options.maxConnectionsPerAddress
@@ -174,10 +220,14 @@ export async function main(
         : 'JWT login disabled: the JWT key was removed.',
     );
   }
-  if (!isLoopbackHost(options.host)) {
-    console.warn(
-      `WARNING: listening on ${options.host} (LAN mode). Hearth speaks plain HTTP: API keys and passwords cross the network in clear text.`,
+  const tls = tlsOf(server.ctx);
+  if (tls?.authority) {
+    console.log(
+      `HTTPS: devices trust this server once they install its certificate authority from ${deviceSetupUrl(server.ctx.config)}`,
     );
+    console.log(`  Its SHA-256 fingerprint, to compare on each device: ${tls.fingerprint}`);
+  } else if (tls) {
+    console.log(`HTTPS with the certificate given (SHA-256 ${tls.fingerprint})`);
   }
   if (options.demo) {
     console.log(

@@ -10,6 +10,7 @@ import { RateLimiter } from './core/rate-limit.js';
 import { WriteBatcher } from './core/write-batcher.js';
 import { openDatabase } from './db/open.js';
 import { defaultTimings, EventHub, type EventHubTimings } from './events/hub.js';
+import { lanInterfaces } from './hosting/index.js';
 import { registerAdminUi } from './http/admin-ui.js';
 import { buildHttpApp } from './http/app.js';
 import { registerChatUi } from './http/chat-ui.js';
@@ -20,6 +21,7 @@ import {
 } from './http/connection-cap.js';
 import { logRequests } from './http/request-log.js';
 import { allRoutes } from './http/routes/index.js';
+import { registerTlsFiles } from './http/tls-files.js';
 import { registerTrpc } from './http/trpc-plugin.js';
 import { DEFAULT_BACKUP_CHECK_SCHEDULE, startAutomaticBackups } from './jobs/automatic-backup.js';
 import { DEFAULT_DELIVERY_SCHEDULE, startScheduledDelivery } from './jobs/scheduled-delivery.js';
@@ -30,7 +32,8 @@ import {
 import { narrowQueueFilter } from './narrow/index.js';
 import { startOutgoingWebhooks } from './outgoing-webhooks/index.js';
 import { TOPIC_DELETION_BATCH_SIZE, TOPIC_DELETION_TIME_BUDGET_MS } from './shared/limits.js';
-import { externalUrlFor, localUrlFor } from './shared/network.js';
+import { externalUrlFor, httpsScopeFor, localUrlFor } from './shared/network.js';
+import { attachTls, type OwnCertificateFiles, ServerTls, TlsSetupError } from './tls/index.js';
 
 export interface ServerOptions {
   dataDir: string;
@@ -44,6 +47,17 @@ export interface ServerOptions {
   externalUrl?: string;
   /** 0 picks a free port. */
   port?: number;
+  /**
+   * Serve HTTPS on every address listened on, loopback included (`--https`).
+   * Listening on anything but loopback (LAN mode) serves HTTPS there anyway;
+   * loopback then keeps plain HTTP for this machine's clients.
+   */
+  https?: boolean;
+  /**
+   * The team's own certificate instead of one from the installation's
+   * certificate authority (`<data dir>/tls/`); used where HTTPS is on.
+   */
+  tlsCertificate?: OwnCertificateFiles;
   demo?: boolean;
   rateLimit?: boolean;
   /** Milliseconds since the epoch; tests replace it. */
@@ -138,6 +152,7 @@ const LOW_OPEN_FILE_LIMIT = 2048;
 export const CLOSE_GRACE_MS = 2_000;
 
 export { DataDirInUseError, type LockHolder, readLockHolder } from './core/data-dir-lock.js';
+export { DamagedAuthorityError, TlsSetupError } from './tls/index.js';
 
 export const silentLogger: Logger = { info() {}, warn() {}, error() {} };
 
@@ -232,19 +247,55 @@ function prepareDataDir(dataDir: string): void {
   }
 }
 
+/** What the server presents over TLS, when it speaks TLS anywhere. */
+async function openTls(
+  options: ServerOptions,
+  host: string,
+  https: ReturnType<typeof httpsScopeFor>,
+  now: () => number,
+  log: Logger,
+): Promise<ServerTls | null> {
+  if (https === 'off') {
+    if (options.tlsCertificate) {
+      throw new TlsSetupError(
+        'A TLS certificate was given but the server serves only this machine over plain HTTP: add --https, or listen on the LAN (--host)',
+      );
+    }
+    return null;
+  }
+  return ServerTls.open({
+    dataDir: options.dataDir,
+    host,
+    httpsOnLoopback: https === 'all',
+    ...(options.tlsCertificate ? { own: options.tlsCertificate } : {}),
+    now,
+    log,
+    lanAddresses: () => lanInterfaces().map((i) => i.address),
+  });
+}
+
 async function startRun(options: ServerOptions): Promise<ServerRun> {
   const now = options.now ?? Date.now;
   const fileLog = options.logFile === false ? null : openFileLog(options.dataDir);
   const log = fileLog
     ? { ...teeLogger(options.log ?? silentLogger, fileLog.logger), flush: fileLog.flush }
     : (options.log ?? silentLogger);
+  const host = options.host ?? '127.0.0.1';
+  const https = httpsScopeFor(host, options.https ?? false);
+  let serverTls: ServerTls | null = null;
+  try {
+    // Before anything else opens: a bad certificate stops the start with its reason.
+    serverTls = await openTls(options, host, https, now, log);
+  } catch (err) {
+    await fileLog?.close();
+    throw err;
+  }
   // Before the database opens: a restore staged by the previous run is swapped in now.
   applyStagedRestore(options.dataDir, DATABASE_FILE, FILES_DIR, log);
   const db = openDatabase(path.join(options.dataDir, DATABASE_FILE));
   const events = new EventHub(now, { ...defaultTimings, ...options.eventTimings });
   events.queueFilter = narrowQueueFilter;
   const rateLimiter = new RateLimiter(now, options.rateLimit ?? true);
-  const host = options.host ?? '127.0.0.1';
   const transaction = createTransactionRunner(db, events, log);
   const batcher = new WriteBatcher(transaction);
   const ctx: AppContext = {
@@ -260,6 +311,7 @@ async function startRun(options: ServerOptions): Promise<ServerRun> {
       host,
       port: options.port ?? 9991,
       givenExternalUrl: options.externalUrl,
+      https,
       logFile: fileLog?.file ?? null,
       demo: options.demo ?? false,
       rateLimit: options.rateLimit ?? true,
@@ -275,6 +327,7 @@ async function startRun(options: ServerOptions): Promise<ServerRun> {
   const zuliprcPath = path.join(options.dataDir, ZULIPRC_FILE);
   const backups = await BackupService.open(ctx, options.dataDir);
   attachBackups(ctx, backups);
+  if (serverTls) attachTls(ctx, serverTls);
   const fileLimit = openFileLimit();
   const connectionLimits = { ...connectionLimitsFor(fileLimit), ...options.connectionLimits };
   if (fileLimit !== null && fileLimit < LOW_OPEN_FILE_LIMIT) {
@@ -288,9 +341,11 @@ async function startRun(options: ServerOptions): Promise<ServerRun> {
     rateLimiter,
     requestTimeoutMs: options.requestTimeoutMs,
     connectionLimits,
+    ...(serverTls ? { tls: { server: serverTls, plainOnLoopback: https === 'lan' } } : {}),
   });
   if (fileLog) logRequests(app, fileLog.request);
   registerChatUi(app);
+  registerTlsFiles(app, ctx);
   if (options.adminToken) {
     await registerTrpc(app, { ctx, adminToken: options.adminToken, zuliprcPath });
     registerAdminUi(app);
@@ -316,13 +371,13 @@ async function startRun(options: ServerOptions): Promise<ServerRun> {
   }
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : (options.port ?? 9991);
-  ctx.config.externalUrl = externalUrlFor(host, port, options.externalUrl);
+  ctx.config.externalUrl = externalUrlFor(host, port, options.externalUrl, https);
   ctx.config.port = port;
   // The console has its own banner (cli.ts); the file records each run's start.
   fileLog?.logger.info(
     `Hearth listening on ${host} port ${port}; clients use ${ctx.config.externalUrl}`,
   );
-  const localUrl = localUrlFor(host, port);
+  const localUrl = localUrlFor(host, port, https);
 
   // Responses not yet sent when close() starts (long-polls, mostly) end their
   // keep-alive connection; otherwise an idle client socket would hold the

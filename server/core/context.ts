@@ -1,6 +1,7 @@
 import type { Db } from '../db/open.js';
 import { noteRollback } from '../db/write-versions.js';
 import type { EventHub, PendingEvent } from '../events/hub.js';
+import type { HttpsScope } from '../shared/network.js';
 import type { RateLimiter } from './rate-limit.js';
 
 export interface Logger {
@@ -26,6 +27,8 @@ export interface ServerConfig {
   port: number;
   /** The external URL given by the operator (undefined: derived from host and port). */
   givenExternalUrl?: string;
+  /** Where the server speaks TLS (shared/network.ts); the URLs above follow it. */
+  https: HttpsScope;
   /** This run's log file (`<data dir>/logs/hearth.log`), or null when logging to a file is off. */
   logFile: string | null;
   /** Distinguishes server runs (register's server_generation). */

@@ -7,9 +7,13 @@ export { lanInterfaces, type NetworkInterface } from './interfaces.js';
 export { desktopListenChoice, type ListenChoice } from './listen.js';
 export { DEFAULT_LOG_LINES, MAX_LOG_LINES, recentLogs } from './logs.js';
 export {
+  deviceSetupUrl,
   type NetworkOverview,
   type NetworkSettingsInput,
   networkOverview,
+  qrCodeSvg,
+  replaceCertificateAuthority,
+  type TlsOverview,
   updateNetworkSettings,
 } from './network.js';
 export {

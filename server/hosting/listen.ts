@@ -1,9 +1,12 @@
+import type { OwnCertificateFiles } from '../tls/index.js';
 import { lanInterfaces, type NetworkInterface } from './interfaces.js';
 import type { DesktopSettings } from './settings.js';
 
 export interface ListenChoice {
   host: string;
   externalUrl?: string;
+  /** The team's own certificate for the LAN (LAN mode only). */
+  tlsCertificate?: OwnCertificateFiles;
   /** Why the saved settings could not be followed as they are, if so. */
   warning?: string;
 }
@@ -20,9 +23,10 @@ export function desktopListenChoice(
 ): ListenChoice {
   const externalUrl = settings.externalUrl ? { externalUrl: settings.externalUrl } : {};
   if (!settings.lan) return { host: '127.0.0.1', ...externalUrl };
+  const own = settings.tlsCertificate ? { tlsCertificate: settings.tlsCertificate } : {};
   const chosen = settings.interfaceAddress;
-  if (!chosen) return { host: '0.0.0.0', ...externalUrl };
-  if (interfaces.some((i) => i.address === chosen)) return { host: chosen, ...externalUrl };
+  if (!chosen) return { host: '0.0.0.0', ...externalUrl, ...own };
+  if (interfaces.some((i) => i.address === chosen)) return { host: chosen, ...externalUrl, ...own };
   return {
     host: '127.0.0.1',
     ...externalUrl,

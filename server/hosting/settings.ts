@@ -1,6 +1,7 @@
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import type { OwnCertificateFiles } from '../tls/index.js';
 
 /** The desktop app's serving settings, in the data directory beside the database. */
 export const DESKTOP_SETTINGS_FILE = 'desktop-settings.json';
@@ -12,14 +13,22 @@ export interface DesktopSettings {
   interfaceAddress?: string;
   /** The URL clients use when it is not http://HOST:PORT (a proxy, a name). */
   externalUrl?: string;
+  /** The team's own certificate for the LAN, instead of the installation's authority. */
+  tlsCertificate?: OwnCertificateFiles;
 }
 
 export const defaultDesktopSettings: DesktopSettings = { lan: false };
+
+const storedCertificate = z.union([
+  z.object({ certFile: z.string().min(1), keyFile: z.string().min(1) }),
+  z.object({ pfxFile: z.string().min(1), passphrase: z.string().optional() }),
+]);
 
 const stored = z.object({
   lan: z.boolean().catch(false),
   interfaceAddress: z.string().min(1).optional().catch(undefined),
   externalUrl: z.string().min(1).optional().catch(undefined),
+  tlsCertificate: storedCertificate.optional().catch(undefined),
 });
 
 export const desktopSettingsPath = (dataDir: string) => path.join(dataDir, DESKTOP_SETTINGS_FILE);
@@ -34,11 +43,12 @@ export function readDesktopSettings(dataDir: string): DesktopSettings {
   try {
     const parsed = stored.safeParse(JSON.parse(readFileSync(file, 'utf8')));
     if (!parsed.success) return { ...defaultDesktopSettings };
-    const { lan, interfaceAddress, externalUrl } = parsed.data;
+    const { lan, interfaceAddress, externalUrl, tlsCertificate } = parsed.data;
     return {
       lan,
       ...(interfaceAddress ? { interfaceAddress } : {}),
       ...(externalUrl ? { externalUrl } : {}),
+      ...(tlsCertificate ? { tlsCertificate } : {}),
     };
   } catch {
     return { ...defaultDesktopSettings };

@@ -1,6 +1,7 @@
 import type { AppContext } from '../core/context.js';
 import type { UserRow } from '../db/queries/users.js';
 import { requireRole } from '../shared/roles.js';
+import { tlsOf } from '../tls/index.js';
 
 /** The server's life as the desktop app supervises it. */
 export type ServerState = 'starting' | 'running' | 'restarting' | 'stopped';
@@ -9,6 +10,12 @@ export interface DesktopStatus {
   state: ServerState;
   /** The URL clients use (null until the server first listens). */
   url: string | null;
+  /**
+   * The SHA-256 fingerprint devices compare before trusting the server (its
+   * certificate authority's, or the team's own certificate's); null when the
+   * server speaks no TLS.
+   */
+  tlsFingerprint: string | null;
   port: number | null;
   /** The port Hearth asks for (Zulip clients remember the URL). */
   preferredPort: number;
@@ -42,6 +49,7 @@ export function standaloneStatus(ctx: AppContext): DesktopStatus {
   return {
     state: 'running',
     url: config.externalUrl,
+    tlsFingerprint: tlsOf(ctx)?.fingerprint ?? null,
     port: config.port,
     preferredPort: config.port,
     portFallback: false,

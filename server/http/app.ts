@@ -17,6 +17,7 @@ import type { UserRow } from '../db/queries/users.js';
 import { FileAnswer } from '../shared/files.js';
 import { SerialisedFields } from '../shared/json-fields.js';
 import { BODY_LIMIT_BYTES } from '../shared/limits.js';
+import type { ServerTls } from '../tls/index.js';
 import { checkHosts } from './allowed-hosts.js';
 import { parseByteRange } from './byte-range.js';
 import { type ConnectionLimits, capConnections } from './connection-cap.js';
@@ -26,6 +27,7 @@ import { addMultipartParser } from './multipart-body.js';
 import { jsonTooDeep, parseParams, tooDeepMessage } from './params.js';
 import { drainRefusedBody } from './refused-body.js';
 import { AnswerWithHeaders, type RequestInfo, type Route } from './route.js';
+import { addHttpsHooks, listenForTls, secureCookies, type TlsListener } from './tls-listener.js';
 
 export const API_PREFIX = '/api/v1';
 
@@ -37,6 +39,8 @@ export interface HttpAppOptions {
   requestTimeoutMs?: number;
   /** Connections open at once (see connection-cap.ts); none when absent. */
   connectionLimits?: ConnectionLimits;
+  /** Serve HTTPS on the same port (tls-listener.ts); absent: plain HTTP only. */
+  tls?: { server: ServerTls; plainOnLoopback: boolean };
 }
 
 export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
@@ -207,8 +211,20 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
     routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true },
   });
 
+  const tlsListener: TlsListener | null = options.tls
+    ? listenForTls(app.server, {
+        tls: options.tls.server,
+        plainOnLoopback: options.tls.plainOnLoopback,
+        handshakeTimeoutMs: requestTimeout,
+      })
+    : null;
   if (options.connectionLimits) capConnections(app.server, options.connectionLimits, ctx.log);
   checkHosts(app, ctx);
+  if (tlsListener) {
+    addHttpsHooks(app, tlsListener, ctx.config);
+    // Connections still handshaking hold no request; close() need not wait for them.
+    app.addHook('preClose', async () => tlsListener.destroyPending());
+  }
   await app.register(formbody);
   const multipartBodies = addMultipartParser(app);
   // Fastify's own JSON parser, after a nesting check: collectRawParams re-encodes
@@ -260,6 +276,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
           hangup: new ConnectionHangup(request.raw, reply.raw),
           headers: request.headers,
           rawBody: def.rawBody && Buffer.isBuffer(request.body) ? request.body : null,
+          secureCookies: secureCookies(request, ctx.config),
         };
 
         let user: UserRow | null = null;

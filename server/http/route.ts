@@ -20,6 +20,11 @@ export interface RequestInfo {
   headers: IncomingHttpHeaders;
   /** The body's bytes, for routes marked `rawBody` (null without a body, and on other routes). */
   rawBody: Buffer | null;
+  /**
+   * Cookies set in the answer must say `Secure`: the request came over TLS
+   * (or through an https external URL). Every Set-Cookie writer uses this.
+   */
+  secureCookies: boolean;
 }
 
 /**

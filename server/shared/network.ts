@@ -34,20 +34,43 @@ export const urlHost = (host: string) =>
   host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
 
 /**
+ * Where the server speaks TLS: nowhere; on every address but loopback (LAN
+ * mode: this machine's own clients keep plain HTTP); or on every address
+ * (`--https`).
+ */
+export type HttpsScope = 'off' | 'lan' | 'all';
+
+/** LAN mode turns HTTPS on by itself; `--https` extends it to loopback. */
+export const httpsScopeFor = (host: string, httpsEverywhere: boolean): HttpsScope =>
+  httpsEverywhere ? 'all' : isLoopbackHost(host) ? 'off' : 'lan';
+
+/**
  * The base URL clients use (realm_url, the zuliprc's `site`): the one given,
  * else the LAN address when listening on every interface, else the address
- * listened on.
+ * listened on; https when the server speaks TLS there.
  */
-export function externalUrlFor(host: string, port: number, given?: string): string {
+export function externalUrlFor(
+  host: string,
+  port: number,
+  given?: string,
+  https: HttpsScope = 'off',
+): string {
   if (given) return given;
-  return `http://${urlHost(isWildcardHost(host) ? lanAddress() : host)}:${port}`;
+  const scheme = https === 'off' ? 'http' : 'https';
+  return `${scheme}://${urlHost(isWildcardHost(host) ? lanAddress() : host)}:${port}`;
 }
 
-/** How this machine itself reaches the server (loopback when it listens there). */
-export function localUrlFor(host: string, port: number): string {
-  if (host === '::' || host === '[::]') return `http://[::1]:${port}`;
-  if (isWildcardHost(host)) return `http://127.0.0.1:${port}`;
-  return `http://${urlHost(host)}:${port}`;
+/**
+ * How this machine itself reaches the server: loopback when it listens
+ * there, over plain HTTP unless `--https`; else the one address listened
+ * on, over https in LAN mode.
+ */
+export function localUrlFor(host: string, port: number, https: HttpsScope = 'off'): string {
+  const loopback = isWildcardHost(host) || isLoopbackHost(host);
+  const scheme = https === 'all' || (https === 'lan' && !loopback) ? 'https' : 'http';
+  if (host === '::' || host === '[::]') return `${scheme}://[::1]:${port}`;
+  if (isWildcardHost(host)) return `${scheme}://127.0.0.1:${port}`;
+  return `${scheme}://${urlHost(host)}:${port}`;
 }
 
 /**

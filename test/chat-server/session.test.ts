@@ -71,15 +71,18 @@ describe('POST /chat/session', () => {
     expect(res.headers.get('cache-control')).toBe('no-store');
   });
 
-  it('is Secure when clients reach the server over https', async () => {
+  it('is Secure when clients reach the server over https (here: a proxy’s external URL)', async () => {
+    // Over Hearth's own TLS: test/tls/https.test.ts and lan.test.ts.
     const { config } = t.server.ctx;
     const before = config.externalUrl;
     config.externalUrl = 'https://chat.example.org';
+    config.givenExternalUrl = 'https://chat.example.org';
     try {
       const { setCookie } = await logIn(t.accounts.member);
       expect(setCookie.split(';').map((a) => a.trim())).toContain('Secure');
     } finally {
       config.externalUrl = before;
+      config.givenExternalUrl = undefined;
     }
   });
 

@@ -1,3 +1,4 @@
+import { X509Certificate } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -38,9 +39,9 @@ describe('environment variables', () => {
       HEARTH_DEMO: '1',
       HEARTH_RATE_LIMIT: '0',
     });
-    // Listening on every interface: reachable over loopback, with a LAN warning.
+    // Listening on every interface: reachable over plain loopback; the LAN over HTTPS.
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-    expect(child.stderr).toMatch(/WARNING.*clear text/);
+    expect(child.stdout).toMatch(/^HTTPS: devices trust this server/m);
     expect(existsSync(path.join(dir, 'hearth.sqlite'))).toBe(true);
     // Clients (the zuliprc's) are told the LAN address, not loopback.
     const rc = parseZuliprc(readFileSync(path.join(dir, 'zuliprc'), 'utf8'));
@@ -55,7 +56,7 @@ describe('environment variables', () => {
     await stop(child);
   });
 
-  it('flags win over the environment; --host 0.0.0.0 warns about clear-text API keys', async () => {
+  it('flags win over the environment; --host 0.0.0.0 serves the LAN over HTTPS', async () => {
     const flagDir = dataDir();
     const envDir = dataDir();
     const { child, url } = await start(
@@ -69,10 +70,11 @@ describe('environment variables', () => {
     );
     expect(existsSync(path.join(flagDir, 'hearth.sqlite'))).toBe(true);
     expect(existsSync(path.join(envDir, 'hearth.sqlite'))).toBe(false);
-    const warning = `${child.stdout}\n${child.stderr}`;
-    expect(warning).toMatch(/WARNING/);
-    expect(warning).toMatch(/API keys/);
-    expect(warning).toMatch(/clear text/);
+    // The authority's fingerprint, to compare on each device, and no clear-text warning.
+    const ca = new X509Certificate(readFileSync(path.join(flagDir, 'tls', 'ca.crt')));
+    expect(child.stdout).toContain(`fingerprint, to compare on each device: ${ca.fingerprint256}`);
+    expect(await child.printedUrl()).toMatch(/^https:\/\//);
+    expect(child.stderr).not.toMatch(/WARNING|clear text/);
     expect((await new ApiClient(url, null).get('/server_settings')).status).toBe(200);
     // --no-rate-limit
     expect(await anonymousRequestsBeforeLimit(url, 130)).toBe(130);
@@ -100,5 +102,36 @@ describe('bad options', () => {
     expect(code).not.toBe(0);
     expect(child.stderr).toMatch(/invalid port: abc/);
     expect(child.stdout).not.toMatch(/Hearth listening/);
+  });
+
+  it('a TLS certificate that cannot be used stops the start, naming the file', async () => {
+    const dir = dataDir();
+    const missing = path.join(dir, 'missing.crt');
+    const child = cli.start(
+      ['--data-dir', dir, '--port', '0', '--tls-cert', missing, '--tls-key', missing],
+      { HEARTH_HTTPS: '1' },
+    );
+    expect((await child.exited).code).toBe(1);
+    expect(child.stderr).toContain(`Cannot read the TLS certificate ${missing}: no such file`);
+    expect(child.stdout).not.toMatch(/Hearth listening/);
+    const half = cli.start(['--data-dir', dir, '--port', '0', '--tls-cert', missing]);
+    expect((await half.exited).code).toBe(1);
+    expect(half.stderr).toMatch(/--tls-cert needs --tls-key/);
+  });
+});
+
+describe('--https (HEARTH_HTTPS=1)', () => {
+  it('serves loopback over HTTPS with the installation’s authority', async () => {
+    const dir = dataDir();
+    const child = cli.start(['--data-dir', dir, '--port', '0'], { HEARTH_HTTPS: '1' });
+    const url = await child.printedUrl();
+    expect(url).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
+    const rc = parseZuliprc(readFileSync(path.join(dir, 'zuliprc'), 'utf8'));
+    expect(rc.site).toBe(url);
+    // The owner's zuliprc trusts the authority (the Python bindings' cert_bundle).
+    expect(rc.cert_bundle).toBe(path.join(dir, 'tls', 'ca.crt'));
+    expect(child.stdout).toContain(`${url.replace(/^https/, 'http')}/tls/`);
+    expect(existsSync(path.join(dir, 'tls', 'ca.key'))).toBe(true);
+    await stop(child);
   });
 });

@@ -139,7 +139,8 @@ describe('LAN mode (--host 0.0.0.0)', () => {
     expect(host).not.toBe('0.0.0.0');
     expect(new URL(printed).port).toBe(port);
     const lan = firstLanIpv4();
-    if (lan) expect(printed).toBe(`http://${lan}:${port}`);
+    // The LAN is served over HTTPS (loopback keeps plain HTTP: `local` above).
+    if (lan) expect(printed).toBe(`https://${lan}:${port}`);
     expect(field(child.stdout, 'URL')).toBe(printed);
     expect(child.stdoutLines.some((l) => ON_THIS_MACHINE.test(l))).toBe(true);
     const rc = zuliprc(dir);

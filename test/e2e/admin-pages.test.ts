@@ -58,7 +58,7 @@ const lobbyContents = async () => {
 };
 
 describe('Network', { timeout: 60_000 }, () => {
-  it('turns LAN on with the clear-text warning; says a restart is needed', async () => {
+  it('turns LAN on, over HTTPS; says a restart is needed', async () => {
     await goTo('Network');
     const form = page.locator('#network-form');
     await expect.poll(() => page.locator('.qr-code svg').isVisible(), WAIT).toBe(true);
@@ -67,7 +67,8 @@ describe('Network', { timeout: 60_000 }, () => {
     expect(await form.getByLabel('Network interface').count()).toBe(0);
 
     await form.getByLabel('Serve the local network (LAN)').check();
-    expect(await page.locator('#clear-text-warning').textContent()).toContain('plain HTTP');
+    expect(await page.locator('#https-note').textContent()).toContain('HTTPS');
+    expect(await page.locator('#clear-text-warning').count()).toBe(0);
     await form.getByLabel('Network interface').selectOption('');
     await form.getByRole('button', { name: 'Save' }).click();
     await expect
@@ -85,7 +86,8 @@ describe('Network', { timeout: 60_000 }, () => {
     const form = page.locator('#network-form');
     await form.getByLabel('External URL').fill('ftp://nope');
     await form.getByRole('button', { name: 'Save' }).click();
-    await expect.poll(() => form.locator('.field-error, .alert-error').count(), WAIT).toBe(2);
+    await expect.poll(() => form.locator('.field-error, .alert-error').count(), WAIT).toBe(1);
+    expect(await form.locator('.field-error').textContent()).toContain('invalid external URL');
     await form.getByLabel('External URL').fill('');
     await form.getByLabel('Serve the local network (LAN)').uncheck();
     await form.getByRole('button', { name: 'Save' }).click();

@@ -179,6 +179,12 @@ export interface TestServerOptions {
   outgoingWebhookTimeoutMs?: number;
   /** See ServerOptions.connectionLimits. */
   connectionLimits?: ServerOptions['connectionLimits'];
+  /** See ServerOptions.host (default loopback; tests reach only addresses they own). */
+  host?: string;
+  /** See ServerOptions.https (the URL is then https://127.0.0.1:port). */
+  https?: boolean;
+  /** See ServerOptions.tlsCertificate. */
+  tlsCertificate?: ServerOptions['tlsCertificate'];
 }
 
 export const FIXTURE_PASSWORD = 'correct horse battery staple';
@@ -192,6 +198,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const server = await createServer({
     dataDir,
     port: 0,
+    ...(options.host ? { host: options.host } : {}),
     rateLimit: options.rateLimit ?? false,
     demo: options.demo ?? false,
     now: options.now,
@@ -203,6 +210,8 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     topicDeletion: options.topicDeletion,
     outgoingWebhookTimeoutMs: options.outgoingWebhookTimeoutMs,
     connectionLimits: options.connectionLimits,
+    https: options.https,
+    tlsCertificate: options.tlsCertificate,
   });
   const { ctx } = server;
   const owner = await createOrganization(ctx, {

@@ -1,3 +1,4 @@
+import { X509Certificate } from 'node:crypto';
 /**
  * The Electron shell with a stand-in for the `electron` module: the window,
  * the tray and the IPC bridge in this process, the real server in a forked
@@ -140,6 +141,7 @@ describe('on ready', () => {
     expect(now).toEqual({
       state: 'running',
       url: `http://127.0.0.1:${now.port}`,
+      tlsFingerprint: null,
       port: expect.any(Number),
       preferredPort: 9991,
       portFallback: true,
@@ -456,6 +458,12 @@ describe('network.set from the window', () => {
       url: 'https://chat.example.test',
       restarts: 1,
     });
+    // LAN mode speaks TLS: the window shows the fingerprint devices compare.
+    const ca = new X509Certificate(readFileSync(path.join(dataDir, 'tls', 'ca.crt')));
+    expect(status().tlsFingerprint).toBe(ca.fingerprint256);
+    expect(trays[0]!.item('tls-fingerprint').label).toBe(
+      `Certificate SHA-256: ${ca.fingerprint256}`,
+    );
     // A link to the server at its client URL is shown at the local one.
     const win = desktop.window() as unknown as standIn.BrowserWindow;
     expect(win.webContents.navigate('https://chat.example.test/#narrow/dm/1')).toBe(false);

@@ -2,7 +2,7 @@
  * The real server process under the supervisor, without the shell: a start
  * that fails reports why, and the supervisor shows it.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -57,4 +57,31 @@ it('a quit while the server starts stops it cleanly once it has started', async 
   const log = readFileSync(path.join(dataDir, 'logs', 'hearth.log'), 'utf8');
   expect(log).toContain('Hearth listening on');
   expect(log).toContain('Stopping the server');
+}, 40_000);
+
+it('a damaged certificate authority in LAN mode: this computer only, saying why', async () => {
+  const dataDir = path.join(dir, 'damaged-authority');
+  mkdirSync(path.join(dataDir, 'tls'), { recursive: true });
+  writeFileSync(path.join(dataDir, 'desktop-settings.json'), JSON.stringify({ lan: true }));
+  writeFileSync(path.join(dataDir, 'tls', 'ca.crt'), 'damaged');
+  const supervisor = new ServerSupervisor({
+    entry: ENTRY,
+    fork: (entry, args) => new UtilityProcess(entry, args) as unknown as ServerChild,
+    dataDir,
+    preferredPort: 0,
+    stopTimeoutMs: 30_000,
+  });
+  supervisor.start();
+  await vi.waitFor(() => expect(supervisor.status().state).toBe('running'), { timeout: 30_000 });
+  expect(supervisor.status()).toMatchObject({
+    host: '127.0.0.1',
+    url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/),
+    tlsFingerprint: null,
+    lastError: expect.stringMatching(
+      /^The certificate authority in .* is damaged: ca\.key is missing\. .* Serving this computer only until that is resolved on the Network page\.$/,
+    ),
+  });
+  await supervisor.stop();
+  // Left as it was: the owner chooses.
+  expect(readFileSync(path.join(dataDir, 'tls', 'ca.crt'), 'utf8')).toBe('damaged');
 }, 40_000);

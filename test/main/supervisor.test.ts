@@ -38,6 +38,7 @@ class FakeChild extends EventEmitter {
       url: `http://127.0.0.1:${port}`,
       localUrl: `http://127.0.0.1:${port}`,
       port,
+      tlsFingerprint: null,
       host: '127.0.0.1',
       portFallback: port !== 9991,
       warning: null,

@@ -2,13 +2,19 @@
  * network.get / network.set, desktop.status and logs.recent over /trpc, as
  * the browser admin UI of a server run without the desktop app calls them.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { X509Certificate } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureOrganization } from '../../server/bootstrap.js';
-import { desktopListenChoice, lanInterfaces } from '../../server/hosting/index.js';
+import {
+  desktopListenChoice,
+  lanInterfaces,
+  readDesktopSettings,
+} from '../../server/hosting/index.js';
 import { createServer } from '../../server/index.js';
+import { createAuthority, issueServerCertificate } from '../../server/tls/x509.js';
 import { ownerContext } from '../../server/trpc/context.js';
 import { createAppRouter } from '../../server/trpc/router.js';
 import { basicAuth, startTestServer, type TestServer } from '../helpers/server.js';
@@ -34,12 +40,16 @@ describe('network.get', () => {
       lan: false,
       interfaceAddress: null,
       externalUrl: null,
+      tlsCertFile: null,
+      tlsKeyFile: null,
+      authorityProblem: null,
       host: '127.0.0.1',
       port: t.server.port,
       urls: [t.url],
       interfaces: lanInterfaces(),
       qrSvg: expect.stringMatching(/^<svg [^>]*viewBox="0 0 \d+ \d+"[\s\S]*<\/svg>\s*$/),
       clearTextWarning: false,
+      tls: null,
     });
     for (const i of net.interfaces) {
       expect(['IPv4', 'IPv6']).toContain(i.family);
@@ -139,6 +149,7 @@ describe('desktop.status without the desktop app', () => {
     expect(await admin.desktop.status.query()).toEqual({
       state: 'running',
       url: t.url,
+      tlsFingerprint: null,
       port: t.server.port,
       preferredPort: t.server.port,
       portFallback: false,
@@ -181,11 +192,95 @@ describe('logs.recent', () => {
   });
 });
 
+describe('the certificate for the LAN', () => {
+  it('saves the team’s own certificate files once they check out, naming a bad one', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'hearth-own-cert-'));
+    try {
+      const now = Date.now();
+      const authority = await createAuthority({
+        commonName: 'Team CA',
+        permitted: { dns: ['localhost'], ips: ['127.0.0.0/8'] },
+        notBefore: new Date(now - 60_000),
+        notAfter: new Date(now + 86_400_000),
+      });
+      const pair = await issueServerCertificate({
+        authority,
+        names: { dns: ['localhost'], ips: ['127.0.0.1'] },
+        notBefore: new Date(now - 60_000),
+        notAfter: new Date(now + 86_400_000),
+      });
+      const certFile = path.join(dir, 'server.crt');
+      const keyFile = path.join(dir, 'server.key');
+      writeFileSync(certFile, pair.certPem);
+      writeFileSync(keyFile, pair.keyPem);
+      const missing = path.join(dir, 'missing.key');
+      expect(
+        await failure(
+          admin.network.set.mutate({ lan: true, tlsCertFile: certFile, tlsKeyFile: missing }),
+        ),
+      ).toMatchObject({
+        zulip: {
+          code: 'BAD_REQUEST',
+          msg: `Cannot read the TLS key ${missing}: no such file`,
+          var_name: 'tlsKeyFile',
+        },
+      });
+      expect(
+        await failure(
+          admin.network.set.mutate({ lan: true, tlsCertFile: keyFile, tlsKeyFile: keyFile }),
+        ),
+      ).toMatchObject({
+        zulip: {
+          msg: `The TLS certificate ${keyFile} holds no certificate (PEM or DER)`,
+          var_name: 'tlsCertFile',
+        },
+      });
+      expect(JSON.parse(readFileSync(settingsFile, 'utf8'))).toEqual({ lan: false });
+      await admin.network.set.mutate({ lan: true, tlsCertFile: certFile, tlsKeyFile: keyFile });
+      expect(JSON.parse(readFileSync(settingsFile, 'utf8'))).toEqual({
+        lan: true,
+        tlsCertificate: { certFile, keyFile },
+      });
+      expect(await admin.network.get.query()).toMatchObject({
+        tlsCertFile: certFile,
+        tlsKeyFile: keyFile,
+      });
+      expect(desktopListenChoice(readDesktopSettings(t.dataDir), [])).toEqual({
+        host: '0.0.0.0',
+        tlsCertificate: { certFile, keyFile },
+      });
+      await admin.network.set.mutate({ lan: false });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('a damaged authority is reported, and replaced only when the owner asks', async () => {
+    expect(await failure(admin.network.replaceAuthority.mutate())).toMatchObject({
+      zulip: {
+        msg: 'The certificate authority is not damaged: devices that trust it keep working',
+      },
+    });
+    const folder = path.join(t.dataDir, 'tls');
+    mkdirSync(folder, { recursive: true });
+    writeFileSync(path.join(folder, 'ca.crt'), 'damaged');
+    const net = await admin.network.get.query();
+    expect(net.authorityProblem).toBe(
+      `The certificate authority in ${folder} is damaged: ca.key is missing. Hearth does not replace it by itself: devices that trust it would stop trusting this server. Restore ca.crt and ca.key from a copy, or move the folder away and start again to make a new authority (every device must then trust the new one).`,
+    );
+    const { keptAt, restartRequired } = await admin.network.replaceAuthority.mutate();
+    expect(restartRequired).toBe(true);
+    expect(existsSync(folder)).toBe(false);
+    expect(readFileSync(path.join(keptAt, 'ca.crt'), 'utf8')).toBe('damaged');
+    expect((await admin.network.get.query()).authorityProblem).toBeNull();
+  });
+});
+
 describe('serving the LAN', () => {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'hearth-lan-'));
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
-  it('lists every reachable URL, the LAN address first, with the clear-text warning', async () => {
+  it('lists every reachable URL over https, the LAN address first, and the authority', async () => {
     const server = await createServer({ dataDir, host: '0.0.0.0', port: 0 });
     try {
       await ensureOrganization(server, { demo: false });
@@ -195,9 +290,14 @@ describe('serving the LAN', () => {
       expect(net.host).toBe('0.0.0.0');
       expect(net.urls[0]).toBe(server.url);
       expect(net.urls).toEqual([
-        ...new Set([server.url, ...v4.map((i) => `http://${i.address}:${server.port}`)]),
+        ...new Set([server.url, ...v4.map((i) => `https://${i.address}:${server.port}`)]),
       ]);
-      expect(net.clearTextWarning).toBe(true);
+      expect(server.url).toMatch(/^https:/);
+      expect(net.clearTextWarning).toBe(false);
+      const ca = new X509Certificate(readFileSync(path.join(dataDir, 'tls', 'ca.crt')));
+      expect(net.tls).toMatchObject({ fingerprint: ca.fingerprint256, ownAuthority: true });
+      expect(net.tls?.setupUrl).toBe(`${server.url.replace(/^https:/, 'http:')}/tls/`);
+      expect(net.tls?.setupQrSvg).toMatch(/^<svg /);
     } finally {
       await server.close();
     }

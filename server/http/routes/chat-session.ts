@@ -1,16 +1,15 @@
 import { CHAT_SESSION_COOKIE, startChatSession } from '../../auth/index.js';
-import type { AppContext } from '../../core/context.js';
-import { AnswerWithHeaders, publicRoute, route } from '../route.js';
+import { AnswerWithHeaders, publicRoute, type RequestInfo, route } from '../route.js';
 
 /**
  * HttpOnly: page scripts never see it (an injected script could not carry
  * it off). SameSite=Strict: no other site's page makes the browser send it.
- * Secure only when clients reach the server over https (a reverse proxy):
- * the desktop's LAN server speaks plain http, and a browser drops a Secure
- * cookie set over http, which would leave the chat's images broken.
+ * Secure whenever the request came over https (RequestInfo.secureCookies);
+ * not on this machine's plain-http loopback, where a browser may drop a
+ * Secure cookie, which would leave the chat's images broken.
  */
-function cookie(ctx: AppContext, value: string, maxAgeSeconds: number): string {
-  const secure = ctx.config.externalUrl.startsWith('https:') ? '; Secure' : '';
+function cookie(info: RequestInfo, value: string, maxAgeSeconds: number): string {
+  const secure = info.secureCookies ? '; Secure' : '';
   return `${CHAT_SESSION_COOKIE}=${value}; Max-Age=${maxAgeSeconds}; Path=/; HttpOnly; SameSite=Strict${secure}`;
 }
 
@@ -28,11 +27,11 @@ export const chatSessionRoutes = [
     path: '/chat/session',
     atRoot: true,
     params: {},
-    handler: (ctx, user) => {
+    handler: (ctx, user, _params, info) => {
       const session = startChatSession(ctx, user);
       return new AnswerWithHeaders(
         {},
-        { ...NO_STORE, 'Set-Cookie': cookie(ctx, session.value, session.maxAgeSeconds) },
+        { ...NO_STORE, 'Set-Cookie': cookie(info, session.value, session.maxAgeSeconds) },
       );
     },
   }),
@@ -42,6 +41,7 @@ export const chatSessionRoutes = [
     atRoot: true,
     auth: 'none',
     params: {},
-    handler: (ctx) => new AnswerWithHeaders({}, { ...NO_STORE, 'Set-Cookie': cookie(ctx, '', 0) }),
+    handler: (_ctx, _user, _params, info) =>
+      new AnswerWithHeaders({}, { ...NO_STORE, 'Set-Cookie': cookie(info, '', 0) }),
   }),
 ];

@@ -1,6 +1,7 @@
 import { type FormEvent, useState } from 'react';
 import { ApiError, type Credentials } from '../data/api.js';
 import { logIn } from '../data/session.js';
+import { TrustThisServer } from './TrustThisServer.js';
 
 /** E-mail and password; the server's own error shown beside the form. */
 export function LoginPage({ onLoggedIn }: { onLoggedIn: (credentials: Credentials) => void }) {
@@ -58,6 +59,7 @@ export function LoginPage({ onLoggedIn }: { onLoggedIn: (credentials: Credential
           {busy ? 'Logging in…' : 'Log in'}
         </button>
       </form>
+      <TrustThisServer />
     </main>
   );
 }
