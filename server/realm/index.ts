@@ -4,8 +4,6 @@ export {
   defaultStreamsState,
   embeddedBotsState,
   incomingWebhookBotsState,
-  realmFiltersState,
-  realmLinkifiersState,
 } from './config-state.js';
 export { deactivateOrganization } from './deactivate.js';
 export {

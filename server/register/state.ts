@@ -7,6 +7,7 @@ import { realmEmojiState } from '../emoji/index.js';
 import type { StateOptions, StateProvider } from '../events/state-provider.js';
 import { flagStateProviders } from '../flags/index.js';
 import { userGroupsState } from '../groups/index.js';
+import { realmFiltersState, realmLinkifiersState } from '../linkifiers/index.js';
 import { recentPrivateConversationsState } from '../messages/index.js';
 import { mutedUsersState } from '../muted-users/index.js';
 import { realmPlaygroundsState } from '../playgrounds/index.js';
@@ -18,8 +19,6 @@ import {
   defaultStreamsState,
   embeddedBotsState,
   incomingWebhookBotsState,
-  realmFiltersState,
-  realmLinkifiersState,
   realmState,
 } from '../realm/index.js';
 import { realmDomainsState } from '../realm-domains/index.js';

@@ -8,6 +8,7 @@ import { chatSessionRoutes } from './chat-session.js';
 import { draftRoutes } from './drafts.js';
 import { eventRoutes } from './events.js';
 import { flagRoutes } from './flags.js';
+import { linkifierRoutes } from './linkifiers.js';
 import { messageEditRoutes } from './message-edits.js';
 import { messageFetchRoutes } from './message-fetch.js';
 import { messageRoutes } from './messages.js';
@@ -56,6 +57,7 @@ export const allRoutes: Route[] = [
   ...pushRoutes,
   ...topicRoutes,
   ...playgroundRoutes,
+  ...linkifierRoutes,
   ...realmDomainRoutes,
   ...realmRoutes,
   ...profileFieldRoutes,
