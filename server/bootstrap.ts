@@ -2,6 +2,7 @@ import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import type { AppContext } from './core/context.js';
 import { DEMO_PASSWORD, refreshDemo, seedDemo } from './demo/seed.js';
 import type { RunningServer } from './index.js';
+import { setUpFirstRun } from './onboarding/index.js';
 import {
   createOrganization,
   type OrganizationSetup,
@@ -131,6 +132,8 @@ export async function ensureOrganization(
   if (options.demo) {
     await seedDemo(ctx, owner.user_id);
     await refreshDemo(ctx);
+  } else {
+    setUpFirstRun(ctx, owner.user_id);
   }
   // A zuliprc left by an earlier organization would keep its mode when rewritten.
   writeZuliprc(zuliprcPath, zuliprcText(OWNER_EMAIL, owner.api_key, server.url));
@@ -156,6 +159,7 @@ export async function completeSetup(
   input: OrganizationSetup,
 ): Promise<{ ownerEmail: string; zuliprcPath: string | null }> {
   const owner = await setUpOrganization(ctx, input);
+  setUpFirstRun(ctx, owner.user_id);
   const email = input.email.trim();
   if (zuliprcPath)
     writeZuliprc(zuliprcPath, zuliprcText(email, owner.api_key, ctx.config.externalUrl));

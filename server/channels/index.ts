@@ -11,6 +11,7 @@ export {
 export type { ChannelBlueprint, ChannelCreationOptions } from './create.js';
 export {
   checkNewChannelName,
+  emitDefaultStreams,
   insertChannel,
   normalizeDescription,
   prepareChannelCreation,

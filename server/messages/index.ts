@@ -14,7 +14,13 @@ export { renderPreview } from './render-preview.js';
 export type { ReportType } from './report.js';
 export { REPORT_REASONS, reportMessage } from './report.js';
 export type { SendInput } from './send.js';
-export { deliverMessage, prepareMessage, sendMessage } from './send.js';
+export {
+  deliverMessage,
+  prepareMessage,
+  sendInternalChannelMessage,
+  sendInternalDirectMessage,
+  sendMessage,
+} from './send.js';
 export { recentPrivateConversationsState } from './state.js';
 export type { SubmessageInput } from './submessage.js';
 export { addSubmessage } from './submessage.js';

@@ -1,7 +1,5 @@
 /** The organization: creating it, server settings and the realm part of POST /register. */
 export {
-  defaultStreamGroupsState,
-  defaultStreamsState,
   embeddedBotsState,
   incomingWebhookBotsState,
 } from './config-state.js';

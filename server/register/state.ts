@@ -2,6 +2,7 @@ import { alertWordsState } from '../alert-words/index.js';
 import { sharingWeeklyTraffic } from '../channels/index.js';
 import type { AppContext } from '../core/context.js';
 import type { UserRow } from '../db/queries/users.js';
+import { defaultStreamGroupsState, defaultStreamsState } from '../default-channels/index.js';
 import { draftsState } from '../drafts/index.js';
 import { realmEmojiState } from '../emoji/index.js';
 import type { StateOptions, StateProvider } from '../events/state-provider.js';
@@ -14,13 +15,7 @@ import { realmPlaygroundsState } from '../playgrounds/index.js';
 import { presenceState } from '../presence/index.js';
 import { customProfileFieldsState } from '../profile-fields/index.js';
 import { devicesState } from '../push/index.js';
-import {
-  defaultStreamGroupsState,
-  defaultStreamsState,
-  embeddedBotsState,
-  incomingWebhookBotsState,
-  realmState,
-} from '../realm/index.js';
+import { embeddedBotsState, incomingWebhookBotsState, realmState } from '../realm/index.js';
 import { realmDomainsState } from '../realm-domains/index.js';
 import { savedSnippetsState } from '../saved-snippets/index.js';
 import { remindersState, scheduledMessagesState } from '../scheduled/index.js';

@@ -224,11 +224,17 @@ export interface NewUserInput {
   role?: number;
 }
 
-/** Creates a human account (POST /users and first-start bootstrap share it). */
+/**
+ * Creates a human account (POST /users and first-start bootstrap share it).
+ * `setUp` runs in the same transaction once the account exists: what a
+ * higher area gives every new account (onboarding/'s subscriptions and
+ * welcome), so a failure there leaves no half-made account.
+ */
 export async function createUser(
   ctx: AppContext,
   actor: UserRow | null,
   input: NewUserInput,
+  setUp?: (tx: Tx, user: UserRow) => void,
 ): Promise<{ user_id: number; api_key: string }> {
   if (actor) requireRole(actor, 'admin');
   // Only owners make owners, whichever door the request came through.
@@ -258,6 +264,7 @@ export async function createUser(
     });
     syncSystemGroups(ctx.db, id, role);
     emitPersonAdd(ctx, tx, id);
+    setUp?.(tx, userById(ctx.db, id)!);
     return { user_id: id, api_key: apiKey };
   });
 }

@@ -5,6 +5,7 @@ import { botStorageRoutes } from './bot-storage.js';
 import { botRoutes } from './bots.js';
 import { channelRoutes } from './channels.js';
 import { chatSessionRoutes } from './chat-session.js';
+import { defaultChannelRoutes } from './default-channels.js';
 import { draftRoutes } from './drafts.js';
 import { eventRoutes } from './events.js';
 import { flagRoutes } from './flags.js';
@@ -47,6 +48,7 @@ export const allRoutes: Route[] = [
   ...flagRoutes,
   ...channelRoutes,
   ...subscriptionRoutes,
+  ...defaultChannelRoutes,
   ...presenceRoutes,
   ...scheduledMessageRoutes,
   ...draftRoutes,

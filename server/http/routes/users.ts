@@ -1,6 +1,6 @@
 import { z } from 'zod';
+import { createAccount } from '../../onboarding/index.js';
 import {
-  createUser,
   deactivateUser,
   getOwnUser,
   getUserByEmail,
@@ -68,7 +68,7 @@ export const userRoutes = [
     path: '/users',
     params: { email: p.str(), password: p.str(), full_name: p.str() },
     handler: async (ctx, user, params) => {
-      const created = await createUser(ctx, user, {
+      const created = await createAccount(ctx, user, {
         email: params.email,
         password: params.password,
         fullName: params.full_name,
