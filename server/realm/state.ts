@@ -1,4 +1,5 @@
 import type { StateProvider } from '../events/state-provider.js';
+import { REPORT_REASONS } from '../messages/index.js';
 import {
   PRESENCE_OFFLINE_THRESHOLD_SECONDS,
   PRESENCE_PING_INTERVAL_SECONDS,
@@ -93,6 +94,11 @@ export const realmState: StateProvider = {
       server_emoji_data_url: `${url}/static/generated/emoji/emoji_api.json`,
       server_jitsi_server_url: null,
       server_can_summarize_topics: false,
+      // The reasons POST /messages/{id}/report accepts, as the mobile app offers them.
+      server_report_message_types: Object.entries(REPORT_REASONS).map(([key, name]) => ({
+        key,
+        name,
+      })),
       server_supported_permission_settings: { realm: {}, stream: {}, group: {} },
       event_queue_longpoll_timeout_seconds: EVENT_QUEUE_LONGPOLL_TIMEOUT_SECONDS,
       settings_send_digest_emails: false,
