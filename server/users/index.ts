@@ -39,6 +39,7 @@ export {
   checkRoleChange,
   createUser,
   deactivateAccount,
+  deactivateOwnAccount,
   deactivateUser,
   dropEventQueues,
   getOwnUser,
@@ -53,4 +54,5 @@ export {
   replaceApiKey,
   setUserPassword,
   updateUser,
+  updateUserByEmail,
 } from './users.js';

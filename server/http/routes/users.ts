@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { createAccount } from '../../onboarding/index.js';
 import {
+  deactivateOwnAccount,
   deactivateUser,
   getOwnUser,
   getUserByEmail,
@@ -9,6 +10,7 @@ import {
   reactivateUser,
   regenerateOwnApiKey,
   updateUser,
+  updateUserByEmail,
 } from '../../users/index.js';
 import { p } from '../params.js';
 import { route } from '../route.js';
@@ -38,6 +40,12 @@ export const userRoutes = [
     handler: (ctx, user) => getOwnUser(ctx, user),
   }),
   route({
+    method: 'DELETE',
+    path: '/users/me',
+    params: {},
+    handler: (ctx, user) => deactivateOwnAccount(ctx, user),
+  }),
+  route({
     method: 'POST',
     path: '/users/me/api_key/regenerate',
     params: {},
@@ -62,6 +70,22 @@ export const userRoutes = [
         includeCustomProfileFields: params.include_custom_profile_fields,
       }),
     }),
+  }),
+  route({
+    method: 'PATCH',
+    path: '/users/:email',
+    params: {
+      email: p.str(),
+      full_name: p.str().optional(),
+      role: p.int().optional(),
+      profile_data: p.json(profileDataSchema).optional(),
+    },
+    handler: (ctx, user, params) =>
+      updateUserByEmail(ctx, user, params.email, {
+        fullName: params.full_name,
+        role: params.role,
+        profileData: params.profile_data,
+      }),
   }),
   route({
     method: 'POST',
