@@ -44,6 +44,18 @@ export interface ChannelCreationOptions {
   folderId: number | null | undefined;
 }
 
+/** What a channel created without any setting gets (a public channel, the organization's defaults). */
+export const plainChannelOptions: ChannelCreationOptions = {
+  inviteOnly: false,
+  isWebPublic: false,
+  isDefaultStream: false,
+  historyPublicToSubscribers: undefined,
+  messageRetentionDays: 'realm_default',
+  topicsPolicy: undefined,
+  groupSettings: {},
+  folderId: undefined,
+};
+
 /** Validated creation settings, ready to insert any number of channels with. */
 export interface ChannelBlueprint {
   inviteOnly: boolean;

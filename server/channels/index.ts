@@ -14,6 +14,7 @@ export {
   emitDefaultStreams,
   insertChannel,
   normalizeDescription,
+  plainChannelOptions,
   prepareChannelCreation,
 } from './create.js';
 export { getChannelEmailAddress } from './email-address.js';

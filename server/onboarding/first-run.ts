@@ -1,6 +1,7 @@
 import {
   type ChannelCreationOptions,
   insertChannel,
+  plainChannelOptions,
   prepareChannelCreation,
 } from '../channels/index.js';
 import type { AppContext } from '../core/context.js';
@@ -40,14 +41,8 @@ const SANDBOX_MESSAGE = [
 ].join('\n');
 
 const publicDefaultChannel: ChannelCreationOptions = {
-  inviteOnly: false,
-  isWebPublic: false,
+  ...plainChannelOptions,
   isDefaultStream: true,
-  historyPublicToSubscribers: undefined,
-  messageRetentionDays: 'realm_default',
-  topicsPolicy: undefined,
-  groupSettings: {},
-  folderId: undefined,
 };
 
 /**

@@ -4,4 +4,9 @@ export { createChannel } from './create-channel.js';
 export { listSubscriptions, subscriptionStatus } from './list.js';
 export { updateSubscriptionProperties } from './properties.js';
 export { channelStateProviders } from './state.js';
-export { addSubscriptions, subscribe, unsubscribe } from './subscriptions.js';
+export {
+  addSubscriptions,
+  changeOwnSubscriptions,
+  subscribe,
+  unsubscribe,
+} from './subscriptions.js';
