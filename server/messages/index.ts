@@ -7,6 +7,7 @@ export { normalizeContent } from './content.js';
 export { deleteMessage } from './delete.js';
 export { deleteTopic } from './delete-topic.js';
 export { updateMessage } from './edit.js';
+export { checkCanEditContent } from './edit-plan.js';
 export { getMessage, getMessages, matchesNarrow } from './fetch.js';
 export { getMessageHistory } from './history.js';
 export { userForEmail } from './recipients.js';
