@@ -262,6 +262,8 @@ export async function createUser(
       api_key: apiKey,
       password_hash: passwordHash,
       date_joined_ms: ctx.now(),
+      // New accounts start from the organization's defaults (PATCH /realm/user_settings_defaults).
+      settings: loadRealm(ctx).row.user_settings_defaults,
     });
     syncSystemGroups(ctx.db, id, role);
     emitPersonAdd(ctx, tx, id);
