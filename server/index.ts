@@ -14,6 +14,7 @@ import { buildHttpApp } from './http/app.js';
 import { registerChatUi } from './http/chat-ui.js';
 import { logRequests } from './http/request-log.js';
 import { allRoutes } from './http/routes/index.js';
+import { registerSignupPage } from './http/signup-page.js';
 import { registerTrpc } from './http/trpc-plugin.js';
 import { DEFAULT_BACKUP_CHECK_SCHEDULE, startAutomaticBackups } from './jobs/automatic-backup.js';
 import { DEFAULT_DELIVERY_SCHEDULE, startScheduledDelivery } from './jobs/scheduled-delivery.js';
@@ -240,6 +241,7 @@ async function startRun(options: ServerOptions): Promise<ServerRun> {
   });
   if (fileLog) logRequests(app, fileLog.request);
   registerChatUi(app);
+  registerSignupPage(app, ctx);
   if (options.adminToken) {
     await registerTrpc(app, { ctx, adminToken: options.adminToken, zuliprcPath });
     registerAdminUi(app);

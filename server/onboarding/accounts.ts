@@ -1,4 +1,5 @@
-import type { AppContext } from '../core/context.js';
+import type { AppContext, Tx } from '../core/context.js';
+import { revokeEmailInvitationsFor } from '../db/queries/invitations.js';
 import type { StreamRow } from '../db/queries/streams.js';
 import type { UserRow } from '../db/queries/users.js';
 import { defaultChannels } from '../default-channels/index.js';
@@ -11,6 +12,10 @@ export interface AccountSetUp {
   channels?: readonly StreamRow[];
   /** Whether the default channels are added to them (true without an invitation). */
   includeDefaultChannels?: boolean;
+  /** The invitation's own welcome text, in place of the organization's. */
+  welcomeMessageCustomText?: string | null;
+  /** More that belongs to the account's creation (the invitation's bookkeeping). */
+  alsoInTransaction?: (tx: Tx, user: UserRow) => void;
 }
 
 /**
@@ -34,6 +39,9 @@ export async function createAccount(
     }
     const list = [...channels.values()].sort((a, b) => a.id - b.id);
     if (list.length > 0) addSubscriptions(ctx, tx, list, [user]);
-    sendWelcome(ctx, tx, user, list);
+    setUp.alsoInTransaction?.(tx, user);
+    // Any other open e-mail invitation for this address is spent (Zulip revokes them).
+    revokeEmailInvitationsFor(ctx.db, user.delivery_email);
+    sendWelcome(ctx, tx, user, list, setUp.welcomeMessageCustomText);
   });
 }

@@ -12,13 +12,15 @@ import { findSystemBot } from '../users/index.js';
  * topics and direct messages fit together, where they were subscribed, and
  * for administrators how to bring people in. Sent only where the
  * organization has a Welcome Bot (see onboarding/first-run.ts). The
- * organization's custom welcome text follows as a second message.
+ * organization's custom welcome text (or the invitation's) follows as a
+ * second message.
  */
 export function sendWelcome(
   ctx: AppContext,
   tx: Tx,
   user: UserRow,
   channels: readonly StreamRow[],
+  customText?: string | null,
 ): number[] {
   const bot = findSystemBot(ctx, 'welcome');
   if (!bot || user.is_bot) return [];
@@ -48,7 +50,7 @@ export function sendWelcome(
     );
   }
   const ids = [sendInternalDirectMessage(ctx, tx, bot, user, lines.join('\n'))];
-  const custom = realm.settings.welcome_message_custom_text.trim();
+  const custom = (customText ?? realm.settings.welcome_message_custom_text).trim();
   if (custom !== '') ids.push(sendInternalDirectMessage(ctx, tx, bot, user, custom));
   return ids;
 }

@@ -96,3 +96,6 @@ export const REFUSED_BODY_DRAIN_BYTES = 64 * 1024 * 1024;
 export const MAX_UPLOAD_SPACE_PER_USER_MIB = 1024;
 /** How long a URL from GET /user_uploads/{realm_id}/{filename} works (Zulip: 60 s). */
 export const TEMPORARY_UPLOAD_URL_SECONDS = 60;
+
+/** Zulip's Realm.MAX_REALM_WELCOME_MESSAGE_CUSTOM_TEXT_LENGTH (also an invitation's own text). */
+export const MAX_WELCOME_MESSAGE_CUSTOM_TEXT_LENGTH = 8000;

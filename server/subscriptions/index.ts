@@ -6,6 +6,7 @@ export { updateSubscriptionProperties } from './properties.js';
 export { channelStateProviders } from './state.js';
 export {
   addSubscriptions,
+  canAddSubscribers,
   changeOwnSubscriptions,
   subscribe,
   unsubscribe,

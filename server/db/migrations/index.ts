@@ -8,6 +8,7 @@ import { uploadFiles } from './0006-upload-files.js';
 import { unreadOverrideCounts } from './0007-unread-override-counts.js';
 import { searchIndexes } from './0008-search-indexes.js';
 import { realmUserSettingsDefaults } from './0011-realm-user-settings-defaults.js';
+import { invitations } from './0012-invitations.js';
 
 export interface Migration {
   version: number;
@@ -27,4 +28,5 @@ export const migrations: Migration[] = [
   searchIndexes,
   // 0009 and 0010 belong to branches merged alongside this one.
   realmUserSettingsDefaults,
+  invitations,
 ];

@@ -9,6 +9,7 @@ import { defaultChannelRoutes } from './default-channels.js';
 import { draftRoutes } from './drafts.js';
 import { eventRoutes } from './events.js';
 import { flagRoutes } from './flags.js';
+import { inviteRoutes } from './invites.js';
 import { linkifierRoutes } from './linkifiers.js';
 import { messageEditRoutes } from './message-edits.js';
 import { messageFetchRoutes } from './message-fetch.js';
@@ -38,6 +39,7 @@ import { userRoutes } from './users.js';
 export const allRoutes: Route[] = [
   ...serverRoutes,
   ...userRoutes,
+  ...inviteRoutes,
   ...alertWordRoutes,
   ...mutedUserRoutes,
   ...botRoutes,
