@@ -1,4 +1,5 @@
 import { alertWordsState } from '../alert-words/index.js';
+import { channelFoldersState } from '../channel-folders/index.js';
 import { sharingWeeklyTraffic } from '../channels/index.js';
 import type { AppContext } from '../core/context.js';
 import type { UserRow } from '../db/queries/users.js';
@@ -52,6 +53,7 @@ export const stateProviders: StateProvider[] = [
   realmPlaygroundsState,
   defaultStreamsState,
   defaultStreamGroupsState,
+  channelFoldersState,
   embeddedBotsState,
   incomingWebhookBotsState,
   alertWordsState,

@@ -10,6 +10,7 @@ export const MAX_MESSAGE_LENGTH = 10_000;
 export const MAX_TOPIC_LENGTH = 60;
 export const MAX_CHANNEL_NAME_LENGTH = 60;
 export const MAX_CHANNEL_DESCRIPTION_LENGTH = 1024;
+export const MAX_CHANNEL_FOLDER_NAME_LENGTH = 60;
 export const MAX_CHANNEL_FOLDER_DESCRIPTION_LENGTH = 1024;
 /** Longer message-report descriptions (POST /messages/{id}/report) are refused. */
 export const MAX_REPORT_MESSAGE_EXPLANATION_LENGTH = 1000;

@@ -9,6 +9,7 @@ import { unreadOverrideCounts } from './0007-unread-override-counts.js';
 import { searchIndexes } from './0008-search-indexes.js';
 import { realmUserSettingsDefaults } from './0011-realm-user-settings-defaults.js';
 import { invitations } from './0012-invitations.js';
+import { channelFolders } from './0013-channel-folders.js';
 
 export interface Migration {
   version: number;
@@ -29,4 +30,5 @@ export const migrations: Migration[] = [
   // 0009 and 0010 belong to branches merged alongside this one.
   realmUserSettingsDefaults,
   invitations,
+  channelFolders,
 ];

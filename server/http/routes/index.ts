@@ -3,6 +3,7 @@ import { alertWordRoutes } from './alert-words.js';
 import { avatarRoutes } from './avatars.js';
 import { botStorageRoutes } from './bot-storage.js';
 import { botRoutes } from './bots.js';
+import { channelFolderRoutes } from './channel-folders.js';
 import { channelRoutes } from './channels.js';
 import { chatSessionRoutes } from './chat-session.js';
 import { defaultChannelRoutes } from './default-channels.js';
@@ -49,6 +50,7 @@ export const allRoutes: Route[] = [
   ...messageEditRoutes,
   ...flagRoutes,
   ...channelRoutes,
+  ...channelFolderRoutes,
   ...subscriptionRoutes,
   ...defaultChannelRoutes,
   ...presenceRoutes,
