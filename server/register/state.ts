@@ -12,6 +12,7 @@ import { userGroupsState } from '../groups/index.js';
 import { realmFiltersState, realmLinkifiersState } from '../linkifiers/index.js';
 import { recentPrivateConversationsState } from '../messages/index.js';
 import { mutedUsersState } from '../muted-users/index.js';
+import { navigationViewsState } from '../navigation-views/index.js';
 import { realmPlaygroundsState } from '../playgrounds/index.js';
 import { presenceState } from '../presence/index.js';
 import { customProfileFieldsState } from '../profile-fields/index.js';
@@ -54,6 +55,7 @@ export const stateProviders: StateProvider[] = [
   defaultStreamsState,
   defaultStreamGroupsState,
   channelFoldersState,
+  navigationViewsState,
   embeddedBotsState,
   incomingWebhookBotsState,
   alertWordsState,

@@ -10,6 +10,7 @@ import { searchIndexes } from './0008-search-indexes.js';
 import { realmUserSettingsDefaults } from './0011-realm-user-settings-defaults.js';
 import { invitations } from './0012-invitations.js';
 import { channelFolders } from './0013-channel-folders.js';
+import { navigationViews } from './0014-navigation-views.js';
 
 export interface Migration {
   version: number;
@@ -31,4 +32,5 @@ export const migrations: Migration[] = [
   realmUserSettingsDefaults,
   invitations,
   channelFolders,
+  navigationViews,
 ];

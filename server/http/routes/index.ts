@@ -16,6 +16,7 @@ import { messageEditRoutes } from './message-edits.js';
 import { messageFetchRoutes } from './message-fetch.js';
 import { messageRoutes } from './messages.js';
 import { mutedUserRoutes } from './muted-users.js';
+import { navigationViewRoutes } from './navigation-views.js';
 import { playgroundRoutes } from './playgrounds.js';
 import { presenceRoutes } from './presence.js';
 import { profileFieldRoutes } from './profile-fields.js';
@@ -57,6 +58,7 @@ export const allRoutes: Route[] = [
   ...scheduledMessageRoutes,
   ...draftRoutes,
   ...savedSnippetRoutes,
+  ...navigationViewRoutes,
   ...userStatusRoutes,
   ...reminderRoutes,
   ...botStorageRoutes,
