@@ -7,6 +7,8 @@ import { DomainsPage } from './pages/domains/DomainsPage.js';
 import { EmojiPage } from './pages/emoji/EmojiPage.js';
 import { GroupPage } from './pages/groups/GroupPage.js';
 import { GroupsPage } from './pages/groups/GroupsPage.js';
+import { InvitationsPage } from './pages/invitations/InvitationsPage.js';
+import { LinkifiersPage } from './pages/linkifiers/LinkifiersPage.js';
 import { LogsPage } from './pages/logs/LogsPage.js';
 import { NetworkPage } from './pages/network/NetworkPage.js';
 import { OrganizationPage } from './pages/organization/OrganizationPage.js';
@@ -27,10 +29,12 @@ export interface Section {
 export const SECTIONS: Section[] = [
   { path: '/', label: 'Organization', page: OrganizationPage },
   { path: '/users', label: 'Users', page: UsersPage },
+  { path: '/invitations', label: 'Invitations', page: InvitationsPage },
   { path: '/bots', label: 'Bots', page: BotsPage },
   { path: '/channels', label: 'Channels', page: ChannelsPage },
   { path: '/groups', label: 'User groups', page: GroupsPage },
   { path: '/profile-fields', label: 'Profile fields', page: ProfileFieldsPage },
+  { path: '/linkifiers', label: 'Linkifiers', page: LinkifiersPage },
   { path: '/playgrounds', label: 'Code playgrounds', page: PlaygroundsPage },
   { path: '/domains', label: 'Allowed e-mail domains', page: DomainsPage },
   { path: '/emoji', label: 'Custom emoji', page: EmojiPage },

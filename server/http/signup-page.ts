@@ -31,7 +31,7 @@ const STYLE = `
   label { display: block; margin: 16px 0 4px; font-weight: 600; }
   input { box-sizing: border-box; width: 100%; padding: 8px; font: inherit; }
   button, a.button { display: inline-block; margin-top: 24px; padding: 10px 16px; font: inherit;
-    background: #2563eb; color: #fff; border: 0; border-radius: 6px; text-decoration: none; cursor: pointer; }
+    background: #9a3412; color: #fff; border: 0; border-radius: 6px; text-decoration: none; cursor: pointer; }
   .error { color: #b91c1c; border: 1px solid currentColor; border-radius: 6px; padding: 8px 12px; }
 `;
 
