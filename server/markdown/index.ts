@@ -10,4 +10,6 @@ export {
   silentMention,
   topicLinkSyntax,
   topicUrl,
+  unusedFence,
+  welcomeNoteSyntax,
 } from './syntax.js';

@@ -1,10 +1,12 @@
 import type { AppContext, Tx } from '../core/context.js';
+import { badRequest } from '../core/errors.js';
 import type { StreamRow } from '../db/queries/streams.js';
 import type { UserRow } from '../db/queries/users.js';
+import { welcomeNoteSyntax } from '../markdown/index.js';
 import { sendInternalDirectMessage } from '../messages/index.js';
 import { loadRealm } from '../shared/realm.js';
-import { isAdmin } from '../shared/roles.js';
-import { findSystemBot } from '../users/index.js';
+import { isAdmin, requireRole } from '../shared/roles.js';
+import { ensureSystemBot, findSystemBot } from '../users/index.js';
 
 /**
  * The Welcome Bot's first direct message to a new account (Zulip's
@@ -50,7 +52,28 @@ export function sendWelcome(
     );
   }
   const ids = [sendInternalDirectMessage(ctx, tx, bot, user, lines.join('\n'))];
-  const custom = (customText ?? realm.settings.welcome_message_custom_text).trim();
-  if (custom !== '') ids.push(sendInternalDirectMessage(ctx, tx, bot, user, custom));
+  const custom = customText ?? realm.settings.welcome_message_custom_text;
+  if (custom.trim() !== '') {
+    ids.push(sendInternalDirectMessage(ctx, tx, bot, user, welcomeNoteSyntax(custom)));
+  }
   return ids;
+}
+
+/**
+ * POST /realm/test_welcome_bot_custom_message (administrators): the
+ * Welcome Bot sends the caller a welcome text as newcomers would get it.
+ * An organization without a Welcome Bot gets one (and from then on greets
+ * newcomers).
+ */
+export function sendTestWelcomeMessage(
+  ctx: AppContext,
+  actor: UserRow,
+  text: string,
+): { message_id: number } {
+  requireRole(actor, 'admin');
+  if (text.length === 0) throw badRequest('Message must not be empty');
+  return ctx.transaction((tx) => {
+    const bot = ensureSystemBot(ctx, tx, 'welcome');
+    return { message_id: sendInternalDirectMessage(ctx, tx, bot, actor, welcomeNoteSyntax(text)) };
+  });
 }

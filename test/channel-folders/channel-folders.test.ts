@@ -244,13 +244,11 @@ describe('channels in folders', () => {
       'Invalid channel folder ID',
     );
     expectError(
-      await t
-        .as('admin')
-        .post('/channels/create', {
-          name: `bad folder ${counter}`,
-          subscribers: [],
-          folder_id: 987654,
-        }),
+      await t.as('admin').post('/channels/create', {
+        name: `bad folder ${counter}`,
+        subscribers: [],
+        folder_id: 987654,
+      }),
       400,
       'BAD_REQUEST',
       'Invalid channel folder ID',

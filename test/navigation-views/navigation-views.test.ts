@@ -32,13 +32,11 @@ describe('navigation views', () => {
     ).toEqual({ result: 'success', msg: '' });
     expect(
       (
-        await t
-          .as('member')
-          .post('/navigation_views', {
-            fragment: 'narrow/channel/9-design',
-            is_pinned: true,
-            name: ' Design ',
-          })
+        await t.as('member').post('/navigation_views', {
+          fragment: 'narrow/channel/9-design',
+          is_pinned: true,
+          name: ' Design ',
+        })
       ).status,
     ).toBe(200);
     const views = [

@@ -178,3 +178,79 @@ describe('the demo', () => {
     expect(names(state.subscriptions)).not.toContain('sandbox');
   });
 });
+
+describe('POST /realm/test_welcome_bot_custom_message', () => {
+  let s: Started;
+  let owner: ApiClient;
+  beforeAll(async () => {
+    s = await start();
+    const boot = await ensureOrganization(s.server, { demo: false });
+    owner = new ApiClient(s.server.url, { email: boot.ownerEmail, apiKey: boot.apiKey });
+  });
+  afterAll(() => stop(s));
+
+  it('sends the caller the text as newcomers get it, quoted as the administrators’ note', async () => {
+    const res = await owner.post('/realm/test_welcome_bot_custom_message', {
+      welcome_message_custom_text: 'Lunch is at **noon**.',
+    });
+    expect(res.body).toEqual({ result: 'success', msg: '', message_id: expect.any(Number) });
+    const sent = (await owner.get(`/messages/${res.body.message_id}`, { apply_markdown: false }))
+      .body.message;
+    expect(sent.sender_full_name).toBe('Welcome Bot');
+    expect(sent.content).toBe(
+      'A note from @_*role:administrators*:\n```quote\nLunch is at **noon**.\n```',
+    );
+    expect(
+      (
+        await owner.post('/realm/test_welcome_bot_custom_message', {
+          welcome_message_custom_text: '',
+        })
+      ).body,
+    ).toEqual({ result: 'error', msg: 'Message must not be empty', code: 'BAD_REQUEST' });
+  });
+
+  it('the organization’s text follows the welcome of people added later', async () => {
+    await owner.patch('/realm', { welcome_message_custom_text: 'Read #**general** first.' });
+    await owner.post('/users', {
+      email: 'later@example.com',
+      password: 'a long enough password',
+      full_name: 'Lou Later',
+    });
+    const key = await new ApiClient(s.server.url, null).post('/fetch_api_key', {
+      username: 'later@example.com',
+      password: 'a long enough password',
+    });
+    const later = new ApiClient(s.server.url, {
+      email: 'later@example.com',
+      apiKey: key.body.api_key,
+    });
+    const { messages } = await open(later);
+    expect(messages).toHaveLength(2);
+    expect(messages[1].content).toContain('A note from');
+    expect(messages[1].content).toContain('Read');
+  });
+
+  it('is for administrators', async () => {
+    await owner.post('/users', {
+      email: 'plain@example.com',
+      password: 'a long enough password',
+      full_name: 'Pat Plain',
+    });
+    const key = await new ApiClient(s.server.url, null).post('/fetch_api_key', {
+      username: 'plain@example.com',
+      password: 'a long enough password',
+    });
+    const plain = new ApiClient(s.server.url, {
+      email: 'plain@example.com',
+      apiKey: key.body.api_key,
+    });
+    const res = await plain.post('/realm/test_welcome_bot_custom_message', {
+      welcome_message_custom_text: 'x',
+    });
+    expect(res.body).toEqual({
+      result: 'error',
+      msg: 'Must be an organization administrator',
+      code: 'UNAUTHORIZED_PRINCIPAL',
+    });
+  });
+});

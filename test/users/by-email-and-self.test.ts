@@ -145,3 +145,46 @@ describe('DELETE /users/me', () => {
     }
   });
 });
+
+describe('DELETE /users/me/profile_data', () => {
+  it('removes the caller’s values, with PATCH’s checks', async () => {
+    const made = await t
+      .as('admin')
+      .post('/realm/profile_fields', { name: `Pronouns ${Date.now()}`, field_type: 1 });
+    const locked = await t.as('admin').post('/realm/profile_fields', {
+      name: `Badge ${Date.now()}`,
+      field_type: 1,
+      editable_by_user: false,
+    });
+    await t
+      .as('member')
+      .patch('/users/me/profile_data', { data: [{ id: made.body.id, value: 'they/them' }] });
+    await watchers.clear();
+    expect(
+      (await t.as('member').delete('/users/me/profile_data', { data: [made.body.id] })).body,
+    ).toEqual({
+      result: 'success',
+      msg: '',
+    });
+    const events = await watchers.take('realm_user');
+    expect(receivers(events)).toEqual(everyone);
+    expect(events.owner![0].person).toEqual({
+      user_id: t.accounts.member.id,
+      custom_profile_field: { id: made.body.id, value: null },
+    });
+    const me = (await t.as('member').get('/users/me')).body;
+    expect(me.profile_data[made.body.id]).toBeUndefined();
+    expectError(
+      await t.as('member').delete('/users/me/profile_data', { data: [987654] }),
+      400,
+      'BAD_REQUEST',
+      'Field id 987654 not found.',
+    );
+    expectError(
+      await t.as('member').delete('/users/me/profile_data', { data: [locked.body.id] }),
+      400,
+      'BAD_REQUEST',
+      'You are not allowed to change this field. Contact an administrator to update it.',
+    );
+  });
+});

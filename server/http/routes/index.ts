@@ -17,6 +17,7 @@ import { messageFetchRoutes } from './message-fetch.js';
 import { messageRoutes } from './messages.js';
 import { mutedUserRoutes } from './muted-users.js';
 import { navigationViewRoutes } from './navigation-views.js';
+import { onboardingRoutes } from './onboarding.js';
 import { playgroundRoutes } from './playgrounds.js';
 import { presenceRoutes } from './presence.js';
 import { profileFieldRoutes } from './profile-fields.js';
@@ -66,6 +67,7 @@ export const allRoutes: Route[] = [
   ...topicRoutes,
   ...playgroundRoutes,
   ...linkifierRoutes,
+  ...onboardingRoutes,
   ...realmDomainRoutes,
   ...realmRoutes,
   ...profileFieldRoutes,
