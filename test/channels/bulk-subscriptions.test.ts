@@ -121,3 +121,31 @@ describe('PATCH /users/me/subscriptions/{stream_id}', () => {
     ]);
   });
 });
+
+describe('GET /users/{user_id}/channels', () => {
+  it('lists the channels a user is in that the caller may see', async () => {
+    const open = channel(['owner', 'member']);
+    const hidden = createChannel(t, {
+      name: `hidden ${++counter}`,
+      private: true,
+      subscribers: [t.accounts.member.id],
+    });
+    const seen = await t.as('owner').get(`/users/${t.accounts.member.id}/channels`);
+    expect(seen.status).toBe(200);
+    expect(seen.body.subscribed_channel_ids).toContain(open.id);
+    // Administrators see private channels' metadata.
+    expect(seen.body.subscribed_channel_ids).toContain(hidden);
+    const asGuest = await t.as('guest').get(`/users/${t.accounts.member.id}/channels`);
+    expect(asGuest.body.subscribed_channel_ids).not.toContain(hidden);
+    expect(
+      (await t.as('member').get(`/users/${t.accounts.member.id}/channels`)).body
+        .subscribed_channel_ids,
+    ).toContain(hidden);
+    expectError(
+      await t.as('owner').get('/users/987654/channels'),
+      400,
+      'BAD_REQUEST',
+      'No such user',
+    );
+  });
+});

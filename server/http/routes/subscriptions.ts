@@ -4,6 +4,7 @@ import {
   changeOwnSubscriptions,
   listSubscriptions,
   subscribe,
+  subscribedChannelIds,
   subscriptionStatus,
   unsubscribe,
   updateSubscriptionProperties,
@@ -77,6 +78,12 @@ export const subscriptionRoutes = [
       delete: p.json(z.array(z.string())).default([]),
     },
     handler: (ctx, user, params) => changeOwnSubscriptions(ctx, user, params.add, params.delete),
+  }),
+  route({
+    method: 'GET',
+    path: '/users/:user_id(^\\d+)/channels',
+    params: { user_id: p.int() },
+    handler: (ctx, user, params) => subscribedChannelIds(ctx, user, params.user_id),
   }),
   route({
     method: 'GET',
