@@ -80,28 +80,19 @@ describe('Linkifiers', { timeout: 60_000 }, () => {
   });
 });
 
+/** Register's realm_default_streams, as a member's client sees them. */
+const defaultChannels = async () =>
+  (await t.as('member').post('/register', { fetch_event_types: ['default_streams'] })).body
+    .realm_default_streams;
+
 describe('Channels: default channels', { timeout: 60_000 }, () => {
   it('ticks a channel as default for new people', async () => {
     await goTo('Channels');
     const box = page.getByLabel('Default for new people: #lobby');
     await box.click();
-    await expect
-      .poll(async () => {
-        const res = await t
-          .as('member')
-          .post('/register', { fetch_event_types: ['default_streams'] });
-        return res.body.realm_default_streams;
-      }, WAIT)
-      .toEqual([lobby]);
+    await expect.poll(defaultChannels, WAIT).toEqual([lobby]);
     await box.click();
-    await expect
-      .poll(async () => {
-        const res = await t
-          .as('member')
-          .post('/register', { fetch_event_types: ['default_streams'] });
-        return res.body.realm_default_streams;
-      }, WAIT)
-      .toEqual([]);
+    await expect.poll(defaultChannels, WAIT).toEqual([]);
     await box.click();
   });
 });

@@ -44,6 +44,19 @@ async function open(client: ApiClient) {
   return { state: register.body, messages: messages.body.messages };
 }
 
+const PASSWORD = 'a long enough password';
+
+/** The owner adds a person (POST /users); a client logged in as them. */
+async function addPerson(owner: ApiClient, url: string, email: string, fullName: string) {
+  const res = await owner.post('/users', { email, password: PASSWORD, full_name: fullName });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  const key = await new ApiClient(url, null).post('/fetch_api_key', {
+    username: email,
+    password: PASSWORD,
+  });
+  return new ApiClient(url, { email, apiKey: key.body.api_key });
+}
+
 const names = (subs: Array<{ name: string }>) => subs.map((s) => s.name).sort();
 
 describe('the command line’s first start', () => {
@@ -211,19 +224,7 @@ describe('POST /realm/test_welcome_bot_custom_message', () => {
 
   it('the organization’s text follows the welcome of people added later', async () => {
     await owner.patch('/realm', { welcome_message_custom_text: 'Read #**general** first.' });
-    await owner.post('/users', {
-      email: 'later@example.com',
-      password: 'a long enough password',
-      full_name: 'Lou Later',
-    });
-    const key = await new ApiClient(s.server.url, null).post('/fetch_api_key', {
-      username: 'later@example.com',
-      password: 'a long enough password',
-    });
-    const later = new ApiClient(s.server.url, {
-      email: 'later@example.com',
-      apiKey: key.body.api_key,
-    });
+    const later = await addPerson(owner, s.server.url, 'later@example.com', 'Lou Later');
     const { messages } = await open(later);
     expect(messages).toHaveLength(2);
     expect(messages[1].content).toContain('A note from');
@@ -231,19 +232,7 @@ describe('POST /realm/test_welcome_bot_custom_message', () => {
   });
 
   it('is for administrators', async () => {
-    await owner.post('/users', {
-      email: 'plain@example.com',
-      password: 'a long enough password',
-      full_name: 'Pat Plain',
-    });
-    const key = await new ApiClient(s.server.url, null).post('/fetch_api_key', {
-      username: 'plain@example.com',
-      password: 'a long enough password',
-    });
-    const plain = new ApiClient(s.server.url, {
-      email: 'plain@example.com',
-      apiKey: key.body.api_key,
-    });
+    const plain = await addPerson(owner, s.server.url, 'plain@example.com', 'Pat Plain');
     const res = await plain.post('/realm/test_welcome_bot_custom_message', {
       welcome_message_custom_text: 'x',
     });
