@@ -2,6 +2,7 @@
 export {
   addLinkifier,
   changeLinkifier,
+  listLegacyFilters,
   listLinkifiers,
   removeLinkifier,
   reorderLinkifiers,

@@ -71,6 +71,16 @@ export function listLinkifiers(ctx: AppContext): { linkifiers: ReturnType<typeof
   return { linkifiers: allLinkifiers(ctx.db) };
 }
 
+/**
+ * GET /realm/filters: the pre-linkifier form, [pattern, URL, id] triples,
+ * which zulip-js's `filters.retrieve` still asks for. Zulip dropped this
+ * read at feature level 176 (realm/linkifiers replaced it); Hearth keeps
+ * answering it with the URL templates as they are.
+ */
+export function listLegacyFilters(ctx: AppContext): { filters: [string, string, number][] } {
+  return { filters: allLinkifiers(ctx.db).map((l) => [l.pattern, l.url_template, l.id]) };
+}
+
 /** POST /realm/filters (administrators): applies after every existing linkifier. */
 export function addLinkifier(
   ctx: AppContext,

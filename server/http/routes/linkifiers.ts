@@ -2,6 +2,7 @@ import { z } from 'zod';
 import {
   addLinkifier,
   changeLinkifier,
+  listLegacyFilters,
   listLinkifiers,
   removeLinkifier,
   reorderLinkifiers,
@@ -22,6 +23,12 @@ export const linkifierRoutes = [
     path: '/realm/linkifiers',
     params: { ordered_linkifier_ids: p.json(z.array(z.int())) },
     handler: (ctx, user, params) => reorderLinkifiers(ctx, user, params.ordered_linkifier_ids),
+  }),
+  route({
+    method: 'GET',
+    path: '/realm/filters',
+    params: {},
+    handler: (ctx) => listLegacyFilters(ctx),
   }),
   route({
     method: 'POST',
