@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { AppContext } from './core/context.js';
 import { DEMO_PASSWORD, refreshDemo, seedDemo } from './demo/seed.js';
 import type { RunningServer } from './index.js';
+import { setUpFirstRun } from './onboarding/index.js';
 import {
   createOrganization,
   type OrganizationSetup,
@@ -160,6 +161,8 @@ export async function ensureOrganization(
   if (options.demo) {
     await seedDemo(ctx, owner.user_id);
     await refreshDemo(ctx);
+  } else {
+    setUpFirstRun(ctx, owner.user_id);
   }
   // A zuliprc left by an earlier organization would keep its mode when rewritten.
   writeZuliprc(
@@ -188,6 +191,7 @@ export async function completeSetup(
   input: OrganizationSetup,
 ): Promise<{ ownerEmail: string; zuliprcPath: string | null }> {
   const owner = await setUpOrganization(ctx, input);
+  setUpFirstRun(ctx, owner.user_id);
   const email = input.email.trim();
   if (zuliprcPath)
     writeZuliprc(

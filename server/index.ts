@@ -21,6 +21,7 @@ import {
 } from './http/connection-cap.js';
 import { logRequests } from './http/request-log.js';
 import { allRoutes } from './http/routes/index.js';
+import { registerSignupPage } from './http/signup-page.js';
 import { registerTlsFiles } from './http/tls-files.js';
 import { registerTrpc } from './http/trpc-plugin.js';
 import { DEFAULT_BACKUP_CHECK_SCHEDULE, startAutomaticBackups } from './jobs/automatic-backup.js';
@@ -346,6 +347,7 @@ async function startRun(options: ServerOptions): Promise<ServerRun> {
   if (fileLog) logRequests(app, fileLog.request);
   registerChatUi(app);
   registerTlsFiles(app, ctx);
+  registerSignupPage(app, ctx);
   if (options.adminToken) {
     await registerTrpc(app, { ctx, adminToken: options.adminToken, zuliprcPath });
     registerAdminUi(app);

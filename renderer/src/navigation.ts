@@ -8,6 +8,8 @@ import { EmojiPage } from './pages/emoji/EmojiPage.js';
 import { GroupPage } from './pages/groups/GroupPage.js';
 import { GroupsPage } from './pages/groups/GroupsPage.js';
 import { IntegrationsPage } from './pages/integrations/IntegrationsPage.js';
+import { InvitationsPage } from './pages/invitations/InvitationsPage.js';
+import { LinkifiersPage } from './pages/linkifiers/LinkifiersPage.js';
 import { LogsPage } from './pages/logs/LogsPage.js';
 import { NetworkPage } from './pages/network/NetworkPage.js';
 import { OrganizationPage } from './pages/organization/OrganizationPage.js';
@@ -28,11 +30,13 @@ export interface Section {
 export const SECTIONS: Section[] = [
   { path: '/', label: 'Organization', page: OrganizationPage },
   { path: '/users', label: 'Users', page: UsersPage },
+  { path: '/invitations', label: 'Invitations', page: InvitationsPage },
   { path: '/bots', label: 'Bots', page: BotsPage },
   { path: '/integrations', label: 'Integrations', page: IntegrationsPage },
   { path: '/channels', label: 'Channels', page: ChannelsPage },
   { path: '/groups', label: 'User groups', page: GroupsPage },
   { path: '/profile-fields', label: 'Profile fields', page: ProfileFieldsPage },
+  { path: '/linkifiers', label: 'Linkifiers', page: LinkifiersPage },
   { path: '/playgrounds', label: 'Code playgrounds', page: PlaygroundsPage },
   { path: '/domains', label: 'Allowed e-mail domains', page: DomainsPage },
   { path: '/emoji', label: 'Custom emoji', page: EmojiPage },

@@ -3,6 +3,7 @@ import { badRequest } from '../core/errors.js';
 import { removeStoredFile, writeStoredFile } from '../core/file-store.js';
 import { setAvatarSource } from '../db/queries/avatars.js';
 import { activeUserIds, type UserRow, userById } from '../db/queries/users.js';
+import { contentTypeOf } from '../shared/content-types.js';
 import type { UploadedFile } from '../shared/files.js';
 import { MAX_AVATAR_FILE_SIZE_MIB } from '../shared/limits.js';
 import { loadRealm } from '../shared/realm.js';
@@ -60,7 +61,7 @@ export async function setOwnAvatar(
       `Uploaded file is larger than the allowed limit of ${MAX_AVATAR_FILE_SIZE_MIB} MiB`,
     );
   }
-  const images = await resizeAvatar(file.data, file.contentType);
+  const images = await resizeAvatar(file.data, contentTypeOf(file.contentType, file.fileName));
   const before = userById(ctx.db, user.id)!;
   ctx.transaction((tx) => {
     setAvatarSource(ctx.db, user.id, 'U');

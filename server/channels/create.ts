@@ -1,5 +1,7 @@
+import { accessChannelFolder } from '../channel-folders/index.js';
 import type { AppContext, Tx } from '../core/context.js';
 import { badRequest, insufficientPermission, ownerRequired } from '../core/errors.js';
+import { setStreamFolder } from '../db/queries/channel-folders.js';
 import { addDefaultStream, defaultStreamIds } from '../db/queries/default-streams.js';
 import { insertStream, streamById, streamByName } from '../db/queries/streams.js';
 import { allUsers, type UserRow } from '../db/queries/users.js';
@@ -10,7 +12,6 @@ import { loadRealm } from '../shared/realm.js';
 import { isAdmin, isGuest, isOwner } from '../shared/roles.js';
 import {
   defaultChannelCannotBePrivate,
-  invalidChannelFolder,
   invalidParameters,
   webPublicChannelsDisabled,
 } from './errors.js';
@@ -44,6 +45,18 @@ export interface ChannelCreationOptions {
   folderId: number | null | undefined;
 }
 
+/** What a channel created without any setting gets (a public channel, the organization's defaults). */
+export const plainChannelOptions: ChannelCreationOptions = {
+  inviteOnly: false,
+  isWebPublic: false,
+  isDefaultStream: false,
+  historyPublicToSubscribers: undefined,
+  messageRetentionDays: 'realm_default',
+  topicsPolicy: undefined,
+  groupSettings: {},
+  folderId: undefined,
+};
+
 /** Validated creation settings, ready to insert any number of channels with. */
 export interface ChannelBlueprint {
   inviteOnly: boolean;
@@ -53,6 +66,8 @@ export interface ChannelBlueprint {
   messageRetentionDays: number | null;
   topicsPolicy: TopicsPolicy;
   permissions: Record<ChannelPermission, StoredGroupSetting>;
+  /** The channel folder the new channels go into, if any. */
+  folderId: number | null;
 }
 
 /** Zulip's parse_message_retention_days for channels. */
@@ -128,9 +143,8 @@ export function prepareChannelCreation(
       throw insufficientPermission();
     }
   }
-  if (options.folderId !== undefined && options.folderId !== null) {
-    throw invalidChannelFolder();
-  }
+  const folderId = options.folderId ?? null;
+  if (folderId !== null) accessChannelFolder(ctx, folderId);
 
   const nobody = channelPermissionDefaults.can_delete_any_message_group;
   const permissions = { ...channelPermissionDefaults } as Record<
@@ -183,6 +197,7 @@ export function prepareChannelCreation(
     messageRetentionDays: retention,
     topicsPolicy,
     permissions,
+    folderId,
   };
 }
 
@@ -223,6 +238,7 @@ export function insertChannel(
     topics_policy: blueprint.topicsPolicy,
     permissions: JSON.stringify(blueprint.permissions),
   });
+  if (blueprint.folderId !== null) setStreamFolder(ctx.db, streamId, blueprint.folderId);
   emitChannelCreated(ctx, tx, streamId, channelAudience(ctx, streamById(ctx.db, streamId)!));
   if (blueprint.isDefaultStream) {
     addDefaultStream(ctx.db, streamId);

@@ -4,7 +4,6 @@ import { ApiError } from '../core/errors.js';
 
 export const invalidParameters = () => new ApiError('Invalid parameters');
 export const webPublicChannelsDisabled = () => new ApiError('Web-public channels are not enabled.');
-export const invalidChannelFolder = () => new ApiError('Invalid channel folder ID');
 export const defaultChannelCannotBePrivate = () =>
   new ApiError('A default channel cannot be private.');
 export const cannotPostInChannel = () =>

@@ -11,8 +11,10 @@ export {
 export type { ChannelBlueprint, ChannelCreationOptions } from './create.js';
 export {
   checkNewChannelName,
+  emitDefaultStreams,
   insertChannel,
   normalizeDescription,
+  plainChannelOptions,
   prepareChannelCreation,
 } from './create.js';
 export { getChannelEmailAddress } from './email-address.js';

@@ -11,6 +11,7 @@ import {
 import { type UserRow, userById } from '../db/queries/users.js';
 import { type StoredGroupSetting, userHasGroupSetting } from '../shared/group-settings.js';
 import { MAX_CHANNEL_NAME_LENGTH } from '../shared/limits.js';
+import { unprintablePosition } from '../shared/printable.js';
 import { loadRealm, resolveGroupSetting } from '../shared/realm.js';
 import type { RealmSettings } from '../shared/realm-settings.js';
 import { isAdmin, isGuest } from '../shared/roles.js';
@@ -186,17 +187,9 @@ export function checkChannelName(raw: string): string {
   if ([...name].length > MAX_CHANNEL_NAME_LENGTH) {
     throw badRequest(`Channel name too long (limit: ${MAX_CHANNEL_NAME_LENGTH} characters).`);
   }
-  const chars = [...name];
-  for (let i = 0; i < chars.length; i++) {
-    const code = chars[i]!.codePointAt(0)!;
-    if (
-      code < 0x20 ||
-      (code >= 0x7f && code < 0xa0) ||
-      (code >= 0xfdd0 && code <= 0xfdef) ||
-      (code & 0xfffe) === 0xfffe
-    ) {
-      throw badRequest(`Invalid character in channel name, at position ${i + 1}.`);
-    }
+  const position = unprintablePosition(name);
+  if (position !== null) {
+    throw badRequest(`Invalid character in channel name, at position ${position}.`);
   }
   return name;
 }

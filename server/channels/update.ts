@@ -1,5 +1,7 @@
+import { accessChannelFolder } from '../channel-folders/index.js';
 import type { AppContext, Tx } from '../core/context.js';
 import { badRequest, insufficientPermission, ownerRequired } from '../core/errors.js';
+import { setStreamFolder } from '../db/queries/channel-folders.js';
 import {
   addDefaultStream,
   isDefaultStream,
@@ -36,7 +38,6 @@ import {
 } from './create.js';
 import {
   defaultChannelCannotBePrivate,
-  invalidChannelFolder,
   invalidParameters,
   webPublicChannelsDisabled,
 } from './errors.js';
@@ -121,7 +122,7 @@ interface Plan {
   topicsPolicy: TopicsPolicy | null;
   description: string | null;
   newName: string | null;
-  clearFolder: boolean;
+  folder: { id: number | null } | null;
   groups: PlannedGroupChange[];
 }
 
@@ -188,7 +189,7 @@ function plan(ctx: AppContext, actor: UserRow, stream: StreamRow, input: Channel
     if (newName.toLowerCase() !== stream.name.toLowerCase()) checkNewChannelName(ctx, newName);
   }
   if (input.folderId !== undefined && input.folderId !== null) {
-    throw invalidChannelFolder();
+    accessChannelFolder(ctx, input.folderId);
   }
 
   const groups: PlannedGroupChange[] = [];
@@ -232,7 +233,8 @@ function plan(ctx: AppContext, actor: UserRow, stream: StreamRow, input: Channel
       topicsPolicy !== null && topicsPolicy !== stream.topics_policy ? topicsPolicy : null,
     description: input.description !== undefined ? normalizeDescription(input.description) : null,
     newName,
-    clearFolder: input.folderId === null,
+    // Zulip tells the change even when the folder stays the same.
+    folder: input.folderId === undefined ? null : { id: input.folderId },
     groups,
   };
 }
@@ -335,9 +337,10 @@ export function updateChannel(
       renameStream(ctx.db, streamId, changes.newName);
       emitChannelUpdate(tx, before, channelAudience(ctx, before), 'name', changes.newName);
     }
-    if (changes.clearFolder) {
+    if (changes.folder !== null) {
+      setStreamFolder(ctx.db, streamId, changes.folder.id);
       const stream = current();
-      emitChannelUpdate(tx, stream, channelAudience(ctx, stream), 'folder_id', null);
+      emitChannelUpdate(tx, stream, channelAudience(ctx, stream), 'folder_id', changes.folder.id);
     }
     for (const group of changes.groups) {
       const stream = current();

@@ -96,3 +96,30 @@ export const insufficientPermission = () => new ApiError('Insufficient permissio
 
 /** A user given as a target (principal, subscriber, recipient) who is deactivated. */
 export const targetUserDeactivated = () => new ApiError('User is deactivated');
+
+/**
+ * Zulip's ValidationFailureError: a Django model's validation, reported with
+ * `msg` the first message and `errors` mapping each field (or `__all__`) to
+ * its messages, in the order the checks ran.
+ */
+export class FieldErrors {
+  private readonly errors: Record<string, string[]> = {};
+
+  add(field: string, msg: string): void {
+    this.errors[field] ??= [];
+    this.errors[field].push(msg);
+  }
+
+  has(field: string): boolean {
+    return this.errors[field] !== undefined;
+  }
+
+  /** Throws the collected failure, if any check failed. */
+  throwIfAny(): void {
+    const first = Object.values(this.errors)[0]?.[0];
+    if (first !== undefined) throw badRequest(first, { errors: this.errors });
+  }
+}
+
+/** Django's message for a required text field left empty. */
+export const BLANK_FIELD = 'This field cannot be blank.';

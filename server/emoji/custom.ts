@@ -11,6 +11,7 @@ import {
 } from '../db/queries/realm-emoji.js';
 import { activeUserIds, type UserRow } from '../db/queries/users.js';
 import { unicodeEmojiCode } from '../markdown/index.js';
+import { contentTypeOf } from '../shared/content-types.js';
 import { emojiFileKey, emojiSourceUrl, emojiStillUrl, stillFileKey } from '../shared/emoji-urls.js';
 import type { UploadedFile } from '../shared/files.js';
 import { type StoredGroupSetting, userHasGroupSetting } from '../shared/group-settings.js';
@@ -89,8 +90,9 @@ export async function addCustomEmoji(
       `Uploaded file is larger than the allowed limit of ${MAX_EMOJI_FILE_SIZE_MIB} MiB`,
     );
   }
-  const { extension } = emojiFormatFor(file.contentType);
-  const resized = await resizeEmoji(file.data, file.contentType);
+  const contentType = contentTypeOf(file.contentType, file.fileName);
+  const { extension } = emojiFormatFor(contentType);
+  const resized = await resizeEmoji(file.data, contentType);
 
   ctx.transaction((tx) => {
     // Another upload may have taken the name while the image was being resized.

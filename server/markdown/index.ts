@@ -1,5 +1,6 @@
 /** Zulip-flavoured Markdown: the pure renderer, the one render entry for messages, and Markdown the server writes itself. */
 export { isUnicodeEmojiCode, unicodeEmojiCode, unicodeEmojiNamesByCode } from './emoji.js';
+export { checkLinkifierPattern } from './linkifiers.js';
 export type { MarkdownLookups } from './markdown.js';
 export type { RenderResult } from './render.js';
 export { renderContent, renderMessage, topicLinks } from './render.js';
@@ -15,4 +16,6 @@ export {
   silentMention,
   topicLinkSyntax,
   topicUrl,
+  unusedFence,
+  welcomeNoteSyntax,
 } from './syntax.js';

@@ -10,12 +10,11 @@ import type {
 
 /**
  * Linkifiers are stored with Python regex syntax; translate the parts that
- * differ in JavaScript. Zulip only links a match that starts after a
- * separator and does not run into a following word character.
+ * differ in JavaScript (named groups, back-references, leading inline flags).
  */
-function compile(l: MarkdownLinkifier): CompiledLinkifier | null {
-  let source = l.pattern.replace(/\(\?P</g, '(?<').replace(/\(\?P=(\w+)\)/g, '\\k<$1>');
-  let flags = 'g';
+function translatePattern(pattern: string): { source: string; flags: string } {
+  let source = pattern.replace(/\(\?P</g, '(?<').replace(/\(\?P=(\w+)\)/g, '\\k<$1>');
+  let flags = '';
   const inline = /^\(\?([aiLmsux]+)\)/.exec(source);
   if (inline) {
     source = source.slice(inline[0].length);
@@ -23,6 +22,41 @@ function compile(l: MarkdownLinkifier): CompiledLinkifier | null {
     if (inline[1]!.includes('m')) flags += 'm';
     if (inline[1]!.includes('s')) flags += 's';
   }
+  return { source, flags };
+}
+
+/**
+ * Why a linkifier pattern cannot be used (JavaScript's reason), or null; and
+ * the names of its groups, which its URL template must use exactly.
+ */
+export function checkLinkifierPattern(
+  pattern: string,
+): { error: string; groups?: undefined } | { error: null; groups: Set<string> } {
+  const { source, flags } = translatePattern(pattern);
+  try {
+    new RegExp(source, `${flags}u`);
+  } catch (err) {
+    try {
+      new RegExp(source, flags);
+    } catch {
+      const reason = (err as Error).message.replace(
+        /^Invalid regular expression: \/.*\/[a-z]*: /s,
+        '',
+      );
+      return { error: reason };
+    }
+  }
+  const groups = new Set([...source.matchAll(/\(\?<([A-Za-z_][A-Za-z0-9_]*)>/g)].map((m) => m[1]!));
+  return { error: null, groups };
+}
+
+/**
+ * Zulip only links a match that starts after a separator and does not run
+ * into a following word character.
+ */
+function compile(l: MarkdownLinkifier): CompiledLinkifier | null {
+  const { source, flags: inlineFlags } = translatePattern(l.pattern);
+  const flags = `g${inlineFlags}`;
   let re: RegExp;
   try {
     re = new RegExp(`(?<![^\\s'"(,:<])(?:${source})(?!\\w)`, `${flags}u`);

@@ -143,3 +143,22 @@ export function quoteBlock(text: string): string {
   const fence = '`'.repeat(Math.max(3, longest + 1));
   return `${fence}quote\n${silenceMentions(text.trim())}\n${fence}`;
 }
+
+/** Zulip's get_unused_fence: a backtick fence longer than any fence line in `text`. */
+export function unusedFence(text: string): string {
+  let length = 3;
+  for (const match of text.matchAll(/^ {0,3}(`{3,})/gm)) {
+    length = Math.max(length, match[1]!.length + 1);
+  }
+  return '`'.repeat(length);
+}
+
+/**
+ * The organization's welcome text as the Welcome Bot sends it (Zulip's
+ * get_custom_welcome_message_string): quoted, introduced as a note from
+ * the administrators.
+ */
+export function welcomeNoteSyntax(text: string): string {
+  const fence = unusedFence(text);
+  return `A note from @_*role:administrators*:\n${fence}quote\n${text}\n${fence}`;
+}

@@ -140,6 +140,31 @@ export function checkChangeAllTimeLimit(
   );
 }
 
+/**
+ * Zulip's validate_user_can_edit_message: only the sender edits a message's
+ * content, where the organization allows editing, within its time limit
+ * (plus `bufferSeconds` of grace: editing allows some, typing while editing none).
+ */
+export function checkCanEditContent(
+  ctx: AppContext,
+  user: UserRow,
+  message: { sender_id: number; date_sent: number },
+  bufferSeconds: number,
+): void {
+  const realm = loadRealm(ctx);
+  if (!realm.settings.allow_message_editing) {
+    throw badRequest('Your organization has turned off message editing');
+  }
+  if (message.sender_id !== user.id) {
+    throw badRequest("You don't have permission to edit this message");
+  }
+  const limit = realm.settings.message_content_edit_limit_seconds;
+  const age = Math.floor(ctx.now() / 1000) - message.date_sent;
+  if (limit !== null && age > limit + bufferSeconds) {
+    throw badRequest('The time limit for editing this message has passed');
+  }
+}
+
 /** Validation and permission checks, in Zulip's order (check_update_message). */
 export function planEdit(ctx: AppContext, user: UserRow, input: EditInput): EditPlan {
   const { message, stream: origStream } = accessMessage(ctx, user, input.messageId, {
@@ -149,16 +174,7 @@ export function planEdit(ctx: AppContext, user: UserRow, input: EditInput): Edit
   const age = Math.floor(ctx.now() / 1000) - message.date_sent;
 
   if (input.content !== undefined) {
-    if (!realm.settings.allow_message_editing) {
-      throw badRequest('Your organization has turned off message editing');
-    }
-    if (message.sender_id !== user.id) {
-      throw badRequest("You don't have permission to edit this message");
-    }
-    const limit = realm.settings.message_content_edit_limit_seconds;
-    if (limit !== null && age > limit + EDIT_LIMIT_BUFFER_SECONDS) {
-      throw badRequest('The time limit for editing this message has passed');
-    }
+    checkCanEditContent(ctx, user, message, EDIT_LIMIT_BUFFER_SECONDS);
   }
 
   let topic =

@@ -7,6 +7,7 @@ export { normalizeContent } from './content.js';
 export { deleteMessage } from './delete.js';
 export { deleteTopic } from './delete-topic.js';
 export { updateMessage } from './edit.js';
+export { checkCanEditContent } from './edit-plan.js';
 export { getMessage, getMessages, matchesNarrow } from './fetch.js';
 export { getMessageHistory } from './history.js';
 export { userForEmail } from './recipients.js';
@@ -14,7 +15,13 @@ export { renderPreview } from './render-preview.js';
 export type { ReportType } from './report.js';
 export { REPORT_REASONS, reportMessage } from './report.js';
 export type { SendInput } from './send.js';
-export { deliverMessage, prepareMessage, sendMessage } from './send.js';
+export {
+  deliverMessage,
+  prepareMessage,
+  sendInternalChannelMessage,
+  sendInternalDirectMessage,
+  sendMessage,
+} from './send.js';
 export { recentPrivateConversationsState } from './state.js';
 export type { SubmessageInput } from './submessage.js';
 export { addSubmessage } from './submessage.js';

@@ -3,7 +3,12 @@ import { badRequest } from '../core/errors.js';
 import { dmGroupMemberIds } from '../db/queries/messages.js';
 import { streamById } from '../db/queries/streams.js';
 import { type UserRow, userById } from '../db/queries/users.js';
-import { directMessageUrl, messageLinkSyntax, silentMention } from '../markdown/index.js';
+import {
+  directMessageUrl,
+  messageLinkSyntax,
+  silentMention,
+  unusedFence,
+} from '../markdown/index.js';
 import { accessMessage } from '../narrow/index.js';
 import { MAX_MESSAGE_LENGTH, MAX_REPORT_MESSAGE_EXPLANATION_LENGTH } from '../shared/limits.js';
 import { loadRealm } from '../shared/realm.js';
@@ -31,15 +36,6 @@ function truncate(content: string, maxLength: number): string {
   const chars = [...content];
   if (chars.length <= maxLength) return content;
   return chars.slice(0, maxLength - TRUNCATION_NOTICE.length).join('') + TRUNCATION_NOTICE;
-}
-
-/** Zulip's get_unused_fence: a backtick fence longer than any fence line in `text`. */
-function unusedFence(text: string): string {
-  let length = 3;
-  for (const match of text.matchAll(/^ {0,3}(`{3,})/gm)) {
-    length = Math.max(length, match[1]!.length + 1);
-  }
-  return '`'.repeat(length);
 }
 
 /** Silent mentions as an English list ("A, B, and C"). */

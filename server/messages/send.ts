@@ -286,6 +286,32 @@ export function sendInternalChannelMessage(
 }
 
 /**
+ * A direct message from a system bot to `user` (Zulip's
+ * internal_send_private_message): unread for them, without the checks a
+ * person's message gets.
+ */
+export function sendInternalDirectMessage(
+  ctx: AppContext,
+  tx: Tx,
+  sender: UserRow,
+  user: UserRow,
+  markdown: string,
+): number {
+  const content = normalizeContent(markdown);
+  const members = [sender.id, user.id].sort((a, b) => a - b);
+  return deliverMessage(ctx, tx, {
+    sender,
+    addressee: { topic: '', recipients: members, dmMembers: members },
+    content,
+    rendered: renderMessage(ctx, content),
+    clientName: 'Internal',
+    readBySender: true,
+    topicWildcardUsers: [],
+    automaticTopicPolicy: false,
+  }).id;
+}
+
+/**
  * Validates and renders a message exactly as POST /messages does, without
  * storing it: scheduled messages are checked with it when saved and again
  * when delivered.

@@ -1,5 +1,5 @@
 import type { AppContext, Tx } from '../core/context.js';
-import { badRequest } from '../core/errors.js';
+import { BLANK_FIELD, badRequest, FieldErrors } from '../core/errors.js';
 import {
   allPlaygrounds,
   deletePlayground,
@@ -11,7 +11,7 @@ import { activeUserIds, type UserRow } from '../db/queries/users.js';
 import { MAX_PYGMENTS_LANGUAGE_LENGTH } from '../shared/limits.js';
 import { loadRealm, setRealmSetting } from '../shared/realm.js';
 import { requireRole } from '../shared/roles.js';
-import { isValidUrlTemplate, templateVariableNames } from './url-template.js';
+import { isValidUrlTemplate, templateVariableNames } from '../shared/url-templates.js';
 
 /**
  * Language names are not limited to Pygments' lexers (a playground may serve
@@ -19,8 +19,6 @@ import { isValidUrlTemplate, templateVariableNames } from './url-template.js';
  * trailing newline passes (it is stripped afterwards).
  */
 const LANGUAGE_CHARACTERS = /^[ a-zA-Z0-9_+,\-./#]*\n?$/;
-
-const BLANK = 'This field cannot be blank.';
 
 /** The whole list to everyone in the organization, after any change. */
 function emitPlaygrounds(ctx: AppContext, tx: Tx): void {
@@ -39,16 +37,13 @@ function checkNewPlayground(
   ctx: AppContext,
   playground: { name: string; pygmentsLanguage: string; urlTemplate: string },
 ): void {
-  const errors: Record<string, string[]> = {};
-  const add = (field: string, msg: string) => {
-    errors[field] ??= [];
-    errors[field].push(msg);
-  };
+  const errors = new FieldErrors();
+  const add = (field: string, msg: string) => errors.add(field, msg);
   const { name, pygmentsLanguage, urlTemplate } = playground;
-  if (urlTemplate === '') add('url_template', BLANK);
+  if (urlTemplate === '') add('url_template', BLANK_FIELD);
   else if (!isValidUrlTemplate(urlTemplate)) add('url_template', 'Invalid URL template.');
-  if (name === '') add('name', BLANK);
-  if (pygmentsLanguage === '') add('pygments_language', BLANK);
+  if (name === '') add('name', BLANK_FIELD);
+  if (pygmentsLanguage === '') add('pygments_language', BLANK_FIELD);
   if (isValidUrlTemplate(urlTemplate)) {
     const variables = templateVariableNames(urlTemplate);
     if (!variables.has('code')) {
@@ -59,14 +54,13 @@ function checkNewPlayground(
   }
   // Uniqueness is checked only when both fields it covers passed their own checks.
   if (
-    !errors.name &&
-    !errors.pygments_language &&
+    !errors.has('name') &&
+    !errors.has('pygments_language') &&
     playgroundExists(ctx.db, pygmentsLanguage, name)
   ) {
     add('__all__', 'Realm playground with this Realm, Pygments language and Name already exists.');
   }
-  const first = Object.values(errors)[0]?.[0];
-  if (first !== undefined) throw badRequest(first, { errors });
+  errors.throwIfAny();
 }
 
 /** POST /realm/playgrounds (administrators). */

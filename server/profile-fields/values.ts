@@ -115,3 +115,19 @@ export function updateOwnProfileData(
   ctx.transaction((tx) => writeProfileData(ctx, tx, user.id, values));
   return {};
 }
+
+/**
+ * DELETE /users/me/profile_data: the caller's values of the fields given,
+ * removed with PATCH's checks (a field one may not edit is refused).
+ */
+export function removeOwnProfileData(
+  ctx: AppContext,
+  user: UserRow,
+  fieldIds: number[],
+): Record<string, never> {
+  return updateOwnProfileData(
+    ctx,
+    user,
+    fieldIds.map((id) => ({ id, value: null })),
+  );
+}

@@ -1,11 +1,5 @@
 /** The organization: creating it, server settings and the realm part of POST /register. */
-export {
-  defaultStreamGroupsState,
-  defaultStreamsState,
-  embeddedBotsState,
-  realmFiltersState,
-  realmLinkifiersState,
-} from './config-state.js';
+export { embeddedBotsState } from './config-state.js';
 export { deactivateOrganization } from './deactivate.js';
 export {
   createOrganization,

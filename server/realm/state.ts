@@ -1,4 +1,5 @@
 import type { StateProvider } from '../events/state-provider.js';
+import { REPORT_REASONS } from '../messages/index.js';
 import {
   PRESENCE_OFFLINE_THRESHOLD_SECONDS,
   PRESENCE_PING_INTERVAL_SECONDS,
@@ -7,6 +8,7 @@ import {
   MAX_AVATAR_FILE_SIZE_MIB,
   MAX_CHANNEL_DESCRIPTION_LENGTH,
   MAX_CHANNEL_FOLDER_DESCRIPTION_LENGTH,
+  MAX_CHANNEL_FOLDER_NAME_LENGTH,
   MAX_CHANNEL_NAME_LENGTH,
   MAX_FILE_UPLOAD_SIZE_MIB,
   MAX_MESSAGE_LENGTH,
@@ -68,7 +70,7 @@ export const realmState: StateProvider = {
       max_topic_length: MAX_TOPIC_LENGTH,
       max_stream_name_length: MAX_CHANNEL_NAME_LENGTH,
       max_stream_description_length: MAX_CHANNEL_DESCRIPTION_LENGTH,
-      max_channel_folder_name_length: 60,
+      max_channel_folder_name_length: MAX_CHANNEL_FOLDER_NAME_LENGTH,
       max_channel_folder_description_length: MAX_CHANNEL_FOLDER_DESCRIPTION_LENGTH,
       max_reminder_note_length: MAX_REMINDER_NOTE_LENGTH,
       max_bulk_new_subscription_messages: 100,
@@ -93,6 +95,11 @@ export const realmState: StateProvider = {
       server_emoji_data_url: `${url}/static/generated/emoji/emoji_api.json`,
       server_jitsi_server_url: null,
       server_can_summarize_topics: false,
+      // The reasons POST /messages/{id}/report accepts, as the mobile app offers them.
+      server_report_message_types: Object.entries(REPORT_REASONS).map(([key, name]) => ({
+        key,
+        name,
+      })),
       server_supported_permission_settings: { realm: {}, stream: {}, group: {} },
       event_queue_longpoll_timeout_seconds: EVENT_QUEUE_LONGPOLL_TIMEOUT_SECONDS,
       settings_send_digest_emails: false,

@@ -88,6 +88,7 @@ export interface RealmUpdateInput {
   topics_policy?: RealmSettings['topics_policy'];
   emails_restricted_to_domains?: boolean;
   enable_read_receipts?: boolean;
+  welcome_message_custom_text?: string;
   waiting_period_threshold?: number;
   moderation_request_channel_id?: number;
   limits: Partial<Record<TimeLimitSetting, number | string>>;
@@ -192,6 +193,7 @@ export function updateRealm(
     'message_edit_history_visibility_policy',
     'emails_restricted_to_domains',
     'enable_read_receipts',
+    'welcome_message_custom_text',
     'waiting_period_threshold',
     'moderation_request_channel_id',
   ] as const) {

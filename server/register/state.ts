@@ -1,27 +1,24 @@
 import { alertWordsState } from '../alert-words/index.js';
+import { channelFoldersState } from '../channel-folders/index.js';
 import { sharingWeeklyTraffic } from '../channels/index.js';
 import type { AppContext } from '../core/context.js';
 import type { UserRow } from '../db/queries/users.js';
+import { defaultStreamGroupsState, defaultStreamsState } from '../default-channels/index.js';
 import { draftsState } from '../drafts/index.js';
 import { realmEmojiState } from '../emoji/index.js';
 import type { StateOptions, StateProvider } from '../events/state-provider.js';
 import { flagStateProviders } from '../flags/index.js';
 import { userGroupsState } from '../groups/index.js';
 import { incomingWebhookBotsState } from '../integrations/index.js';
+import { realmFiltersState, realmLinkifiersState } from '../linkifiers/index.js';
 import { recentPrivateConversationsState } from '../messages/index.js';
 import { mutedUsersState } from '../muted-users/index.js';
+import { navigationViewsState } from '../navigation-views/index.js';
 import { realmPlaygroundsState } from '../playgrounds/index.js';
 import { presenceState } from '../presence/index.js';
 import { customProfileFieldsState } from '../profile-fields/index.js';
 import { devicesState } from '../push/index.js';
-import {
-  defaultStreamGroupsState,
-  defaultStreamsState,
-  embeddedBotsState,
-  realmFiltersState,
-  realmLinkifiersState,
-  realmState,
-} from '../realm/index.js';
+import { embeddedBotsState, realmState } from '../realm/index.js';
 import { realmDomainsState } from '../realm-domains/index.js';
 import { savedSnippetsState } from '../saved-snippets/index.js';
 import { remindersState, scheduledMessagesState } from '../scheduled/index.js';
@@ -58,6 +55,8 @@ export const stateProviders: StateProvider[] = [
   realmPlaygroundsState,
   defaultStreamsState,
   defaultStreamGroupsState,
+  channelFoldersState,
+  navigationViewsState,
   embeddedBotsState,
   incomingWebhookBotsState,
   alertWordsState,

@@ -3,7 +3,13 @@ import { badRequest } from '../core/errors.js';
 import { dmGroupMemberIds, type MessageRow } from '../db/queries/messages.js';
 import type { StreamRow } from '../db/queries/streams.js';
 import { userById } from '../db/queries/users.js';
-import { directMessageUrl, messageLinkSyntax, silentMention, topicUrl } from '../markdown/index.js';
+import {
+  directMessageUrl,
+  messageLinkSyntax,
+  silentMention,
+  topicUrl,
+  unusedFence,
+} from '../markdown/index.js';
 import { MAX_MESSAGE_LENGTH, MAX_REMINDER_NOTE_LENGTH } from '../shared/limits.js';
 
 /**
@@ -23,15 +29,6 @@ function normalizeNote(note: string): string {
     throw badRequest(`Maximum reminder note length: ${MAX_REMINDER_NOTE_LENGTH} characters`);
   }
   return body;
-}
-
-/** Zulip's get_unused_fence: a backtick fence longer than any fence line in `text`. */
-function unusedFence(text: string): string {
-  let length = 3;
-  for (const match of text.matchAll(/^ {0,3}(`{3,})/gm)) {
-    length = Math.max(length, match[1]!.length + 1);
-  }
-  return '`'.repeat(length);
 }
 
 /** Zulip's truncate_content, in code points as Python counts. */

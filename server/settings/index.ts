@@ -1,3 +1,5 @@
 /** The caller's own settings: PATCH /settings (name, password, personal settings) and its events. */
+
+export { changeRealmUserSettingsDefaults, realmDefaultSettingNames } from './realm-defaults.js';
 export { type SettingSpec, settingNames, settingSpecs } from './rules.js';
 export { changeSettings, type SettingsChange } from './settings.js';

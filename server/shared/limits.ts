@@ -10,6 +10,7 @@ export const MAX_MESSAGE_LENGTH = 10_000;
 export const MAX_TOPIC_LENGTH = 60;
 export const MAX_CHANNEL_NAME_LENGTH = 60;
 export const MAX_CHANNEL_DESCRIPTION_LENGTH = 1024;
+export const MAX_CHANNEL_FOLDER_NAME_LENGTH = 60;
 export const MAX_CHANNEL_FOLDER_DESCRIPTION_LENGTH = 1024;
 /** Longer message-report descriptions (POST /messages/{id}/report) are refused. */
 export const MAX_REPORT_MESSAGE_EXPLANATION_LENGTH = 1000;
@@ -102,3 +103,6 @@ export const REFUSED_BODY_DRAIN_BYTES = 64 * 1024 * 1024;
 export const MAX_UPLOAD_SPACE_PER_USER_MIB = 1024;
 /** How long a URL from GET /user_uploads/{realm_id}/{filename} works (Zulip: 60 s). */
 export const TEMPORARY_UPLOAD_URL_SECONDS = 60;
+
+/** Zulip's Realm.MAX_REALM_WELCOME_MESSAGE_CUSTOM_TEXT_LENGTH (also an invitation's own text). */
+export const MAX_WELCOME_MESSAGE_CUSTOM_TEXT_LENGTH = 8000;

@@ -1,7 +1,13 @@
 /** Subscribing and unsubscribing (also others), subscription properties, POST /channels/create. */
 export { leavePrivateChannelsHiddenFromOwner } from './bot-owner.js';
 export { createChannel } from './create-channel.js';
-export { listSubscriptions, subscriptionStatus } from './list.js';
+export { listSubscriptions, subscribedChannelIds, subscriptionStatus } from './list.js';
 export { updateSubscriptionProperties } from './properties.js';
 export { channelStateProviders } from './state.js';
-export { addSubscriptions, subscribe, unsubscribe } from './subscriptions.js';
+export {
+  addSubscriptions,
+  canAddSubscribers,
+  changeOwnSubscriptions,
+  subscribe,
+  unsubscribe,
+} from './subscriptions.js';

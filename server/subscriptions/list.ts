@@ -9,7 +9,7 @@ import {
   weeklyTraffic,
 } from '../channels/index.js';
 import type { AppContext } from '../core/context.js';
-import { subscriptionsOfUser } from '../db/queries/streams.js';
+import { streamById, subscribedStreamIds, subscriptionsOfUser } from '../db/queries/streams.js';
 import type { UserRow } from '../db/queries/users.js';
 import { JsonText, jsonFieldsOf, SerialisedFields } from '../shared/json-fields.js';
 import { accessUserById } from '../users/index.js';
@@ -93,4 +93,18 @@ export function subscriptionStatus(
   const target = accessUserById(ctx, userId);
   accessChannelById(ctx, actor, streamId, { requireContentAccess: false });
   return { is_subscribed: isSubscribed(ctx, streamId, target.id) };
+}
+
+/**
+ * GET /users/{user_id}/channels (Zulip's get_subscribed_channels_backend):
+ * the ids of the channels the user is subscribed to that the caller may
+ * see (metadata access).
+ */
+export function subscribedChannelIds(ctx: AppContext, actor: UserRow, userId: number) {
+  const target = accessUserById(ctx, userId);
+  const ids = subscribedStreamIds(ctx.db, target.id).filter((id) => {
+    const stream = streamById(ctx.db, id);
+    return stream !== undefined && !stream.is_archived && hasMetadataAccess(ctx, actor, stream);
+  });
+  return { subscribed_channel_ids: ids };
 }

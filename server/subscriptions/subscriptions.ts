@@ -14,6 +14,7 @@ import {
   isSubscribed,
   normalizeDescription,
   pickColor,
+  plainChannelOptions,
   prepareChannelCreation,
   weeklyTraffic,
 } from '../channels/index.js';
@@ -383,4 +384,30 @@ export function unsubscribe(
       not_removed: notSubscribed.map((r) => r.stream.name),
     };
   });
+}
+
+/**
+ * PATCH /users/me/subscriptions: POST's subscribing (without settings for
+ * channels it creates) and DELETE's unsubscribing of the caller in one
+ * transaction, their answers merged (Zulip's compose_views).
+ */
+export function changeOwnSubscriptions(
+  ctx: AppContext,
+  actor: UserRow,
+  add: SubscriptionRequest[],
+  remove: string[],
+) {
+  if (add.length === 0 && remove.length === 0) {
+    throw badRequest('Nothing to do. Specify at least one of "add" or "delete".');
+  }
+  return ctx.transaction(() => ({
+    ...subscribe(ctx, actor, {
+      subscriptions: add,
+      principals: undefined,
+      authorizationErrorsFatal: true,
+      creation: plainChannelOptions,
+      sendNewSubscriptionMessages: true,
+    }),
+    ...unsubscribe(ctx, actor, remove, undefined),
+  }));
 }

@@ -5,10 +5,12 @@ import {
   getChannel,
   getChannelMembers,
   listChannels,
+  plainChannelOptions,
   updateChannel,
 } from '../channels/index.js';
 import type { AppContext } from '../core/context.js';
 import type { UserRow } from '../db/queries/users.js';
+import { addDefaultChannel, removeDefaultChannel } from '../default-channels/index.js';
 import { createChannel, subscribe, unsubscribe } from '../subscriptions/index.js';
 import { blame, procedure, router } from './init.js';
 import { userId } from './schemas.js';
@@ -17,14 +19,8 @@ const channelId = z.number().int().positive();
 
 /** POST /channels/create's defaults for everything the admin UI does not ask. */
 const creation = (inviteOnly: boolean): ChannelCreationOptions => ({
+  ...plainChannelOptions,
   inviteOnly,
-  isWebPublic: false,
-  isDefaultStream: false,
-  historyPublicToSubscribers: undefined,
-  messageRetentionDays: 'realm_default',
-  topicsPolicy: undefined,
-  groupSettings: {},
-  folderId: undefined,
 });
 
 /** Subscriptions are addressed by channel name; the UI knows channels by id. */
@@ -80,6 +76,14 @@ export const channelRouter = router({
         isPrivate: input.isPrivate,
         groupSettings: {},
       }),
+    ),
+  /** POST and DELETE /default_streams: new people are subscribed to default channels. */
+  setDefault: procedure
+    .input(z.object({ channelId, isDefault: z.boolean() }))
+    .mutation(({ ctx, input }) =>
+      input.isDefault
+        ? addDefaultChannel(ctx.app, ctx.actor, input.channelId)
+        : removeDefaultChannel(ctx.app, ctx.actor, input.channelId),
     ),
   /** DELETE /streams/{stream_id} */
   archive: procedure

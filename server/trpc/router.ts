@@ -10,7 +10,12 @@ import { logsRouter } from './logs.js';
 import { networkRouter } from './network.js';
 import { organizationRouter, serverRouter } from './organization.js';
 import { profileFieldRouter } from './profile-fields.js';
-import { playgroundRouter, realmDomainRouter } from './realm-extras.js';
+import {
+  invitationRouter,
+  linkifierRouter,
+  playgroundRouter,
+  realmDomainRouter,
+} from './realm-extras.js';
 import { scheduledRouter } from './scheduled.js';
 import { setupRouter } from './setup.js';
 import { userRouter } from './users.js';
@@ -31,6 +36,8 @@ export function createAppRouter() {
     groups: groupRouter,
     profileFields: profileFieldRouter,
     playgrounds: playgroundRouter,
+    linkifiers: linkifierRouter,
+    invitations: invitationRouter,
     realmDomains: realmDomainRouter,
     scheduled: scheduledRouter,
     backup: backupRouter,

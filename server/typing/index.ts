@@ -1,2 +1,2 @@
 /** Typing notifications. */
-export { sendTyping } from './typing.js';
+export { sendEditTyping, sendTyping } from './typing.js';

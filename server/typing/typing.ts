@@ -1,10 +1,12 @@
 import { accessChannelById, checkCanPost } from '../channels/index.js';
 import type { AppContext } from '../core/context.js';
 import { badRequest, missingArgument } from '../core/errors.js';
+import { dmGroupMemberIds } from '../db/queries/messages.js';
 import { subscriberIds } from '../db/queries/streams.js';
 import { type UserRow, userById } from '../db/queries/users.js';
 import { memoisePayload } from '../events/hub.js';
-import { parseRecipientList, userForEmail } from '../messages/index.js';
+import { checkCanEditContent, parseRecipientList, userForEmail } from '../messages/index.js';
+import { accessMessage } from '../narrow/index.js';
 import { MAX_CHANNEL_SIZE_FOR_TYPING_NOTIFICATIONS } from '../shared/limits.js';
 import { loadRealm } from '../shared/realm.js';
 import { normalizeTopic, topicForQueue } from '../shared/topics.js';
@@ -108,5 +110,48 @@ export function sendTyping(
   };
   const users = recipients.filter(receivesTyping).map((u) => u.id);
   ctx.transaction((tx) => tx.emit({ type: 'typing', users, payload }));
+  return {};
+}
+
+/**
+ * POST /messages/{message_id}/typing: that the sender is editing their
+ * message (Zulip's send_message_edit_notification_backend), told to the
+ * channel's subscribers or the conversation's members who receive typing
+ * notifications. Only someone who may edit the message's content may say
+ * so, with no grace past the time limit.
+ */
+export function sendEditTyping(
+  ctx: AppContext,
+  sender: UserRow,
+  messageId: number,
+  op: 'start' | 'stop',
+): Record<string, never> {
+  const { message } = accessMessage(ctx, sender, messageId, { modifying: true });
+  checkCanEditContent(ctx, sender, message, 0);
+  const settings = mergeUserSettings(sender.settings);
+  const event = { type: 'typing_edit_message', op, sender_id: sender.id, message_id: message.id };
+  if (message.stream_id !== null) {
+    if (!settings.send_stream_typing_notifications) {
+      throw badRequest('User has disabled typing notifications for channel messages');
+    }
+    const subscribers = subscriberIds(ctx.db, message.stream_id);
+    if (subscribers.length > MAX_CHANNEL_SIZE_FOR_TYPING_NOTIFICATIONS) return {};
+    const users = subscribers.filter((id) => receivesTyping(userById(ctx.db, id)));
+    const recipient = { type: 'channel', channel_id: message.stream_id, topic: message.topic };
+    ctx.transaction((tx) =>
+      tx.emit({ type: 'typing_edit_message', users, payload: { ...event, recipient } }),
+    );
+    return {};
+  }
+  if (!settings.send_private_typing_notifications) {
+    throw badRequest('User has disabled typing notifications for direct messages');
+  }
+  const users = dmGroupMemberIds(ctx.db, message.dm_group_id!).filter((id) =>
+    receivesTyping(userById(ctx.db, id)),
+  );
+  const recipient = { type: 'direct', user_ids: users };
+  ctx.transaction((tx) =>
+    tx.emit({ type: 'typing_edit_message', users, payload: { ...event, recipient } }),
+  );
   return {};
 }

@@ -4,11 +4,12 @@ import { newFileKey, removeStoredFile, writeStoredFile } from '../core/file-stor
 import { attachmentById, insertAttachment, uploadBytesOf } from '../db/queries/attachments.js';
 import { getRealm } from '../db/queries/realm.js';
 import type { UserRow } from '../db/queries/users.js';
+import { contentTypeOf } from '../shared/content-types.js';
 import type { UploadedFile } from '../shared/files.js';
 import { MAX_FILE_UPLOAD_SIZE_MIB, MAX_UPLOAD_SPACE_PER_USER_MIB } from '../shared/limits.js';
 import { encodePathId } from '../shared/uploads.js';
 import { emitAttachmentEvent, formatAttachment } from './attachments.js';
-import { contentTypeOf, displayName, newPathId, withCharset } from './names.js';
+import { displayName, newPathId, withCharset } from './names.js';
 import { makeThumbnails, removeThumbnails } from './thumbnails.js';
 
 const MIB = 1024 * 1024;

@@ -69,6 +69,8 @@ export function createBot(ctx: AppContext, owner: UserRow, input: NewBotInput) {
       api_key: apiKey,
       password_hash: null,
       date_joined_ms: ctx.now(),
+      // New accounts start from the organization's defaults (PATCH /realm/user_settings_defaults).
+      settings: loadRealm(ctx).row.user_settings_defaults,
     });
     syncSystemGroups(ctx.db, id, Role.member);
     if (defaults) {

@@ -9,7 +9,6 @@ export {
 } from './bot-records.js';
 export { createBot, type NewBotInput, visibleBots } from './bots.js';
 export { apiEmail, avatarUrl, canSeeDeliveryEmail } from './format.js';
-export { notificationBot } from './notification-bot.js';
 export {
   miscPersonalState,
   onboardingStepsState,
@@ -23,7 +22,12 @@ export {
   userSettingsState,
 } from './settings-state.js';
 export { realmBotState, realmUserState } from './state.js';
-export { isSystemBot } from './system-bots.js';
+export { ensureSystemBot, notificationBot } from './system-bot-accounts.js';
+export {
+  findSystemBot,
+  isSystemBot,
+  type SystemBotKind,
+} from './system-bots.js';
 export {
   accessUserByEmail,
   accessUserById,
@@ -35,6 +39,7 @@ export {
   checkRoleChange,
   createUser,
   deactivateAccount,
+  deactivateOwnAccount,
   deactivateUser,
   dropEventQueues,
   getOwnUser,
@@ -42,10 +47,12 @@ export {
   getUserByEmail,
   getUserById,
   listUsers,
+  type NewUserInput,
   reactivateUser,
   regenerateOwnApiKey,
   regenerateUserApiKey,
   replaceApiKey,
   setUserPassword,
   updateUser,
+  updateUserByEmail,
 } from './users.js';

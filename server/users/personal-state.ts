@@ -9,8 +9,6 @@ export const miscPersonalState: StateProvider[] = [
   { fetchTypes: ['video_calls'], fetch: () => ({ has_zoom_token: false }) },
   { fetchTypes: ['giphy'], fetch: () => ({ giphy_api_key: '' }) },
   { fetchTypes: ['stop_words'], fetch: () => ({ stop_words: [] }) },
-  { fetchTypes: ['navigation_views'], fetch: () => ({ navigation_views: [] }) },
-  { fetchTypes: ['channel_folders'], fetch: () => ({ channel_folders: [] }) },
   {
     fetchTypes: ['realm_billing'],
     fetch: () => ({ realm_billing: { has_pending_sponsorship_request: false } }),

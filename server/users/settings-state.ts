@@ -1,9 +1,9 @@
 import type { StateProvider } from '../events/state-provider.js';
+import { loadRealm } from '../shared/realm.js';
 import {
   availableNotificationSounds,
   emojisetChoices,
   mergeUserSettings,
-  userSettingDefaults,
 } from '../shared/user-settings.js';
 
 /** Settings whose changes clients without `user_settings_object` hear as update_display_settings. */
@@ -90,11 +90,12 @@ export const legacyNotificationSettingsState: StateProvider = {
   },
 };
 
+/** POST /register's realm_user_settings_defaults: what new accounts start from. */
 export const realmUserSettingsDefaultsState: StateProvider = {
   fetchTypes: ['realm_user_settings_defaults'],
-  fetch: () => ({
+  fetch: (ctx) => ({
     realm_user_settings_defaults: {
-      ...userSettingDefaults,
+      ...mergeUserSettings(loadRealm(ctx).row.user_settings_defaults),
       available_notification_sounds: availableNotificationSounds,
       emojiset_choices: emojisetChoices,
     },

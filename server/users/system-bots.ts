@@ -1,20 +1,38 @@
 import type { AppContext } from '../core/context.js';
-import type { UserRow } from '../db/queries/users.js';
+import { type UserRow, userByEmailKey } from '../db/queries/users.js';
 import { loadRealm } from '../shared/realm.js';
 
-/** The Notification Bot's address: one per organization, under its e-mail domain. */
-export function notificationBotEmail(ctx: AppContext): string {
-  return `notification-bot@${loadRealm(ctx).row.email_domain}`;
+/**
+ * The bots the server itself speaks through, one of each per organization,
+ * ownerless, at addresses under its e-mail domain (Zulip's system bots):
+ * the Notification Bot announces moves, resolved topics and reports; the
+ * Welcome Bot greets new accounts (the first-run organization has one; the
+ * demo and organizations made by other means do not).
+ */
+export const SYSTEM_BOTS = {
+  notification: { local: 'notification-bot', name: 'Notification Bot' },
+  welcome: { local: 'welcome-bot', name: 'Welcome Bot' },
+} as const;
+export type SystemBotKind = keyof typeof SYSTEM_BOTS;
+
+export function systemBotEmail(ctx: AppContext, kind: SystemBotKind): string {
+  return `${SYSTEM_BOTS[kind].local}@${loadRealm(ctx).row.email_domain}`;
 }
 
-/**
- * Whether `user` is a bot the server itself speaks through (the Notification
- * Bot): ownerless, and at the system address.
- */
+/** The Notification Bot's address. */
+export const notificationBotEmail = (ctx: AppContext) => systemBotEmail(ctx, 'notification');
+
+/** The system bot of that kind, if the organization has it. */
+export function findSystemBot(ctx: AppContext, kind: SystemBotKind): UserRow | undefined {
+  const bot = userByEmailKey(ctx.db, systemBotEmail(ctx, kind).toLowerCase());
+  return bot && isSystemBot(ctx, bot) ? bot : undefined;
+}
+
+/** Whether `user` is one of the server's own bots: ownerless, at a system address. */
 export function isSystemBot(ctx: AppContext, user: UserRow): boolean {
-  return (
-    user.is_bot === 1 &&
-    user.bot_owner_id === null &&
-    user.delivery_email.toLowerCase() === notificationBotEmail(ctx).toLowerCase()
+  if (user.is_bot !== 1 || user.bot_owner_id !== null) return false;
+  const email = user.delivery_email.toLowerCase();
+  return (Object.keys(SYSTEM_BOTS) as SystemBotKind[]).some(
+    (kind) => systemBotEmail(ctx, kind).toLowerCase() === email,
   );
 }

@@ -5,6 +5,7 @@ import {
 } from '../channels/index.js';
 import type { AppContext, Tx } from '../core/context.js';
 import {
+  ApiError,
   badRequest,
   insufficientPermission,
   noSuchUser,
@@ -224,11 +225,17 @@ export interface NewUserInput {
   role?: number;
 }
 
-/** Creates a human account (POST /users and first-start bootstrap share it). */
+/**
+ * Creates a human account (POST /users and first-start bootstrap share it).
+ * `setUp` runs in the same transaction once the account exists: what a
+ * higher area gives every new account (onboarding/'s subscriptions and
+ * welcome), so a failure there leaves no half-made account.
+ */
 export async function createUser(
   ctx: AppContext,
   actor: UserRow | null,
   input: NewUserInput,
+  setUp?: (tx: Tx, user: UserRow) => void,
 ): Promise<{ user_id: number; api_key: string }> {
   if (actor) requireRole(actor, 'admin');
   // Only owners make owners, whichever door the request came through.
@@ -255,9 +262,12 @@ export async function createUser(
       api_key: apiKey,
       password_hash: passwordHash,
       date_joined_ms: ctx.now(),
+      // New accounts start from the organization's defaults (PATCH /realm/user_settings_defaults).
+      settings: loadRealm(ctx).row.user_settings_defaults,
     });
     syncSystemGroups(ctx.db, id, role);
     emitPersonAdd(ctx, tx, id);
+    setUp?.(tx, userById(ctx.db, id)!);
     return { user_id: id, api_key: apiKey };
   });
 }
@@ -332,6 +342,16 @@ export function updateUser(
   return {};
 }
 
+/** PATCH /users/{email}: PATCH /users/{user_id} for the user that address names. */
+export function updateUserByEmail(
+  ctx: AppContext,
+  actor: UserRow,
+  email: string,
+  changes: { fullName?: string; role?: number; profileData?: ProfileDataItem[] },
+): Record<string, never> {
+  return updateUser(ctx, actor, accessUserByEmail(ctx, actor, email).id, changes);
+}
+
 /**
  * One account's (de)activation and its events (Zulip's do_deactivate_user
  * and do_reactivate_user): everyone hears is_active, the channels' peers
@@ -380,6 +400,29 @@ export function deactivateUser(
   if (target.role === Role.owner && !isOwner(actor)) throw ownerRequired();
   if (isLastOwner(ctx, target)) throw badRequest('Cannot deactivate the only organization owner');
   const gone = ctx.transaction((tx) => deactivateAccount(ctx, tx, target));
+  dropEventQueues(ctx, gone);
+  return {};
+}
+
+/** Zulip's CannotDeactivateLastUserError. */
+const cannotDeactivateLastUser = (isLastOwner: boolean) => {
+  const entity = isLastOwner ? 'organization owner' : 'user';
+  return new ApiError(`Cannot deactivate the only ${entity}.`, {
+    code: 'CANNOT_DEACTIVATE_LAST_USER',
+    extra: { is_last_owner: isLastOwner, entity },
+  });
+};
+
+/**
+ * DELETE /users/me: anyone may leave, except the organization's only
+ * account (the server's own bots do not count) or its only owner. Their
+ * bots go with them and their clients lose their queues.
+ */
+export function deactivateOwnAccount(ctx: AppContext, actor: UserRow): Record<string, never> {
+  const active = allUsers(ctx.db).filter((u) => u.is_active && !isSystemBot(ctx, u));
+  if (active.length === 1) throw cannotDeactivateLastUser(false);
+  if (isLastOwner(ctx, actor)) throw cannotDeactivateLastUser(true);
+  const gone = ctx.transaction((tx) => deactivateAccount(ctx, tx, actor));
   dropEventQueues(ctx, gone);
   return {};
 }

@@ -114,3 +114,18 @@ describe('zulip-js, a real third-party client, against Hearth', () => {
     await bob.queues.deregister({ queue_id: queue.queue_id });
   });
 });
+
+describe('zulip-js filters.retrieve', () => {
+  it('reads the linkifiers in the legacy triple form', async () => {
+    const added = await t.as('admin').post('/realm/filters', {
+      pattern: '#(?P<id>[0-9]+)',
+      url_template: 'https://tracker.example/{id}',
+    });
+    const res = await alice.filters.retrieve();
+    expect(res).toEqual({
+      result: 'success',
+      msg: '',
+      filters: [['#(?P<id>[0-9]+)', 'https://tracker.example/{id}', added.body.id]],
+    });
+  });
+});

@@ -65,7 +65,7 @@ describe('migration 8: search indexes', () => {
 
   it('indexes the has: columns and the search vocabulary of a database already filled', () => {
     const { db, ids } = versionSevenDatabase();
-    expect(migrate(db)).toEqual({ from: 7, to: migrations.length });
+    expect(migrate(db)).toEqual({ from: 7, to: migrations[migrations.length - 1]!.version });
 
     const linked = 'SELECT id FROM messages WHERE has_link = 1 ORDER BY id DESC';
     expect(plan(db, linked)).toContain('USING COVERING INDEX messages_with_link');

@@ -56,6 +56,12 @@ export function specNewerThanReference(key: string, value: unknown): boolean {
   if (key === 'local_message_id') return typeof value === 'string';
   // Custom profile fields' use_for_user_matching (level 455), reported only when true.
   if (key === 'use_for_user_matching') return value === true;
+  // POST /register's report reasons (Zulip 11, read by the mobile app).
+  if (key === 'server_report_message_types')
+    return (
+      Array.isArray(value) &&
+      value.every((v) => typeof v?.key === 'string' && typeof v?.name === 'string')
+    );
   return false;
 }
 

@@ -7,6 +7,10 @@ import { savedSnippets } from './0005-saved-snippets.js';
 import { uploadFiles } from './0006-upload-files.js';
 import { unreadOverrideCounts } from './0007-unread-override-counts.js';
 import { searchIndexes } from './0008-search-indexes.js';
+import { realmUserSettingsDefaults } from './0009-realm-user-settings-defaults.js';
+import { invitations } from './0010-invitations.js';
+import { channelFolders } from './0011-channel-folders.js';
+import { navigationViews } from './0012-navigation-views.js';
 
 export interface Migration {
   version: number;
@@ -24,4 +28,8 @@ export const migrations: Migration[] = [
   uploadFiles,
   unreadOverrideCounts,
   searchIndexes,
+  realmUserSettingsDefaults,
+  invitations,
+  channelFolders,
+  navigationViews,
 ];

@@ -10,6 +10,8 @@ export interface RealmRow {
   deactivated: number;
   settings: string;
   jwt_key: string | null;
+  /** JSON overrides of the user-settings defaults new accounts start from. */
+  user_settings_defaults: string;
 }
 
 export const getRealm = (db: Db) =>
@@ -38,3 +40,6 @@ export const setRealmName = (db: Db, name: string) =>
 
 export const setRealmDescription = (db: Db, description: string) =>
   stmt(db, 'UPDATE realm SET description = ? WHERE id = 1').run(description);
+
+export const setUserSettingsDefaults = (db: Db, json: string) =>
+  stmt(db, 'UPDATE realm SET user_settings_defaults = ? WHERE id = 1').run(json);

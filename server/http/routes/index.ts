@@ -3,16 +3,22 @@ import { alertWordRoutes } from './alert-words.js';
 import { avatarRoutes } from './avatars.js';
 import { botStorageRoutes } from './bot-storage.js';
 import { botRoutes } from './bots.js';
+import { channelFolderRoutes } from './channel-folders.js';
 import { channelRoutes } from './channels.js';
 import { chatSessionRoutes } from './chat-session.js';
+import { defaultChannelRoutes } from './default-channels.js';
 import { draftRoutes } from './drafts.js';
 import { eventRoutes } from './events.js';
 import { flagRoutes } from './flags.js';
 import { integrationRoutes } from './integrations.js';
+import { inviteRoutes } from './invites.js';
+import { linkifierRoutes } from './linkifiers.js';
 import { messageEditRoutes } from './message-edits.js';
 import { messageFetchRoutes } from './message-fetch.js';
 import { messageRoutes } from './messages.js';
 import { mutedUserRoutes } from './muted-users.js';
+import { navigationViewRoutes } from './navigation-views.js';
+import { onboardingRoutes } from './onboarding.js';
 import { playgroundRoutes } from './playgrounds.js';
 import { presenceRoutes } from './presence.js';
 import { profileFieldRoutes } from './profile-fields.js';
@@ -37,6 +43,7 @@ import { userRoutes } from './users.js';
 export const allRoutes: Route[] = [
   ...serverRoutes,
   ...userRoutes,
+  ...inviteRoutes,
   ...alertWordRoutes,
   ...mutedUserRoutes,
   ...botRoutes,
@@ -46,17 +53,22 @@ export const allRoutes: Route[] = [
   ...messageEditRoutes,
   ...flagRoutes,
   ...channelRoutes,
+  ...channelFolderRoutes,
   ...subscriptionRoutes,
+  ...defaultChannelRoutes,
   ...presenceRoutes,
   ...scheduledMessageRoutes,
   ...draftRoutes,
   ...savedSnippetRoutes,
+  ...navigationViewRoutes,
   ...userStatusRoutes,
   ...reminderRoutes,
   ...botStorageRoutes,
   ...pushRoutes,
   ...topicRoutes,
   ...playgroundRoutes,
+  ...linkifierRoutes,
+  ...onboardingRoutes,
   ...realmDomainRoutes,
   ...realmRoutes,
   ...profileFieldRoutes,

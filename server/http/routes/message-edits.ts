@@ -8,7 +8,7 @@ import {
 } from '../../messages/index.js';
 import { addReaction, removeReaction } from '../../reactions/index.js';
 import { MAX_REPORT_MESSAGE_EXPLANATION_LENGTH } from '../../shared/limits.js';
-import { sendTyping } from '../../typing/index.js';
+import { sendEditTyping, sendTyping } from '../../typing/index.js';
 import { p } from '../params.js';
 import { route } from '../route.js';
 
@@ -123,5 +123,11 @@ export const messageEditRoutes = [
         streamId: params.stream_id,
         topic: params.topic,
       }),
+  }),
+  route({
+    method: 'POST',
+    path: '/messages/:message_id(^\\d+)/typing',
+    params: { message_id: p.int(), op: p.oneOf(['start', 'stop'] as const) },
+    handler: (ctx, user, params) => sendEditTyping(ctx, user, params.message_id, params.op),
   }),
 ];

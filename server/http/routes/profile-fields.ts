@@ -3,6 +3,7 @@ import {
   createProfileField,
   deleteProfileFieldById,
   getProfileFields,
+  removeOwnProfileData,
   reorderProfileFields,
   updateOwnProfileData,
   updateProfileFieldById,
@@ -86,5 +87,11 @@ export const profileFieldRoutes = [
     path: '/users/me/profile_data',
     params: { data: p.json(profileDataSchema) },
     handler: (ctx, user, params) => updateOwnProfileData(ctx, user, params.data),
+  }),
+  route({
+    method: 'DELETE',
+    path: '/users/me/profile_data',
+    params: { data: p.json(z.array(z.int())) },
+    handler: (ctx, user, params) => removeOwnProfileData(ctx, user, params.data),
   }),
 ];

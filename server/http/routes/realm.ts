@@ -7,7 +7,11 @@ import {
   updateRealm,
 } from '../../realm/index.js';
 import { groupSettingChangeSchema } from '../../shared/group-setting-change.js';
-import { MAX_REALM_DESCRIPTION_LENGTH, MAX_REALM_NAME_LENGTH } from '../../shared/limits.js';
+import {
+  MAX_REALM_DESCRIPTION_LENGTH,
+  MAX_REALM_NAME_LENGTH,
+  MAX_WELCOME_MESSAGE_CUSTOM_TEXT_LENGTH,
+} from '../../shared/limits.js';
 import { p } from '../params.js';
 import { route } from '../route.js';
 
@@ -34,6 +38,9 @@ export const realmRoutes = [
       topics_policy: p.oneOf(['allow_empty_topic', 'disable_empty_topic'] as const).optional(),
       emails_restricted_to_domains: p.bool().optional(),
       enable_read_receipts: p.bool().optional(),
+      welcome_message_custom_text: p
+        .str({ maxLength: MAX_WELCOME_MESSAGE_CUSTOM_TEXT_LENGTH })
+        .optional(),
       waiting_period_threshold: p.int({ min: 0 }).optional(),
       moderation_request_channel_id: p.int({ min: -1 }).optional(),
       ...limitParams,

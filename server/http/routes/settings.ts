@@ -1,5 +1,7 @@
 import {
+  changeRealmUserSettingsDefaults,
   changeSettings,
+  realmDefaultSettingNames,
   type SettingSpec,
   settingNames,
   settingSpecs,
@@ -27,32 +29,50 @@ const settingParams = Object.fromEntries(
   settingNames.map((name) => [name, settingParam(settingSpecs[name])]),
 ) as Record<keyof UserSettings, Param<unknown>>;
 
-/** PATCH /settings: the caller's own name, password and personal settings. */
+/**
+ * PATCH /settings: the caller's own name, password and personal settings;
+ * also at Zulip's legacy /settings/display and /settings/notifications
+ * (the Python bindings' update_notification_settings).
+ */
 export const settingsRoutes = [
+  ...['/settings', '/settings/display', '/settings/notifications'].map((path) =>
+    route({
+      method: 'PATCH',
+      path,
+      params: {
+        full_name: p.str().optional(),
+        email: p.str().optional(),
+        old_password: p.str().optional(),
+        new_password: p.str().optional(),
+        timezone: p.str().optional(),
+        ...settingParams,
+      },
+      handler: (ctx, user, params) => {
+        const settings: Record<string, unknown> = {};
+        for (const name of settingNames) {
+          if (params[name] !== undefined) settings[name] = params[name];
+        }
+        return changeSettings(ctx, user, {
+          settings: settings as Partial<UserSettings>,
+          timezone: params.timezone,
+          fullName: params.full_name,
+          email: params.email,
+          oldPassword: params.old_password,
+          newPassword: params.new_password,
+        });
+      },
+    }),
+  ),
   route({
     method: 'PATCH',
-    path: '/settings',
-    params: {
-      full_name: p.str().optional(),
-      email: p.str().optional(),
-      old_password: p.str().optional(),
-      new_password: p.str().optional(),
-      timezone: p.str().optional(),
-      ...settingParams,
-    },
+    path: '/realm/user_settings_defaults',
+    params: Object.fromEntries(realmDefaultSettingNames.map((name) => [name, settingParams[name]])),
     handler: (ctx, user, params) => {
       const settings: Record<string, unknown> = {};
-      for (const name of settingNames) {
+      for (const name of realmDefaultSettingNames) {
         if (params[name] !== undefined) settings[name] = params[name];
       }
-      return changeSettings(ctx, user, {
-        settings: settings as Partial<UserSettings>,
-        timezone: params.timezone,
-        fullName: params.full_name,
-        email: params.email,
-        oldPassword: params.old_password,
-        newPassword: params.new_password,
-      });
+      return changeRealmUserSettingsDefaults(ctx, user, settings as Partial<UserSettings>);
     },
   }),
 ];

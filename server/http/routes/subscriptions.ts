@@ -1,8 +1,10 @@
 import { z } from 'zod';
 import { MAX_CHANNEL_DESCRIPTION_LENGTH } from '../../shared/limits.js';
 import {
+  changeOwnSubscriptions,
   listSubscriptions,
   subscribe,
+  subscribedChannelIds,
   subscriptionStatus,
   unsubscribe,
   updateSubscriptionProperties,
@@ -25,6 +27,14 @@ const propertyValue = p.custom<boolean | string>('bool_or_string', (raw) => {
   return raw;
 });
 
+const subscriptionRequests = z.array(
+  z.object({
+    name: z.string(),
+    color: z.string().optional(),
+    description: z.string().max(MAX_CHANNEL_DESCRIPTION_LENGTH).optional(),
+  }),
+);
+
 /** /users/me/subscriptions and friends */
 export const subscriptionRoutes = [
   route({
@@ -40,15 +50,7 @@ export const subscriptionRoutes = [
     method: 'POST',
     path: '/users/me/subscriptions',
     params: {
-      subscriptions: p.json(
-        z.array(
-          z.object({
-            name: z.string(),
-            color: z.string().optional(),
-            description: z.string().max(MAX_CHANNEL_DESCRIPTION_LENGTH).optional(),
-          }),
-        ),
-      ),
+      subscriptions: p.json(subscriptionRequests),
       principals: principals.optional(),
       authorization_errors_fatal: p.bool().default(true),
       ...channelCreationParams,
@@ -67,6 +69,21 @@ export const subscriptionRoutes = [
     path: '/users/me/subscriptions',
     params: { subscriptions: p.json(z.array(z.string())), principals: principals.optional() },
     handler: (ctx, user, params) => unsubscribe(ctx, user, params.subscriptions, params.principals),
+  }),
+  route({
+    method: 'PATCH',
+    path: '/users/me/subscriptions',
+    params: {
+      add: p.json(subscriptionRequests).default([]),
+      delete: p.json(z.array(z.string())).default([]),
+    },
+    handler: (ctx, user, params) => changeOwnSubscriptions(ctx, user, params.add, params.delete),
+  }),
+  route({
+    method: 'GET',
+    path: '/users/:user_id(^\\d+)/channels',
+    params: { user_id: p.int() },
+    handler: (ctx, user, params) => subscribedChannelIds(ctx, user, params.user_id),
   }),
   route({
     method: 'GET',
@@ -91,13 +108,16 @@ export const subscriptionRoutes = [
     handler: (ctx, user, params) =>
       updateSubscriptionProperties(ctx, user, params.subscription_data),
   }),
-  route({
-    method: 'POST',
-    path: '/users/me/subscriptions/:stream_id(^\\d+)',
-    params: { stream_id: p.int(), property: p.str(), value: propertyValue },
-    handler: (ctx, user, params) =>
-      updateSubscriptionProperties(ctx, user, [
-        { stream_id: params.stream_id, property: params.property, value: params.value },
-      ]),
-  }),
+  // Zulip's legacy update_subscriptions_property answers PATCH; POST is kept for old callers.
+  ...(['PATCH', 'POST'] as const).map((method) =>
+    route({
+      method,
+      path: '/users/me/subscriptions/:stream_id(^\\d+)',
+      params: { stream_id: p.int(), property: p.str(), value: propertyValue },
+      handler: (ctx, user, params) =>
+        updateSubscriptionProperties(ctx, user, [
+          { stream_id: params.stream_id, property: params.property, value: params.value },
+        ]),
+    }),
+  ),
 ];

@@ -1,6 +1,7 @@
 import { z } from 'zod';
+import { createAccount } from '../../onboarding/index.js';
 import {
-  createUser,
+  deactivateOwnAccount,
   deactivateUser,
   getOwnUser,
   getUserByEmail,
@@ -9,6 +10,7 @@ import {
   reactivateUser,
   regenerateOwnApiKey,
   updateUser,
+  updateUserByEmail,
 } from '../../users/index.js';
 import { p } from '../params.js';
 import { route } from '../route.js';
@@ -38,6 +40,12 @@ export const userRoutes = [
     handler: (ctx, user) => getOwnUser(ctx, user),
   }),
   route({
+    method: 'DELETE',
+    path: '/users/me',
+    params: {},
+    handler: (ctx, user) => deactivateOwnAccount(ctx, user),
+  }),
+  route({
     method: 'POST',
     path: '/users/me/api_key/regenerate',
     params: {},
@@ -64,11 +72,27 @@ export const userRoutes = [
     }),
   }),
   route({
+    method: 'PATCH',
+    path: '/users/:email',
+    params: {
+      email: p.str(),
+      full_name: p.str().optional(),
+      role: p.int().optional(),
+      profile_data: p.json(profileDataSchema).optional(),
+    },
+    handler: (ctx, user, params) =>
+      updateUserByEmail(ctx, user, params.email, {
+        fullName: params.full_name,
+        role: params.role,
+        profileData: params.profile_data,
+      }),
+  }),
+  route({
     method: 'POST',
     path: '/users',
     params: { email: p.str(), password: p.str(), full_name: p.str() },
     handler: async (ctx, user, params) => {
-      const created = await createUser(ctx, user, {
+      const created = await createAccount(ctx, user, {
         email: params.email,
         password: params.password,
         fullName: params.full_name,

@@ -390,3 +390,35 @@ describe('resolving a topic', () => {
     expect(state.messages.get(5)?.last_moved_timestamp).toBe(NOW);
   });
 });
+
+describe('channel folders', () => {
+  it('register fills them in order; channel_folder events keep them', () => {
+    const s = setup();
+    const { apply } = s;
+    const state = () => s.state;
+    expect(state().channelFolders).toEqual([]);
+    apply({
+      type: 'channel_folder',
+      op: 'add',
+      channel_folder: { id: 2, name: 'B', order: 2, is_archived: false },
+    });
+    apply({
+      type: 'channel_folder',
+      op: 'add',
+      channel_folder: { id: 1, name: 'A', order: 1, is_archived: false },
+    });
+    expect(state().channelFolders.map((f) => f.name)).toEqual(['A', 'B']);
+    apply({ type: 'channel_folder', op: 'update', channel_folder_id: 2, data: { name: 'Bee' } });
+    apply({ type: 'channel_folder', op: 'reorder', order: [2, 1] });
+    expect(state().channelFolders.map((f) => f.name)).toEqual(['Bee', 'A']);
+    apply({
+      type: 'stream',
+      op: 'update',
+      stream_id: 10,
+      property: 'folder_id',
+      value: 2,
+      name: 'old',
+    });
+    expect(state().subscriptions.get(10)!.folder_id).toBe(2);
+  });
+});

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ChatState, Message, Subscription } from '../../../renderer/src/chat/data/model.js';
 import { initialChatState } from '../../../renderer/src/chat/data/state.js';
-import { sortChannels } from '../../../renderer/src/chat/views/channel-order.js';
+import { groupChannels, sortChannels } from '../../../renderer/src/chat/views/channel-order.js';
 import { feedRows } from '../../../renderer/src/chat/views/feed/conversation.js';
 import { groupsOf } from '../../../renderer/src/chat/views/feed/my-groups.js';
 import { shouldNotify } from '../../../renderer/src/chat/views/notifications.js';
@@ -383,5 +383,39 @@ describe('narrowUnreadCount', () => {
       narrowUnreadCount([{ operator: 'channel', operand: 1, negated: true }], state),
     ).toBeNull();
     expect(narrowUnreadCount([{ operator: 'channel', operand: 'nowhere' }], state)).toBeNull();
+  });
+});
+
+describe('groupChannels', () => {
+  const folders = [
+    { id: 7, name: 'Engineering', order: 0, is_archived: false },
+    { id: 3, name: 'Social', order: 1, is_archived: false },
+  ];
+  const subs = [
+    subscription(1, 'backend', { folder_id: 7 }),
+    subscription(2, 'random', { folder_id: 3 }),
+    subscription(3, 'announcements', { pin_to_top: true, folder_id: 3 }),
+    subscription(4, 'misc', { folder_id: null }),
+    subscription(5, 'api', { folder_id: 7 }),
+  ];
+  const titled = (sections: ReturnType<typeof groupChannels>) =>
+    sections.map((s) => [s.title, s.channels.map((c) => c.name)]);
+
+  it('puts pinned first, then folders in their order, then the rest', () => {
+    expect(titled(groupChannels(subs, folders, true))).toEqual([
+      ['Pinned', ['announcements']],
+      ['Engineering', ['api', 'backend']],
+      ['Social', ['random']],
+      ['Other channels', ['misc']],
+    ]);
+  });
+
+  it('is one untitled list when folders are not used or not wanted', () => {
+    expect(titled(groupChannels(subs, folders, false))).toEqual([
+      [null, ['announcements', 'api', 'backend', 'misc', 'random']],
+    ]);
+    expect(titled(groupChannels([subscription(9, 'solo')], folders, true))).toEqual([
+      [null, ['solo']],
+    ]);
   });
 });

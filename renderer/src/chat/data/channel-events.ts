@@ -1,5 +1,5 @@
 import { type Apply, mapWith } from './event-kit.js';
-import type { Channel, Subscription, UserTopic } from './model.js';
+import type { Channel, ChannelFolder, Subscription, UserTopic } from './model.js';
 import { recountUnread, replaceMessages } from './model-updates.js';
 
 /** Channel events: subscriptions, channels, topic visibility and muted users (all of which move unread counts). */
@@ -123,7 +123,42 @@ const onMutedUsers: Apply = (state, event, ctx) => {
   return recountUnread({ ...state, mutedUserIds }, ctx.book);
 };
 
+/** Folders in their order (ties by id, as Zulip's order starts as the id). */
+export const sortFolders = (folders: ChannelFolder[]) =>
+  [...folders].sort((a, b) => a.order - b.order || a.id - b.id);
+
+const onChannelFolder: Apply = (state, event) => {
+  switch (event.op) {
+    case 'add':
+      return {
+        ...state,
+        channelFolders: sortFolders([...state.channelFolders, event.channel_folder]),
+      };
+    case 'update':
+      return {
+        ...state,
+        channelFolders: state.channelFolders.map((f) =>
+          f.id === event.channel_folder_id ? { ...f, ...event.data } : f,
+        ),
+      };
+    case 'reorder': {
+      const order = event.order as number[];
+      return {
+        ...state,
+        channelFolders: sortFolders(
+          state.channelFolders.map((f) =>
+            order.includes(f.id) ? { ...f, order: order.indexOf(f.id) } : f,
+          ),
+        ),
+      };
+    }
+    default:
+      return state;
+  }
+};
+
 export const channelHandlers: Record<string, Apply> = {
+  channel_folder: onChannelFolder,
   subscription: onSubscription,
   stream: onStream,
   user_topic: onUserTopic,

@@ -57,6 +57,15 @@ export interface Channel {
   [other: string]: unknown;
 }
 
+/** A channel folder (register's `channel_folders`, kept by `channel_folder` events). */
+export interface ChannelFolder {
+  id: number;
+  name: string;
+  order: number;
+  is_archived: boolean;
+  [other: string]: unknown;
+}
+
 export interface Reaction {
   emoji_name: string;
   emoji_code: string;
@@ -210,6 +219,8 @@ export interface ChatState {
   subscriptions: Map<number, Subscription>;
   /** Every channel the user can see (`streams`), subscribed or not. */
   channels: Map<number, Channel>;
+  /** The organization's channel folders, in their order; the sidebar groups channels by them. */
+  channelFolders: ChannelFolder[];
   /** Topics per channel, newest first (`GET /users/me/{id}/topics` loaded on demand, kept by events). */
   topics: Map<number, { name: string; maxId: number }[]>;
   userTopics: UserTopic[];

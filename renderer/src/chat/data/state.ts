@@ -1,5 +1,7 @@
+import { sortFolders } from './channel-events.js';
 import type {
   Channel,
+  ChannelFolder,
   ChatState,
   CustomEmoji,
   Presence,
@@ -22,6 +24,7 @@ export function initialChatState(ownUserId = 0): ChatState {
     users: new Map(),
     subscriptions: new Map(),
     channels: new Map(),
+    channelFolders: [],
     topics: new Map(),
     userTopics: [],
     mutedUserIds: new Set(),
@@ -106,6 +109,7 @@ export function stateFromRegister(answer: RegisterAnswer, nowSecs: number): Chat
     state.subscriptions.set(sub.stream_id, sub);
     if (!state.channels.has(sub.stream_id)) state.channels.set(sub.stream_id, sub);
   }
+  state.channelFolders = sortFolders((answer.channel_folders ?? []) as ChannelFolder[]);
   for (const list of [answer.unsubscribed, answer.never_subscribed]) {
     for (const channel of (list ?? []) as Channel[]) {
       if (!state.channels.has(channel.stream_id)) state.channels.set(channel.stream_id, channel);

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { Link } from 'wouter';
 import { useApi } from '../../api/context.js';
+import { shownError } from '../../api/errors.js';
 import { useLoad } from '../../api/use-load.js';
 import { PageTitle } from '../../components/Layout.js';
 import { Loading } from '../../components/Loading.js';
@@ -14,6 +15,8 @@ export interface ChannelSummary {
   invite_only: boolean;
   subscriber_count?: number;
   is_archived?: boolean;
+  /** A default channel: everyone who joins is subscribed to it. */
+  is_default?: boolean;
 }
 
 export function ChannelsPage() {
@@ -22,9 +25,19 @@ export function ChannelsPage() {
     async () => (await api.channels.list.query()).streams as unknown as ChannelSummary[],
   );
   const [adding, setAdding] = useState(false);
+  const [defaultError, setDefaultError] = useState<string | null>(null);
+  const setDefault = (channelId: number, isDefault: boolean) => {
+    setDefaultError(null);
+    api.channels.setDefault
+      .mutate({ channelId, isDefault })
+      .then(reload, (err: unknown) => setDefaultError(shownError(err).message));
+  };
   return (
     <>
-      <PageTitle title="Channels">Every channel, private ones included.</PageTitle>
+      <PageTitle title="Channels">
+        Every channel, private ones included. People who join are subscribed to the default
+        channels.
+      </PageTitle>
       <div className="toolbar">
         <button
           type="button"
@@ -38,6 +51,11 @@ export function ChannelsPage() {
         </button>
       </div>
       {adding ? <NewChannelForm onCreated={reload} /> : null}
+      {defaultError ? (
+        <p className="alert alert-error" role="alert">
+          {defaultError}
+        </p>
+      ) : null}
       <Loading loaded={channels}>
         {(list) => (
           <table id="channels-table" className="table stack">
@@ -48,6 +66,7 @@ export function ChannelsPage() {
                 <th scope="col">Description</th>
                 <th scope="col">Privacy</th>
                 <th scope="col">Subscribers</th>
+                <th scope="col">Default for new people</th>
               </tr>
             </thead>
             <tbody>
@@ -61,6 +80,18 @@ export function ChannelsPage() {
                   </td>
                   <td data-label="Privacy">{c.invite_only ? 'Private' : 'Public'}</td>
                   <td data-label="Subscribers">{c.subscriber_count ?? '—'}</td>
+                  <td data-label="Default for new people">
+                    {c.invite_only ? (
+                      <span className="muted">—</span>
+                    ) : (
+                      <input
+                        type="checkbox"
+                        aria-label={`Default for new people: #${c.name}`}
+                        checked={c.is_default === true}
+                        onChange={(e) => setDefault(c.stream_id, e.target.checked)}
+                      />
+                    )}
+                  </td>
                 </tr>
               ))}
             </tbody>

@@ -3,7 +3,7 @@ import { ChannelMenu } from '../../channels/ChannelMenu.js';
 import { TopicMenu } from '../../channels/TopicMenu.js';
 import type { Subscription } from '../../data/model.js';
 import { useChat, useChatActions, useChatStore } from '../../data/store-context.js';
-import { sortChannels } from '../channel-order.js';
+import { groupChannels } from '../channel-order.js';
 import { channelNarrow, topicNarrow } from '../narrows.js';
 import { hashFor } from '../routing.js';
 import { TopicName } from '../TopicName.js';
@@ -19,7 +19,13 @@ interface ChannelListProps {
 
 export function ChannelList({ currentHash, activeChannelId, onBrowse }: ChannelListProps) {
   const subscriptions = useChat((s) => s.subscriptions);
-  const sorted = useMemo(() => sortChannels(subscriptions.values()), [subscriptions]);
+  const folders = useChat((s) => s.channelFolders);
+  const byFolder = useChat((s) => s.settings.web_left_sidebar_show_channel_folders !== false);
+  const sections = useMemo(
+    () => groupChannels(subscriptions.values(), folders, byFolder),
+    [subscriptions, folders, byFolder],
+  );
+  const sorted = sections.flatMap((section) => section.channels);
   const pinnedCount = sorted.filter((s) => s.pin_to_top).length;
   return (
     <section className="sidebar-section" aria-labelledby="channels-heading">
@@ -32,17 +38,42 @@ export function ChannelList({ currentHash, activeChannelId, onBrowse }: ChannelL
       {sorted.length === 0 ? (
         <p className="sidebar-empty">You are not subscribed to any channels.</p>
       ) : (
-        <ul className="sidebar-list">
-          {sorted.map((subscription, index) => (
-            <ChannelItem
-              key={subscription.stream_id}
-              subscription={subscription}
-              currentHash={currentHash}
-              active={subscription.stream_id === activeChannelId}
-              lastPinned={index === pinnedCount - 1 && pinnedCount < sorted.length}
-            />
-          ))}
-        </ul>
+        sections.map((section) => {
+          const list = (
+            <ul className="sidebar-list">
+              {section.channels.map((subscription) => (
+                <ChannelItem
+                  key={subscription.stream_id}
+                  subscription={subscription}
+                  currentHash={currentHash}
+                  active={subscription.stream_id === activeChannelId}
+                  lastPinned={
+                    section.title === null &&
+                    sorted.indexOf(subscription) === pinnedCount - 1 &&
+                    pinnedCount < sorted.length
+                  }
+                />
+              ))}
+            </ul>
+          );
+          if (section.title === null) return <div key="all">{list}</div>;
+          const headingId = `channel-folder-${section.folder?.id ?? section.title.replace(/\W+/g, '-')}`;
+          return (
+            // A titled group of links in the sidebar, not a form: no fieldset.
+            // biome-ignore lint/a11y/useSemanticElements: see above
+            <div
+              key={headingId}
+              className="channel-folder"
+              role="group"
+              aria-labelledby={headingId}
+            >
+              <h3 id={headingId} className="channel-folder-heading">
+                {section.title}
+              </h3>
+              {list}
+            </div>
+          );
+        })
       )}
     </section>
   );

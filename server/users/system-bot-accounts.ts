@@ -2,23 +2,16 @@ import type { AppContext, Tx } from '../core/context.js';
 import { insertUser, type UserRow, userByEmailKey, userById } from '../db/queries/users.js';
 import { generateApiKey } from '../shared/credentials.js';
 import { BotType, Role, syncSystemGroups } from '../shared/roles.js';
-import { notificationBotEmail } from './system-bots.js';
+import { SYSTEM_BOTS, type SystemBotKind, systemBotEmail } from './system-bots.js';
 import { emitPersonAdd } from './users.js';
 
-export const NOTIFICATION_BOT_NAME = 'Notification Bot';
-
-/**
- * The organization's Notification Bot (Zulip's system bot that announces
- * moves and resolved topics), created on first use. There is one per
- * organization, found by its address.
- */
-export function notificationBot(ctx: AppContext, tx: Tx): UserRow {
-  const email = notificationBotEmail(ctx);
-  const existing = userByEmailKey(ctx.db, email.toLowerCase());
+/** The system bot of that kind, created (and announced) when missing. */
+export function ensureSystemBot(ctx: AppContext, tx: Tx, kind: SystemBotKind): UserRow {
+  const existing = userByEmailKey(ctx.db, systemBotEmail(ctx, kind).toLowerCase());
   if (existing) return existing;
   const id = insertUser(ctx.db, {
-    delivery_email: email,
-    full_name: NOTIFICATION_BOT_NAME,
+    delivery_email: systemBotEmail(ctx, kind),
+    full_name: SYSTEM_BOTS[kind].name,
     role: Role.member,
     is_bot: true,
     bot_type: BotType.generic,
@@ -31,3 +24,10 @@ export function notificationBot(ctx: AppContext, tx: Tx): UserRow {
   emitPersonAdd(ctx, tx, id);
   return userById(ctx.db, id)!;
 }
+
+/**
+ * The organization's Notification Bot (Zulip's system bot that announces
+ * moves and resolved topics), created on first use.
+ */
+export const notificationBot = (ctx: AppContext, tx: Tx): UserRow =>
+  ensureSystemBot(ctx, tx, 'notification');
