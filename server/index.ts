@@ -4,6 +4,7 @@ import type { Socket } from 'node:net';
 import path from 'node:path';
 import { applyStagedRestore, attachBackups, BackupService } from './backup/index.js';
 import { type AppContext, createTransactionRunner, type Logger } from './core/context.js';
+import { DurableCommits } from './core/durable-commits.js';
 import { openFileLog, teeLogger } from './core/log.js';
 import { RateLimiter } from './core/rate-limit.js';
 import { WriteBatcher } from './core/write-batcher.js';
@@ -202,8 +203,10 @@ async function startRun(options: ServerOptions): Promise<ServerRun> {
   events.queueFilter = narrowQueueFilter;
   const rateLimiter = new RateLimiter(now, options.rateLimit ?? true);
   const host = options.host ?? '127.0.0.1';
-  const transaction = createTransactionRunner(db, events, log);
-  const batcher = new WriteBatcher(transaction);
+  const durable = DurableCommits.open(db, log);
+  const runner = createTransactionRunner(db, events, log, durable);
+  const { transaction } = runner;
+  const batcher = new WriteBatcher(runner, durable);
   const ctx: AppContext = {
     db,
     events,
@@ -259,6 +262,7 @@ async function startRun(options: ServerOptions): Promise<ServerRun> {
     events.close();
     await app.close();
     rateLimiter.close();
+    durable.close();
     db.close();
     await fileLog?.close();
     throw err;
@@ -338,6 +342,9 @@ async function startRun(options: ServerOptions): Promise<ServerRun> {
       await closing;
       clearTimeout(cutOff);
       rateLimiter.close();
+      // Answers still waiting for their fsync go out before the database closes.
+      await durable.drain();
+      durable.close();
       db.close();
       await fileLog?.close();
     },

@@ -1,8 +1,7 @@
 import { open, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
-import Database from 'better-sqlite3';
 import { HEARTH_VERSION } from '../core/version.js';
-import type { Db } from '../db/open.js';
+import { type Db, openSqliteFile } from '../db/open.js';
 
 /**
  * A backup is one SQLite file: the database as SQLite's online backup copied
@@ -96,7 +95,7 @@ export async function writeBackup(db: Db, options: WriteBackupOptions): Promise<
     `.${path.basename(options.destination)}.partial`,
   );
   await rm(partial, { force: true });
-  let copy: Database.Database | null = null;
+  let copy: Db | null = null;
   try {
     // The copy holds password hashes and API keys: owner-only from its first byte
     // (SQLite would create it with the umask's mode).
@@ -111,7 +110,7 @@ export async function writeBackup(db: Db, options: WriteBackupOptions): Promise<
     if (options.aborted()) throw new BackupAborted();
     report(databaseBytes);
 
-    copy = new Database(partial);
+    copy = openSqliteFile(partial);
     // One self-contained file: no -wal beside it to lose when it is copied away.
     copy.pragma('journal_mode = DELETE');
     copy.exec(`
@@ -179,9 +178,9 @@ export interface BackupInfo {
 
 /** What a backup says about itself, or null when it cannot be read as one. */
 export function readBackupInfo(file: string): BackupInfo | null {
-  let db: Database.Database | null = null;
+  let db: Db | null = null;
   try {
-    db = new Database(file, { readonly: true, fileMustExist: true });
+    db = openSqliteFile(file, { readonly: true, fileMustExist: true });
     const hasInfo = db
       .prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?")
       .get(INFO_TABLE);
