@@ -10,8 +10,47 @@
  *
  *   npx tsx bench/durable-send.ts [--quick]
  */
-import { type Figure, quick, record } from './lib/report.js';
+import { closeSync, fdatasyncSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { type Figure, percentile, quick, record } from './lib/report.js';
 import { startSendBench } from './lib/send-load.js';
+
+/**
+ * What one fsync costs on this disk, the context for every ratio below:
+ * 4 KiB rewritten in a 1 MiB file, as a WAL is rewritten after a checkpoint.
+ */
+function fsyncMs(): number {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'hearth-fsync-'));
+  const fd = openSync(path.join(dir, 'probe'), 'w');
+  const page = Buffer.alloc(4096, 7);
+  for (let i = 0; i < 256; i++) writeSync(fd, page, 0, page.length, i * page.length);
+  fdatasyncSync(fd);
+  const samples: number[] = [];
+  for (let i = 0; i < (quick ? 50 : 200); i++) {
+    const start = performance.now();
+    writeSync(fd, page, 0, page.length, (i % 256) * page.length);
+    fdatasyncSync(fd);
+    samples.push(performance.now() - start);
+  }
+  closeSync(fd);
+  rmSync(dir, { recursive: true, force: true });
+  return percentile(samples, 50);
+}
+
+function median(xs: number[]): number {
+  const sorted = [...xs].sort((a, b) => a - b);
+  const middle = sorted.length / 2;
+  return Number.isInteger(middle)
+    ? (sorted[middle - 1]! + sorted[middle]!) / 2
+    : sorted[Math.floor(middle)]!;
+}
+
+record({
+  name: 'fdatasync of a 4 KiB rewrite p50 (the disk the ratios below ran on)',
+  value: fsyncMs(),
+  unit: 'ms',
+});
 
 const bench = await startSendBench();
 const db = bench.server.ctx.db;
@@ -36,9 +75,9 @@ for (const { clients, sends, target } of cases) {
     rates[level].push(run.rate);
     console.log(`  ${clients} client(s), ${level}: ${run.rate.toFixed(0)} msg/s`);
   }
-  const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
-  const full = mean(rates.FULL);
-  const normal = mean(rates.NORMAL);
+  // The median: one run slowed by a neighbour on the machine moves it least.
+  const full = median(rates.FULL);
+  const normal = median(rates.NORMAL);
   const figure: Figure = {
     name: `POST /messages, synchronous=FULL, ${clients} client${clients === 1 ? '' : 's'}`,
     value: full,

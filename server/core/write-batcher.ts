@@ -50,7 +50,14 @@ export class WriteBatcher {
             for (const job of jobs) {
               try {
                 // A nested transaction is a savepoint: its writes and events drop on failure.
-                outcomes.push({ ok: true, value: this.runner.transaction(() => job.run()) });
+                const value = this.runner.transaction(() => {
+                  const result = job.run();
+                  // Its writes would land after this commit, outside the batch's durability.
+                  if (isThenable(result))
+                    throw new Error('a group-commit write must be synchronous');
+                  return result;
+                });
+                outcomes.push({ ok: true, value });
               } catch (error) {
                 outcomes.push({ ok: false, error });
               }
@@ -74,3 +81,8 @@ export class WriteBatcher {
     });
   }
 }
+
+const isThenable = (value: unknown): boolean =>
+  typeof value === 'object' &&
+  value !== null &&
+  typeof (value as { then?: unknown }).then === 'function';

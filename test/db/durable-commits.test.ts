@@ -76,4 +76,9 @@ describe('durable group commits', () => {
     expect(seen.words).toEqual(['batched', 'direct']);
     seen.stop();
   });
+
+  it('refuse a group-commit write that is not synchronous', async () => {
+    const late = t.server.ctx.batch(() => Promise.resolve('later'));
+    await expect(late).rejects.toThrow('a group-commit write must be synchronous');
+  });
 });
