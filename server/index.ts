@@ -2,7 +2,12 @@ import { chmodSync, mkdirSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import path from 'node:path';
-import { applyStagedRestore, attachBackups, BackupService } from './backup/index.js';
+import {
+  applyStagedRestore,
+  attachBackups,
+  BackupService,
+  type SpaceThresholds,
+} from './backup/index.js';
 import { type AppContext, createTransactionRunner, type Logger } from './core/context.js';
 import { DurableCommits } from './core/durable-commits.js';
 import { openFileLog, teeLogger } from './core/log.js';
@@ -85,6 +90,11 @@ export interface ServerOptions {
    * `log`; default true.
    */
   logFile?: boolean;
+  /**
+   * Free space below which the log and the Backups page warn and backups
+   * are refused (backup/disk-space.ts); tests move them.
+   */
+  diskSpace?: SpaceThresholds;
 }
 
 export interface RunningServer {
@@ -233,7 +243,7 @@ async function startRun(options: ServerOptions): Promise<ServerRun> {
     batch: (fn) => batcher.run(fn),
   };
   const zuliprcPath = path.join(options.dataDir, ZULIPRC_FILE);
-  const backups = await BackupService.open(ctx, options.dataDir);
+  const backups = await BackupService.open(ctx, options.dataDir, options.diskSpace);
   attachBackups(ctx, backups);
   const app = await buildHttpApp({
     ctx,

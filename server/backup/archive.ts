@@ -51,6 +51,20 @@ async function storedFiles(filesDir: string): Promise<StoredFile[]> {
   return files;
 }
 
+/**
+ * About the size of a backup made now: every page of the database (the
+ * online backup copies free pages too) and every stored file, plus what
+ * SQLite adds around the files' bytes (well under 1 % for large values).
+ */
+export async function estimateBackupBytes(db: Db, filesDir: string): Promise<number> {
+  const databaseBytes =
+    (db.pragma('page_count', { simple: true }) as number) *
+    (db.pragma('page_size', { simple: true }) as number);
+  const files = await storedFiles(filesDir);
+  const fileBytes = files.reduce((sum, f) => sum + f.size, 0);
+  return databaseBytes + Math.ceil(fileBytes * 1.01) + files.length * 64;
+}
+
 export interface WriteBackupOptions {
   destination: string;
   filesDir: string;

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { userById } from '../../server/db/queries/users.js';
 import type { EventHubTimings } from '../../server/events/hub.js';
-import { createServer, type RunningServer } from '../../server/index.js';
+import { createServer, type RunningServer, type ServerOptions } from '../../server/index.js';
 import { createOrganization } from '../../server/realm/organization.js';
 import { Role } from '../../server/shared/roles.js';
 import { createBot } from '../../server/users/bots.js';
@@ -177,6 +177,8 @@ export interface TestServerOptions {
   topicDeletion?: { batchSize?: number; timeBudgetMs?: number };
   /** See ServerOptions.outgoingWebhookTimeoutMs. */
   outgoingWebhookTimeoutMs?: number;
+  /** See ServerOptions.diskSpace. */
+  diskSpace?: ServerOptions['diskSpace'];
 }
 
 export const FIXTURE_PASSWORD = 'correct horse battery staple';
@@ -200,6 +202,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     requestTimeoutMs: options.requestTimeoutMs,
     topicDeletion: options.topicDeletion,
     outgoingWebhookTimeoutMs: options.outgoingWebhookTimeoutMs,
+    diskSpace: options.diskSpace,
   });
   const { ctx } = server;
   const owner = await createOrganization(ctx, {

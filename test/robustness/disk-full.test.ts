@@ -8,7 +8,7 @@
  * - Logging never throws into a request: errors stay Zulip JSON.
  * - A failed write leaves no half file (`.partial`) behind.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import {
   existsSync,
   mkdirSync,
