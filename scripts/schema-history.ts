@@ -9,9 +9,10 @@
  * skipped. test/db/migration-history.test.ts replays each file, migrates it
  * with today's migrations and expects today's schema.
  *
- * A database in the field was made by one of these: rerun this after a
- * commit to main changes a migration, and commit what it writes.
- * Run: `npx tsx scripts/schema-history.ts [--since <commit>]`.
+ * A database in the field was made by one of these: rerun this on main
+ * after a merge adds a migration, and commit what it writes.
+ * Run: `npx tsx scripts/schema-history.ts [ref]` (default HEAD; the main
+ * line is that ref's first parents, so run it on main, not on a branch).
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -30,29 +31,24 @@ const OUT = path.join(ROOT, 'test/fixtures/schema-history');
 const git = (...args: string[]) =>
   execFileSync('git', args, { cwd: ROOT, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
 
-/** Writes the migrations folder of `commit` into `dir`. */
-function checkOutMigrations(commit: string, dir: string): void {
-  const files = git('ls-tree', '-r', '--name-only', commit, '--', MIGRATIONS_DIR)
-    .split('\n')
-    .filter((f) => f.endsWith('.ts'));
-  for (const file of files) {
-    const target = path.join(dir, path.relative(MIGRATIONS_DIR, file));
-    mkdirSync(path.dirname(target), { recursive: true });
-    writeFileSync(target, git('show', `${commit}:${file}`));
-  }
+/** Writes server/ as it was at `commit` into `dir` (a migration may import beside it). */
+function checkOutServer(commit: string, dir: string): void {
+  mkdirSync(dir, { recursive: true });
+  execFileSync('sh', ['-c', `git archive "${commit}" server | tar -x -C "${dir}"`], { cwd: ROOT });
 }
 
 /** Runs that commit's migrations (as its migrate.ts did: in order, user_version after each). */
 async function schemaAt(commit: string, work: string): Promise<string> {
   const dir = path.join(work, commit);
-  checkOutMigrations(commit, dir);
+  checkOutServer(commit, dir);
   const bundle = path.join(dir, 'bundle.mjs');
   await build({
-    entryPoints: [path.join(dir, 'index.ts')],
+    entryPoints: [path.join(dir, MIGRATIONS_DIR, 'index.ts')],
     bundle: true,
     format: 'esm',
     platform: 'node',
-    external: ['better-sqlite3'],
+    // Packages stay imports: migrations use them for types, if at all.
+    packages: 'external',
     outfile: bundle,
     logLevel: 'error',
   });
@@ -102,7 +98,8 @@ function dump(db: Database.Database): string {
 }
 
 async function main(): Promise<void> {
-  const commits = git('rev-list', '--first-parent', '--reverse', 'HEAD', '--', MIGRATIONS_DIR)
+  const ref = process.argv[2] ?? 'HEAD';
+  const commits = git('rev-list', '--first-parent', '--reverse', ref, '--', MIGRATIONS_DIR)
     .split('\n')
     .filter(Boolean);
   const work = mkdtempSync(path.join(tmpdir(), 'hearth-schema-history-'));
