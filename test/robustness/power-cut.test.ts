@@ -21,6 +21,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASE_FILE } from '../../server/index.js';
 import { cliSession, parseZuliprc, REPO } from '../cli/process.js';
 import { ApiClient } from '../helpers/server.js';
+import { sustainedSends } from './sustained-sends.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const SOURCE = path.join(HERE, 'power-cut', 'power-cut-vfs.c');
@@ -38,11 +39,6 @@ if (!compiler || !linux) {
 const cli = cliSession();
 const SENDERS = 6;
 const ACKED_BEFORE_CUT = 150;
-
-interface Ack {
-  id: number;
-  content: string;
-}
 
 describe.skipIf(!compiler || !linux)('power cut during sustained sends', () => {
   let work: string;
@@ -75,32 +71,12 @@ describe.skipIf(!compiler || !linux)('power cut during sustained sends', () => {
     const me = await owner.get('/users/me');
     expect(me.status).toBe(200);
 
-    const acked: Ack[] = [];
-    let cut = false;
-    const sender = async (n: number) => {
-      for (let i = 0; !cut; i++) {
-        const content = `durable ${n}-${i}`;
-        try {
-          const res = await owner.post(
-            '/messages',
-            { type: 'direct', to: [me.body.user_id], content },
-            { skipSchema: true },
-          );
-          if (res.status === 200) acked.push({ id: res.body.id, content });
-        } catch {
-          // The connection died with the process: not acknowledged.
-        }
-      }
-    };
-    const senders = Array.from({ length: SENDERS }, (_, n) => sender(n));
-    const deadline = Date.now() + 45_000;
-    while (acked.length < ACKED_BEFORE_CUT && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 5));
-    }
+    const load = sustainedSends(owner, me.body.user_id, SENDERS);
+    await load.whenAcked(ACKED_BEFORE_CUT);
     server.signal('SIGKILL');
     await server.exited;
-    cut = true;
-    await Promise.all(senders);
+    await load.stop();
+    const { acked } = load;
     expect(acked.length).toBeGreaterThanOrEqual(ACKED_BEFORE_CUT);
 
     // What the disk holds after the cut: the synced copies, no -shm.
