@@ -58,8 +58,15 @@ export class DurableCommits {
   static open(db: Db, log: Logger): DurableCommits {
     let walFd: number | null = null;
     if (!db.memory && db.pragma('journal_mode', { simple: true }) === 'wal') {
-      // Written to (r+) so that syncing it works where flushing needs write access (Windows).
-      walFd = openSync(`${db.name}-wal`, 'r+');
+      try {
+        // Written to (r+) so that syncing it works where flushing needs write access (Windows).
+        walFd = openSync(`${db.name}-wal`, 'r+');
+      } catch (err) {
+        // Every batch then commits with SQLite's own fsync: as durable, only slower.
+        log.warn(
+          `Group commit syncs on the event loop: the WAL could not be opened (${String(err)})`,
+        );
+      }
     }
     return new DurableCommits(db, walFd, log);
   }
