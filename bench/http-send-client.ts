@@ -7,12 +7,16 @@
  */
 import { KeepAliveConnection } from './lib/keep-alive-connection.js';
 
-const { url, senders, streamId, total, concurrency } = JSON.parse(process.env.BENCH_CONFIG!) as {
+const { url, senders, streamId, total, concurrency, warmup } = JSON.parse(
+  process.env.BENCH_CONFIG!,
+) as {
   url: string;
   senders: string[];
   streamId: number;
   total: number;
   concurrency: number;
+  /** Sends before the measured ones (default 500). */
+  warmup?: number;
 };
 const path = new URL(url).pathname;
 
@@ -30,7 +34,7 @@ const send = (connection: KeepAliveConnection, i: number) =>
   connection.request('POST', path, senders[i % senders.length]!, body(i));
 
 // Warm up (JIT, statement caches), then measure.
-for (let i = 0; i < 500; i++) await send(connections[0]!, i);
+for (let i = 0; i < (warmup ?? 500); i++) await send(connections[0]!, i);
 let next = 0;
 const start = performance.now();
 const cpuStart = process.cpuUsage();

@@ -26,6 +26,7 @@ const benches = [
   'fanout',
   'storage',
   'http-send',
+  'durable-send',
   'markdown',
   'startup',
   'chat',

@@ -2,9 +2,15 @@ import { chmodSync, mkdirSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import path from 'node:path';
-import { applyStagedRestore, attachBackups, BackupService } from './backup/index.js';
+import {
+  applyStagedRestore,
+  attachBackups,
+  BackupService,
+  type SpaceThresholds,
+} from './backup/index.js';
 import { type AppContext, createTransactionRunner, type Logger } from './core/context.js';
 import { DataDirLock } from './core/data-dir-lock.js';
+import { DurableCommits } from './core/durable-commits.js';
 import { openFileLog, teeLogger } from './core/log.js';
 import { RateLimiter } from './core/rate-limit.js';
 import { WriteBatcher } from './core/write-batcher.js';
@@ -111,6 +117,11 @@ export interface ServerOptions {
    * `log`; default true.
    */
   logFile?: boolean;
+  /**
+   * Free space below which the log and the Backups page warn and backups
+   * are refused (backup/disk-space.ts); tests move them.
+   */
+  diskSpace?: SpaceThresholds;
 }
 
 export interface RunningServer {
@@ -297,8 +308,10 @@ async function startRun(options: ServerOptions): Promise<ServerRun> {
   const events = new EventHub(now, { ...defaultTimings, ...options.eventTimings });
   events.queueFilter = narrowQueueFilter;
   const rateLimiter = new RateLimiter(now, options.rateLimit ?? true);
-  const transaction = createTransactionRunner(db, events, log);
-  const batcher = new WriteBatcher(transaction);
+  const durable = DurableCommits.open(db, log);
+  const runner = createTransactionRunner(db, events, log, durable);
+  const { transaction } = runner;
+  const batcher = new WriteBatcher(runner, durable);
   const ctx: AppContext = {
     db,
     events,
@@ -326,7 +339,7 @@ async function startRun(options: ServerOptions): Promise<ServerRun> {
     batch: (fn) => batcher.run(fn),
   };
   const zuliprcPath = path.join(options.dataDir, ZULIPRC_FILE);
-  const backups = await BackupService.open(ctx, options.dataDir);
+  const backups = await BackupService.open(ctx, options.dataDir, options.diskSpace);
   attachBackups(ctx, backups);
   if (serverTls) attachTls(ctx, serverTls);
   const fileLimit = openFileLimit();
@@ -367,6 +380,7 @@ async function startRun(options: ServerOptions): Promise<ServerRun> {
     events.close();
     await app.close();
     rateLimiter.close();
+    durable.close();
     db.close();
     await fileLog?.close();
     throw err;
@@ -446,6 +460,9 @@ async function startRun(options: ServerOptions): Promise<ServerRun> {
       await closing;
       clearTimeout(cutOff);
       rateLimiter.close();
+      // Answers still waiting for their fsync go out before the database closes.
+      await durable.drain();
+      durable.close();
       db.close();
       await fileLog?.close();
     },

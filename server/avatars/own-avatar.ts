@@ -1,6 +1,6 @@
 import type { AppContext, Tx } from '../core/context.js';
 import { badRequest } from '../core/errors.js';
-import { removeStoredFile, writeStoredFile } from '../core/file-store.js';
+import { removeStoredFile, writeStoredFiles } from '../core/file-store.js';
 import { setAvatarSource } from '../db/queries/avatars.js';
 import { activeUserIds, type UserRow, userById } from '../db/queries/users.js';
 import { contentTypeOf } from '../shared/content-types.js';
@@ -66,8 +66,10 @@ export async function setOwnAvatar(
   ctx.transaction((tx) => {
     setAvatarSource(ctx.db, user.id, 'U');
     const version = userById(ctx.db, user.id)!.avatar_version;
-    writeStoredFile(ctx, avatarFileKey(user.id, version, false), images.small);
-    writeStoredFile(ctx, avatarFileKey(user.id, version, true), images.medium);
+    writeStoredFiles(ctx, [
+      { key: avatarFileKey(user.id, version, false), data: images.small },
+      { key: avatarFileKey(user.id, version, true), data: images.medium },
+    ]);
     emitAvatarChange(ctx, tx, user.id);
   });
   dropUploadedFiles(ctx, before);

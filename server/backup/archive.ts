@@ -1,8 +1,7 @@
 import { open, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
-import Database from 'better-sqlite3';
 import { HEARTH_VERSION } from '../core/version.js';
-import type { Db } from '../db/open.js';
+import { type Db, openSqliteFile } from '../db/open.js';
 
 /**
  * A backup is one SQLite file: the database as SQLite's online backup copied
@@ -52,6 +51,20 @@ async function storedFiles(filesDir: string): Promise<StoredFile[]> {
   return files;
 }
 
+/**
+ * About the size of a backup made now: every page of the database (the
+ * online backup copies free pages too) and every stored file, plus what
+ * SQLite adds around the files' bytes (well under 1 % for large values).
+ */
+export async function estimateBackupBytes(db: Db, filesDir: string): Promise<number> {
+  const databaseBytes =
+    (db.pragma('page_count', { simple: true }) as number) *
+    (db.pragma('page_size', { simple: true }) as number);
+  const files = await storedFiles(filesDir);
+  const fileBytes = files.reduce((sum, f) => sum + f.size, 0);
+  return databaseBytes + Math.ceil(fileBytes * 1.01) + files.length * 64;
+}
+
 export interface WriteBackupOptions {
   destination: string;
   filesDir: string;
@@ -96,7 +109,7 @@ export async function writeBackup(db: Db, options: WriteBackupOptions): Promise<
     `.${path.basename(options.destination)}.partial`,
   );
   await rm(partial, { force: true });
-  let copy: Database.Database | null = null;
+  let copy: Db | null = null;
   try {
     // The copy holds password hashes and API keys: owner-only from its first byte
     // (SQLite would create it with the umask's mode).
@@ -111,7 +124,7 @@ export async function writeBackup(db: Db, options: WriteBackupOptions): Promise<
     if (options.aborted()) throw new BackupAborted();
     report(databaseBytes);
 
-    copy = new Database(partial);
+    copy = openSqliteFile(partial);
     // One self-contained file: no -wal beside it to lose when it is copied away.
     copy.pragma('journal_mode = DELETE');
     copy.exec(`
@@ -179,9 +192,9 @@ export interface BackupInfo {
 
 /** What a backup says about itself, or null when it cannot be read as one. */
 export function readBackupInfo(file: string): BackupInfo | null {
-  let db: Database.Database | null = null;
+  let db: Db | null = null;
   try {
-    db = new Database(file, { readonly: true, fileMustExist: true });
+    db = openSqliteFile(file, { readonly: true, fileMustExist: true });
     const hasInfo = db
       .prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?")
       .get(INFO_TABLE);

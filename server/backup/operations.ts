@@ -2,7 +2,7 @@ import type { AppContext } from '../core/context.js';
 import type { UserRow } from '../db/queries/users.js';
 import { requireRole } from '../shared/roles.js';
 import type { BackupEntry } from './folder.js';
-import { type BackupProgress, backupsOf } from './service.js';
+import { type BackupProgress, type BackupSpace, backupsOf } from './service.js';
 import type { BackupSettings } from './settings.js';
 
 /*
@@ -13,7 +13,7 @@ import type { BackupSettings } from './settings.js';
 export async function listBackups(
   ctx: AppContext,
   actor: UserRow,
-): Promise<{ backups: BackupEntry[]; settings: BackupSettings }> {
+): Promise<{ backups: BackupEntry[]; settings: BackupSettings; space: BackupSpace }> {
   requireRole(actor, 'owner');
   return backupsOf(ctx).list();
 }

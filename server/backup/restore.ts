@@ -2,11 +2,10 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { copyFile, mkdir, open, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import Database from 'better-sqlite3';
 import type { Logger } from '../core/context.js';
 import { ApiError } from '../core/errors.js';
 import { latestSchemaVersion } from '../db/migrate.js';
-import { openDatabase } from '../db/open.js';
+import { type Db, openDatabase, openSqliteFile } from '../db/open.js';
 import { FILES_TABLE, INFO_TABLE, isFileKey } from './archive.js';
 
 /**
@@ -92,9 +91,9 @@ export async function stageRestore(paths: StagePaths, backupFile: string): Promi
  * behind. Answers whether the backup carried files.
  */
 async function checkAndUnpack(file: string, filesDir: string): Promise<boolean> {
-  let db: Database.Database;
+  let db: Db;
   try {
-    db = new Database(file, { fileMustExist: true });
+    db = openSqliteFile(file, { fileMustExist: true });
   } catch {
     throw restoreRefused('not_sqlite', 'This file is not a SQLite database');
   }

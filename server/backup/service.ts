@@ -4,7 +4,15 @@ import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { AppContext } from '../core/context.js';
 import { ApiError } from '../core/errors.js';
-import { BackupAborted, writeBackup } from './archive.js';
+import { BackupAborted, estimateBackupBytes, writeBackup } from './archive.js';
+import {
+  DEFAULT_SPACE_THRESHOLDS,
+  type DiskSpace,
+  diskSpace,
+  type SpaceLevel,
+  type SpaceThresholds,
+  sizeText,
+} from './disk-space.js';
 import {
   type BackupEntry,
   backupFileName,
@@ -17,6 +25,21 @@ import {
 import { stageRestore } from './restore.js';
 import { latestSlot } from './schedule.js';
 import { type BackupSettings, loadSettings, mergeSettings, saveSettings } from './settings.js';
+
+/** The disks the owner should know about, as the Backups page shows them. */
+export interface BackupSpace {
+  /** The disk of the data directory (the database, uploads, the log). */
+  data: DiskSpace | null;
+  /** The disk of the backup folder (often the same one). */
+  backups: DiskSpace | null;
+  /** About what a backup made now takes. */
+  estimatedBackupBytes: number;
+  /** Set while automatic backups are skipped for want of space; cleared by the next one made. */
+  automaticPaused: { since: number; reason: string } | null;
+}
+
+/** Refused before a byte is written: the backup would leave the disk without room. */
+export class NotEnoughSpace extends Error {}
 
 export interface BackupProgress {
   state: 'running' | 'done' | 'failed';
@@ -54,17 +77,25 @@ export class BackupService {
   private lastAutomaticFailureAt = Number.NEGATIVE_INFINITY;
   private restartHandler: (() => void) | null = null;
   private dueCheck: Promise<string | null> | null = null;
+  /** The data disk's level when last checked: the log speaks when it changes. */
+  private dataLevel: SpaceLevel = 'ok';
+  private automaticPaused: BackupSpace['automaticPaused'] = null;
 
   private constructor(
     private readonly ctx: AppContext,
     readonly dataDir: string,
     private settings: BackupSettings,
+    private readonly thresholds: SpaceThresholds,
   ) {}
 
-  static async open(ctx: AppContext, dataDir: string): Promise<BackupService> {
+  static async open(
+    ctx: AppContext,
+    dataDir: string,
+    thresholds: SpaceThresholds = DEFAULT_SPACE_THRESHOLDS,
+  ): Promise<BackupService> {
     const settings = await loadSettings(dataDir);
     await removeAbandonedPartials(settings.folder);
-    return new BackupService(ctx, dataDir, settings);
+    return new BackupService(ctx, dataDir, settings, thresholds);
   }
 
   /** Who restarts the server once a restore is staged (createServer's RunningServer.restart). */
@@ -76,11 +107,61 @@ export class BackupService {
     return { ...this.settings };
   }
 
-  async list(): Promise<{ backups: BackupEntry[]; settings: BackupSettings }> {
+  async list(): Promise<{
+    backups: BackupEntry[];
+    settings: BackupSettings;
+    space: BackupSpace;
+  }> {
     return {
       backups: await listBackupFiles(this.settings.folder),
       settings: this.currentSettings(),
+      space: await this.space(),
     };
+  }
+
+  /** The disks as they are now; the log hears of a change in the data disk's level. */
+  async space(): Promise<BackupSpace> {
+    const [data, backups, estimatedBackupBytes] = await Promise.all([
+      diskSpace(this.dataDir, this.thresholds),
+      diskSpace(this.settings.folder, this.thresholds),
+      estimateBackupBytes(this.ctx.db, this.ctx.config.filesDir),
+    ]);
+    if (data) this.noteDataLevel(data);
+    return { data, backups, estimatedBackupBytes, automaticPaused: this.automaticPaused };
+  }
+
+  private noteDataLevel(data: DiskSpace): void {
+    if (data.level === this.dataLevel) return;
+    this.dataLevel = data.level;
+    const free = `${sizeText(data.freeBytes)} free of ${sizeText(data.totalBytes)}`;
+    if (data.level === 'ok') {
+      this.ctx.log.info(`The disk holding ${this.dataDir} has room again: ${free}`);
+    } else if (data.level === 'low') {
+      this.ctx.log.warn(
+        `The disk holding ${this.dataDir} is nearly full: ${free}. ` +
+          `Below ${sizeText(this.thresholds.criticalBytes)} sends and uploads start to fail; ` +
+          'free some space, or keep backups on another disk.',
+      );
+    } else {
+      this.ctx.log.error(
+        `The disk holding ${this.dataDir} is full: ${free}. Sends and uploads may fail now; free some space.`,
+      );
+    }
+  }
+
+  /** Refuses a backup that would leave its disk less than the room the server keeps. */
+  private async checkRoomFor(folder: string): Promise<void> {
+    const [space, needed] = await Promise.all([
+      diskSpace(folder, this.thresholds),
+      estimateBackupBytes(this.ctx.db, this.ctx.config.filesDir),
+    ]);
+    if (space === null || space.freeBytes - needed >= this.thresholds.criticalBytes) return;
+    throw new NotEnoughSpace(
+      `Not enough free space for a backup: it needs about ${sizeText(needed)} and the disk holding ` +
+        `${folder} has ${sizeText(space.freeBytes)} free, of which Hearth keeps ` +
+        `${sizeText(this.thresholds.criticalBytes)} for itself. Free some space, remove old backups, ` +
+        'or choose a folder on another disk.',
+    );
   }
 
   async updateSettings(change: Partial<BackupSettings>): Promise<BackupSettings> {
@@ -162,7 +243,11 @@ export class BackupService {
   }
 
   private async startIfDue(): Promise<string | null> {
-    if (!this.settings.enabled || this.closing) return null;
+    if (this.closing) return null;
+    // Every check looks at the disk, backups on or off: the log warns before it fills.
+    const data = await diskSpace(this.dataDir, this.thresholds);
+    if (data) this.noteDataLevel(data);
+    if (!this.settings.enabled) return null;
     const now = this.ctx.now();
     if (now - this.lastAutomaticFailureAt < AUTOMATIC_RETRY_MS) return null;
     for (const job of this.jobs.values()) {
@@ -184,6 +269,7 @@ export class BackupService {
     try {
       if (this.closing) throw new BackupAborted();
       await mkdir(folder, { recursive: true, mode: 0o700 });
+      await this.checkRoomFor(folder);
       const createdAt = this.ctx.now();
       let attempt = 0;
       while (existsSync(path.join(folder, backupFileName(createdAt, job.automatic, attempt)))) {
@@ -204,15 +290,27 @@ export class BackupService {
       this.ctx.log.info(`Backup written: ${path.join(folder, file)}`);
       // Retention is part of the job: when it reports done, the folder is as it will stay.
       if (job.automatic) await this.prune(folder, keep);
+      if (job.automatic && this.automaticPaused) {
+        this.automaticPaused = null;
+        this.ctx.log.info('Automatic backups run again: there is room for them');
+      }
       Object.assign(job, { state: 'done', fraction: 1, file });
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
+      const plain = err instanceof BackupAborted || err instanceof NotEnoughSpace;
       Object.assign(job, {
         state: 'failed',
-        error: err instanceof BackupAborted ? message : `The backup failed: ${message}`,
+        error: plain ? message : `The backup failed: ${message}`,
       });
       if (job.automatic) this.lastAutomaticFailureAt = this.ctx.now();
-      if (!(err instanceof BackupAborted)) this.ctx.log.error('backup failed', err);
+      if (err instanceof NotEnoughSpace) {
+        if (job.automatic && this.automaticPaused === null) {
+          this.automaticPaused = { since: this.ctx.now(), reason: message };
+          this.ctx.log.warn(`Automatic backups are paused. ${message}`);
+        }
+      } else if (!(err instanceof BackupAborted)) {
+        this.ctx.log.error('backup failed', err);
+      }
     } finally {
       job.finishedAt = this.ctx.now();
     }

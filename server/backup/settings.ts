@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
-import { access, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { access, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { badRequest } from '../core/errors.js';
 
@@ -52,8 +52,13 @@ export async function loadSettings(dataDir: string): Promise<BackupSettings> {
 export async function saveSettings(dataDir: string, settings: BackupSettings): Promise<void> {
   const target = path.join(dataDir, SETTINGS_FILE);
   const temporary = `${target}.${randomBytes(4).toString('hex')}.partial`;
-  await writeFile(temporary, `${JSON.stringify(settings, null, 2)}\n`, { mode: 0o600 });
-  await rename(temporary, target);
+  try {
+    await writeFile(temporary, `${JSON.stringify(settings, null, 2)}\n`, { mode: 0o600 });
+    await rename(temporary, target);
+  } catch (err) {
+    await rm(temporary, { force: true });
+    throw err;
+  }
 }
 
 const isHour = (value: unknown): value is number =>

@@ -2,6 +2,7 @@ import type { Db } from '../db/open.js';
 import { noteRollback } from '../db/write-versions.js';
 import type { EventHub, PendingEvent } from '../events/hub.js';
 import type { HttpsScope } from '../shared/network.js';
+import type { DurableCommits } from './durable-commits.js';
 import type { RateLimiter } from './rate-limit.js';
 
 export interface Logger {
@@ -66,16 +67,52 @@ export interface Tx {
   emit(event: PendingEvent): void;
 }
 
+/** The transaction runner behind AppContext.transaction, and what group commit builds on. */
+export interface TransactionRunner {
+  transaction: AppContext['transaction'];
+  /**
+   * An outer transaction whose events come back undelivered: group commit
+   * delivers them once the commit is on disk (write-batcher.ts).
+   */
+  collect<T>(fn: () => T): { result: T; events: PendingEvent[] };
+  /** Delivers events of a committed transaction, each failure logged, never thrown. */
+  deliver(events: PendingEvent[]): void;
+}
+
 export function createTransactionRunner(
   db: Db,
   events: EventHub,
   log: Logger,
-): AppContext['transaction'] {
+  durable: DurableCommits,
+): TransactionRunner {
   let buffer: PendingEvent[] | null = null;
-  return <T>(fn: (tx: Tx) => T): T => {
+  const outer = <T>(fn: (tx: Tx) => T, commit: (run: () => T) => T) => {
+    const mine: PendingEvent[] = [];
+    buffer = mine;
+    try {
+      const result = commit(() => db.transaction(() => fn({ emit: (e) => mine.push(e) }))());
+      return { result, events: mine };
+    } catch (error) {
+      noteRollback(db);
+      throw error;
+    } finally {
+      buffer = null;
+    }
+  };
+  const deliver = (committed: PendingEvent[]) => {
+    for (const event of committed) {
+      try {
+        events.dispatch(event);
+      } catch (err) {
+        // The write is committed; a broken event must not turn it into an error.
+        log.error(`failed to deliver ${event.type} event`, err);
+      }
+    }
+  };
+  const transaction = <T>(fn: (tx: Tx) => T): T => {
     if (buffer !== null) {
       // A savepoint: its events join the outer buffer only if it succeeds.
-      const outer = buffer;
+      const enclosing = buffer;
       const inner: PendingEvent[] = [];
       let result: T;
       try {
@@ -84,28 +121,21 @@ export function createTransactionRunner(
         noteRollback(db);
         throw error;
       }
-      outer.push(...inner);
+      enclosing.push(...inner);
       return result;
     }
-    const mine: PendingEvent[] = [];
-    buffer = mine;
-    let result: T;
-    try {
-      result = db.transaction(() => fn({ emit: (e) => mine.push(e) }))();
-    } catch (error) {
-      noteRollback(db);
-      throw error;
-    } finally {
-      buffer = null;
-    }
-    for (const event of mine) {
-      try {
-        events.dispatch(event);
-      } catch (err) {
-        // The write is committed; a broken event must not turn it into an error.
-        log.error(`failed to deliver ${event.type} event`, err);
-      }
-    }
+    // SQLite's fsync at COMMIT makes it durable before its events go out.
+    const { result, events: committed } = outer(fn, (run) => durable.commitSynced(run));
+    deliver(committed);
     return result;
+  };
+  return {
+    transaction,
+    collect: (fn) =>
+      outer(
+        () => fn(),
+        (run) => run(),
+      ),
+    deliver,
   };
 }

@@ -26,7 +26,7 @@
  */
 import { chmodSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import Database from 'better-sqlite3';
+import { type Db, openSqliteFile } from '../db/open.js';
 
 /** The lock database in the data directory. */
 export const LOCK_FILE = 'hearth.lock';
@@ -93,7 +93,7 @@ export class DataDirLock {
 
   private constructor(
     readonly dataDir: string,
-    private readonly db: Database.Database,
+    private readonly db: Db,
   ) {
     this.holder = { pid: process.pid, url: null, localUrl: null, since: new Date().toISOString() };
     this.record();
@@ -105,9 +105,9 @@ export class DataDirLock {
    */
   static acquire(dataDir: string): DataDirLock {
     const file = path.join(dataDir, LOCK_FILE);
-    let db: Database.Database | null = null;
+    let db: Db | null = null;
     try {
-      db = new Database(file, { timeout: 0 });
+      db = openSqliteFile(file, { timeout: 0 });
       // Owner-only like the rest of the data directory (by path: see the caveat above).
       chmodSync(file, 0o600);
       // No journal file beside the lock; the database holds nothing anyway.

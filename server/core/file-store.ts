@@ -31,8 +31,34 @@ export function writeStoredFile(ctx: AppContext, key: string, data: Buffer): voi
   if (target === null) throw new Error(`not a file key: ${key}`);
   mkdirSync(path.dirname(target), { recursive: true, mode: 0o700 });
   const temporary = `${target}.${randomBytes(4).toString('hex')}.partial`;
-  writeFileSync(temporary, data, { mode: 0o600 });
-  renameSync(temporary, target);
+  try {
+    writeFileSync(temporary, data, { mode: 0o600 });
+    renameSync(temporary, target);
+  } catch (err) {
+    // A full disk stops the write part-way: no half file stays behind.
+    rmSync(temporary, { force: true });
+    throw err;
+  }
+}
+
+/**
+ * Writes several files that belong together (an image and its still
+ * frame, an avatar's two sizes): all of them, or, if one fails, none.
+ */
+export function writeStoredFiles(
+  ctx: AppContext,
+  files: ReadonlyArray<{ key: string; data: Buffer }>,
+): void {
+  const written: string[] = [];
+  try {
+    for (const { key, data } of files) {
+      writeStoredFile(ctx, key, data);
+      written.push(key);
+    }
+  } catch (err) {
+    for (const key of written) removeStoredFile(ctx, key);
+    throw err;
+  }
 }
 
 export function storedFileExists(ctx: AppContext, key: string): boolean {

@@ -52,9 +52,19 @@ const localDay = (ms: number) => {
   return `${d.getFullYear()}-${d.getMonth() + 1}-${d.getDate()}`;
 };
 
+/** Log text kept in memory while the file cannot be written; beyond it, lines are dropped. */
+const MAX_UNWRITTEN_BYTES = 1024 * 1024;
+
 /**
  * A pino destination that rotates. pino-roll numbers even the current file,
  * which would leave no stable `hearth.log`; renaming on rotation keeps it.
+ *
+ * Writing the log never fails a caller: the log is written from error
+ * handlers, and a full disk (ENOSPC) must not turn a request's JSON error
+ * into fastify's own. While the file cannot be written, up to 1 MiB waits
+ * in memory and is written first once it can; lines beyond are counted, and
+ * the count is logged when writing works again (a rotation reopens the file,
+ * so a log that was moved off a failing disk recovers too).
  */
 class RotatingFile {
   private readonly dest: pino.DestinationStream & {
@@ -62,10 +72,15 @@ class RotatingFile {
     flush(cb?: (err?: Error) => void): void;
     flushSync(): void;
     end(): void;
+    destroy(): void;
+    on(event: string, listener: (arg: never) => void): unknown;
     once(event: string, listener: () => void): unknown;
   };
   private bytes: number;
   private day: string;
+  /** The error of the last failed write, until one succeeds. */
+  private failure: NodeJS.ErrnoException | null = null;
+  private dropped = 0;
 
   constructor(
     readonly file: string,
@@ -78,18 +93,52 @@ class RotatingFile {
     this.day = localDay(existing?.mtimeMs ?? now());
     // Synchronous: a line logged just before a crash is on disk for the
     // supervisor and the user; the server logs a line per request at most.
-    this.dest = pino.destination({ dest: file, sync: true, mkdir: true }) as never;
+    this.dest = pino.destination({
+      dest: file,
+      sync: true,
+      mkdir: true,
+      maxLength: MAX_UNWRITTEN_BYTES,
+    }) as never;
+    // Without a listener, sonic-boom throws a failed write at the caller.
+    this.dest.on('error', (err: NodeJS.ErrnoException) => {
+      this.failure = err;
+    });
+    this.dest.on('drop', () => {
+      this.dropped += 1;
+    });
   }
 
   write(chunk: string): void {
-    const length = Buffer.byteLength(chunk);
-    const today = localDay(this.now());
-    if (this.bytes > 0 && (this.bytes + length > this.maxBytes || today !== this.day)) {
-      this.rotate();
+    try {
+      const length = Buffer.byteLength(chunk);
+      const today = localDay(this.now());
+      if (this.bytes > 0 && (this.bytes + length > this.maxBytes || today !== this.day)) {
+        this.rotate();
+      }
+      this.day = today;
+      this.bytes += length;
+      const failedBefore = this.failure;
+      this.failure = null;
+      this.dest.write(chunk);
+      if (failedBefore !== null && this.failure === null) this.noteRecovery(failedBefore);
+    } catch (err) {
+      this.failure = err as NodeJS.ErrnoException;
     }
-    this.day = today;
-    this.bytes += length;
-    this.dest.write(chunk);
+  }
+
+  /** The first line that reached the file after a failure says what was lost. */
+  private noteRecovery(failure: NodeJS.ErrnoException): void {
+    const lost = this.dropped;
+    this.dropped = 0;
+    const what = lost > 0 ? `${lost} log lines were lost` : 'log lines were delayed';
+    const line = JSON.stringify({
+      level: 40,
+      time: new Date(this.now()).toISOString(),
+      pid: process.pid,
+      msg: `The log file could not be written (${failure.code ?? failure.message}); ${what}`,
+    });
+    this.bytes += line.length + 1;
+    this.dest.write(`${line}\n`);
   }
 
   private rotate(): void {
@@ -103,11 +152,23 @@ class RotatingFile {
   }
 
   flush(): Promise<void> {
-    return new Promise((resolve) => this.dest.flush(() => resolve()));
+    return new Promise((resolve) => {
+      try {
+        this.dest.flush(() => resolve());
+      } catch {
+        resolve();
+      }
+    });
   }
 
   close(): Promise<void> {
     return new Promise((resolve) => {
+      if (this.failure !== null) {
+        // What could not be written never will be: ending would wait for it.
+        this.dest.destroy();
+        resolve();
+        return;
+      }
       this.dest.once('close', resolve);
       this.dest.end();
     });
@@ -186,21 +247,21 @@ export function openFileLog(dataDir: string, options: LogFileOptions = {}): File
   };
 }
 
-/** Both loggers get every line (e.g. the console, and the file). */
+/** Both loggers get every line (e.g. the console, and the file); one failing stops neither. */
 export function teeLogger(a: Logger, b: Logger): Logger {
+  const both = (line: (logger: Logger) => void) => {
+    for (const logger of [a, b]) {
+      try {
+        line(logger);
+      } catch {
+        // Logging never fails what is being logged (a request's error answer).
+      }
+    }
+  };
   return {
-    info: (msg) => {
-      a.info(msg);
-      b.info(msg);
-    },
-    warn: (msg) => {
-      a.warn(msg);
-      b.warn(msg);
-    },
-    error: (msg, err) => {
-      a.error(msg, err);
-      b.error(msg, err);
-    },
+    info: (msg) => both((l) => l.info(msg)),
+    warn: (msg) => both((l) => l.warn(msg)),
+    error: (msg, err) => both((l) => l.error(msg, err)),
   };
 }
 

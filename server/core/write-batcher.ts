@@ -1,4 +1,5 @@
-import type { AppContext } from './context.js';
+import type { TransactionRunner } from './context.js';
+import type { DurableCommits } from './durable-commits.js';
 
 interface Job {
   run: () => unknown;
@@ -9,15 +10,17 @@ interface Job {
 /**
  * Group commit (db/DESIGN.md): writes that arrive in the same event-loop turn
  * run one after another inside one SQLite transaction, each in its own
- * savepoint so a failing one rolls back alone, and commit once. Their events
- * go out after that commit, as with any transaction.
+ * savepoint so a failing one rolls back alone, and commit once. The commit's
+ * fsync runs off the event loop (durable-commits.ts): the answers and the
+ * events go out once it is on disk, while the next batch already runs.
  */
 export class WriteBatcher {
   private pending: Job[] = [];
   private scheduled = false;
 
   constructor(
-    private readonly transaction: AppContext['transaction'],
+    private readonly runner: TransactionRunner,
+    private readonly durable: DurableCommits,
     private readonly maxBatch = 256,
   ) {}
 
@@ -39,26 +42,47 @@ export class WriteBatcher {
       setImmediate(() => this.flush());
     }
     const outcomes: Array<{ ok: true; value: unknown } | { ok: false; error: unknown }> = [];
+    let events: ReturnType<TransactionRunner['collect']>['events'];
     try {
-      this.transaction(() => {
-        for (const job of jobs) {
-          try {
-            // A nested transaction is a savepoint: its writes and events drop on failure.
-            outcomes.push({ ok: true, value: this.transaction(() => job.run()) });
-          } catch (error) {
-            outcomes.push({ ok: false, error });
-          }
-        }
-      });
+      events = this.durable.commitWithoutSync(
+        () =>
+          this.runner.collect(() => {
+            for (const job of jobs) {
+              try {
+                // A nested transaction is a savepoint: its writes and events drop on failure.
+                const value = this.runner.transaction(() => {
+                  const result = job.run();
+                  // Its writes would land after this commit, outside the batch's durability.
+                  if (isThenable(result))
+                    throw new Error('a group-commit write must be synchronous');
+                  return result;
+                });
+                outcomes.push({ ok: true, value });
+              } catch (error) {
+                outcomes.push({ ok: false, error });
+              }
+            }
+          }).events,
+      );
     } catch (error) {
       // The commit itself failed: nothing was written.
       for (const job of jobs) job.reject(error);
       return;
     }
-    jobs.forEach((job, i) => {
-      const outcome = outcomes[i]!;
-      if (outcome.ok) job.resolve(outcome.value);
-      else job.reject(outcome.error);
+    this.durable.afterSync((syncError) => {
+      // Committed, and visible to every reader: the events keep queues in step with it.
+      this.runner.deliver(events);
+      jobs.forEach((job, i) => {
+        const outcome = outcomes[i]!;
+        if (syncError !== undefined) job.reject(syncError);
+        else if (outcome.ok) job.resolve(outcome.value);
+        else job.reject(outcome.error);
+      });
     });
   }
 }
+
+const isThenable = (value: unknown): boolean =>
+  typeof value === 'object' &&
+  value !== null &&
+  typeof (value as { then?: unknown }).then === 'function';

@@ -1,6 +1,6 @@
 import type { AppContext, Tx } from '../core/context.js';
 import { ApiError, badRequest, insufficientPermission } from '../core/errors.js';
-import { writeStoredFile } from '../core/file-store.js';
+import { writeStoredFiles } from '../core/file-store.js';
 import {
   activeRealmEmojiByName,
   allRealmEmoji,
@@ -99,8 +99,10 @@ export async function addCustomEmoji(
     if (activeRealmEmojiByName(ctx.db, name)) throw nameTaken();
     const id = insertRealmEmoji(ctx.db, name, user.id);
     const fileName = `${id}.${extension}`;
-    writeStoredFile(ctx, emojiFileKey(fileName), resized.image);
-    if (resized.still) writeStoredFile(ctx, stillFileKey(fileName), resized.still);
+    writeStoredFiles(ctx, [
+      { key: emojiFileKey(fileName), data: resized.image },
+      ...(resized.still ? [{ key: stillFileKey(fileName), data: resized.still }] : []),
+    ]);
     setRealmEmojiFile(ctx.db, id, fileName, resized.still !== null);
     emitRealmEmoji(ctx, tx);
   });

@@ -33,6 +33,12 @@ describe('backup.list and settings', () => {
     expect(await admin.backup.list.query()).toEqual({
       backups: [],
       settings: { enabled: false, hour: 3, keep: 7, folder },
+      space: {
+        data: expect.objectContaining({ path: t.dataDir, level: 'ok' }),
+        backups: expect.objectContaining({ path: folder, level: 'ok' }),
+        estimatedBackupBytes: expect.any(Number),
+        automaticPaused: null,
+      },
     });
   });
 

@@ -191,6 +191,8 @@ export interface TestServerOptions {
   https?: boolean;
   /** See ServerOptions.tlsCertificate. */
   tlsCertificate?: ServerOptions['tlsCertificate'];
+  /** See ServerOptions.diskSpace. */
+  diskSpace?: ServerOptions['diskSpace'];
 }
 
 export const FIXTURE_PASSWORD = 'correct horse battery staple';
@@ -218,6 +220,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     connectionLimits: options.connectionLimits,
     https: options.https,
     tlsCertificate: options.tlsCertificate,
+    diskSpace: options.diskSpace,
   });
   const { ctx } = server;
   const owner = await createOrganization(ctx, {

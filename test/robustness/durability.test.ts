@@ -11,6 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { DATABASE_FILE } from '../../server/index.js';
 import { cliSession, parseZuliprc } from '../cli/process.js';
 import { ApiClient } from '../helpers/server.js';
+import { sustainedSends } from './sustained-sends.js';
 
 const cli = cliSession();
 
@@ -18,11 +19,6 @@ const cli = cliSession();
 const SENDERS = 6;
 /** Acknowledged sends to wait for before the kill. */
 const ACKED_BEFORE_KILL = 100;
-
-interface Ack {
-  id: number;
-  content: string;
-}
 
 describe('kill -9 during sustained sends', () => {
   it('keeps every acknowledged message and an intact database', async () => {
@@ -34,38 +30,16 @@ describe('kill -9 during sustained sends', () => {
     const me = await owner.get('/users/me');
     expect(me.status).toBe(200);
 
-    const acked: Ack[] = [];
-    let attempted = 0;
-    let killed = false;
-    const sender = async (n: number) => {
-      for (let i = 0; !killed; i++) {
-        const content = `durable ${n}-${i}`;
-        attempted++;
-        try {
-          const res = await owner.post(
-            '/messages',
-            { type: 'direct', to: [me.body.user_id], content },
-            { skipSchema: true },
-          );
-          if (res.status === 200) acked.push({ id: res.body.id, content });
-        } catch {
-          // The connection died with the process: not acknowledged.
-        }
-      }
-    };
-    const senders = Array.from({ length: SENDERS }, (_, n) => sender(n));
-    const deadline = Date.now() + 45_000;
-    while (acked.length < ACKED_BEFORE_KILL && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 5));
-    }
+    const load = sustainedSends(owner, me.body.user_id, SENDERS);
+    await load.whenAcked(ACKED_BEFORE_KILL);
     first.signal('SIGKILL');
     const exit = await first.exited;
-    killed = true;
-    await Promise.all(senders);
+    await load.stop();
+    const { acked } = load;
     expect(exit.signal).toBe('SIGKILL');
     expect(acked.length).toBeGreaterThanOrEqual(ACKED_BEFORE_KILL);
     // The kill landed while sends were still in flight.
-    expect(attempted).toBeGreaterThan(acked.length);
+    expect(load.attempted).toBeGreaterThan(acked.length);
 
     const second = cli.start(['--data-dir', dataDir, '--port', '0', '--no-rate-limit']);
     const url2 = await second.listening();

@@ -7,10 +7,11 @@ import { savedSnippets } from './0005-saved-snippets.js';
 import { uploadFiles } from './0006-upload-files.js';
 import { unreadOverrideCounts } from './0007-unread-override-counts.js';
 import { searchIndexes } from './0008-search-indexes.js';
-import { realmUserSettingsDefaults } from './0009-realm-user-settings-defaults.js';
+import { repairShippedEdits } from './0009-repair-shipped-edits.js';
 import { invitations } from './0010-invitations.js';
 import { channelFolders } from './0011-channel-folders.js';
 import { navigationViews } from './0012-navigation-views.js';
+import { realmUserSettingsDefaults } from './0013-realm-user-settings-defaults.js';
 
 export interface Migration {
   version: number;
@@ -28,8 +29,9 @@ export const migrations: Migration[] = [
   uploadFiles,
   unreadOverrideCounts,
   searchIndexes,
-  realmUserSettingsDefaults,
+  repairShippedEdits,
   invitations,
   channelFolders,
   navigationViews,
+  realmUserSettingsDefaults,
 ];

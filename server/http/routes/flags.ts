@@ -27,6 +27,7 @@ export const flagRoutes = [
   route({
     method: 'POST',
     path: '/messages/flags',
+    groupCommit: true,
     params: {
       messages: p.json(z.array(z.int())),
       op: p.str(),

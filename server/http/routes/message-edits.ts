@@ -74,6 +74,7 @@ export const messageEditRoutes = [
   route({
     method: 'POST',
     path: '/messages/:message_id(^\\d+)/reactions',
+    groupCommit: true,
     params: {
       message_id: messageId,
       emoji_name: p.str(),
@@ -91,6 +92,7 @@ export const messageEditRoutes = [
   route({
     method: 'DELETE',
     path: '/messages/:message_id(^\\d+)/reactions',
+    groupCommit: true,
     params: {
       message_id: messageId,
       emoji_name: p.str().optional(),

@@ -10,6 +10,7 @@ import { Loading } from '../../components/Loading.js';
 import { formatBytes } from '../../labels.js';
 import { BackupSettingsForm } from './BackupSettingsForm.js';
 import { waitForRestart } from './restart.js';
+import { BackupEstimate, SpaceNotices } from './SpaceNotices.js';
 
 type Backup = Outputs['backup']['list']['backups'][number];
 const POLL_MS = 300;
@@ -91,6 +92,7 @@ export function BackupsPage() {
       <PageTitle title="Backups">
         A backup holds the whole organization: messages, users, settings and uploaded files.
       </PageTitle>
+      {list.state === 'ready' ? <SpaceNotices space={list.value.space} /> : null}
       <section className="card" aria-labelledby="backup-now-title">
         <h2 id="backup-now-title">Back up</h2>
         <div className="actions">
@@ -108,10 +110,11 @@ export function BackupsPage() {
         <ActivityStatus activity={activity} />
       </section>
       <Loading loaded={list}>
-        {({ backups, settings }) => (
+        {({ backups, settings, space }) => (
           <>
             <section className="card" aria-labelledby="backup-list-title">
               <h2 id="backup-list-title">Backups in {settings.folder}</h2>
+              <BackupEstimate space={space} />
               {backups.length === 0 ? (
                 <p className="muted">No backups yet.</p>
               ) : (

@@ -7,7 +7,7 @@ import type { Migration } from './index.js';
  * the way users.settings stores a person's.
  */
 export const realmUserSettingsDefaults: Migration = {
-  version: 9,
+  version: 13,
   name: 'realm user settings defaults',
   up(db) {
     db.exec(`ALTER TABLE realm ADD COLUMN user_settings_defaults TEXT NOT NULL DEFAULT '{}'`);
