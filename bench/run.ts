@@ -28,6 +28,7 @@ const benches = [
   'http-send',
   'markdown',
   'startup',
+  'upload-memory',
   'chat',
 ].filter((name) => existsSync(path.join(here, `${name}.ts`)) && (!only || only.has(name)));
 
