@@ -4,10 +4,10 @@ import { create as contentDisposition } from 'content-disposition';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import {
   authenticate,
-  authenticateChatSession,
-  CHAT_SESSION_COOKIE,
+  authenticateBrowserSession,
+  CSRF_HEADER,
   checkIncomingWebhookAccess,
-  readCookie,
+  hasSessionCookie,
 } from '../auth/index.js';
 import type { AppContext } from '../core/context.js';
 import { ApiError, badRequest, notFound, requestTooLarge } from '../core/errors.js';
@@ -151,6 +151,10 @@ function toApiError(error: unknown, beforeHandler = false): ApiError {
   return new ApiError('Internal server error', { code: 'INTERNAL_SERVER_ERROR', status: 500 });
 }
 
+/** A header's value; a repeated header is as good as none. */
+const headerText = (value: string | string[] | undefined) =>
+  typeof value === 'string' ? value : undefined;
+
 /**
  * The user a request acts as (null for routes without credentials), with
  * its rate-limit standing; throws the error that refuses it.
@@ -168,14 +172,16 @@ function admitCaller(
       : rateLimiter.hit(key, defaultRules.unauthenticatedIp);
     return { user: null, rate };
   }
-  const session =
-    def.acceptsChatSession && request.headers.authorization === undefined
-      ? readCookie(request.headers.cookie, CHAT_SESSION_COOKIE)
-      : undefined;
+  const { authorization, cookie } = request.headers;
+  // An Authorization header wins: API clients never depend on cookies.
   const user =
-    session === undefined
-      ? authenticate(ctx, request.headers.authorization, request.ip)
-      : authenticateChatSession(ctx, session);
+    authorization === undefined && hasSessionCookie(cookie)
+      ? authenticateBrowserSession(ctx, {
+          cookie,
+          method: request.method,
+          csrfToken: headerText(request.headers[CSRF_HEADER]),
+        })
+      : authenticate(ctx, authorization, request.ip);
   checkIncomingWebhookAccess(user, def.allowIncomingWebhooks === true);
   const key = `user:${user.id}`;
   const rate = def.rateLimitExempt
@@ -263,9 +269,6 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
   const refusals = new WeakMap<FastifyRequest, ApiError>();
 
   for (const def of routes) {
-    if (def.acceptsChatSession && def.method !== 'GET') {
-      throw new Error(`${def.method} ${def.path}: only file reads may accept the chat session`);
-    }
     app.route({
       method: def.method,
       url: def.atRoot ? def.path : API_PREFIX + def.path,
@@ -302,6 +305,9 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
           ip: request.ip,
           files: form?.files ?? [],
           hangup: new ConnectionHangup(request.raw, reply.raw),
+          overHttps: request.protocol === 'https',
+          cookie: request.headers.cookie,
+          csrfToken: headerText(request.headers[CSRF_HEADER]),
         };
         const user = callers.get(request) ?? null;
 

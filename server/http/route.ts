@@ -16,16 +16,22 @@ export interface RequestInfo {
   hangup: ClientHangup;
   /** The file parts of a multipart request, in order (empty otherwise). */
   files: readonly UploadedFile[];
+  /** The request reached this server over https. */
+  overHttps: boolean;
+  /** The Cookie header and the X-CSRFToken header (logging out of a browser session). */
+  cookie: string | undefined;
+  csrfToken: string | undefined;
 }
 
 /**
  * Fields of Zulip's JSON envelope with response headers the door adds
- * (Set-Cookie for the chat session); areas never answer with this.
+ * (Set-Cookie for browser sessions, one value per cookie); areas never
+ * answer with this.
  */
 export class AnswerWithHeaders {
   constructor(
     readonly fields: Record<string, unknown>,
-    readonly headers: Record<string, string>,
+    readonly headers: Record<string, string | string[]>,
   ) {}
 }
 
@@ -55,15 +61,13 @@ interface BaseRoute<S extends ParamShape> {
   groupCommit?: boolean;
   /** Incoming-webhook bots may call it (Zulip: only sending messages). */
   allowIncomingWebhooks?: boolean;
-  /**
-   * Without an Authorization header, the chat's session cookie (POST
-   * /chat/session) stands for the user. Only for reading files (GET/HEAD of
-   * /user_uploads/...), which <img> and links need: a cookie is sent on
-   * cross-site requests too, so any route that acts must never accept it.
-   */
-  acceptsChatSession?: boolean;
 }
 
+/**
+ * A route with credentials: an API key (HTTP Basic), or, without an
+ * Authorization header, a browser session (auth/browser-session.ts; the
+ * CSRF header too unless the method is GET or HEAD).
+ */
 export interface AuthedRoute<S extends ParamShape> extends BaseRoute<S> {
   auth?: 'user';
   handler(
