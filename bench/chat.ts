@@ -65,6 +65,10 @@ const browser = await chromium.launch({
   env: { ...process.env, ...env },
 });
 
+/** A context logged in as the measured user, as after the chat's login page (so no log-in form). */
+const logInMeasured = (context: BrowserContext) =>
+  logInBrowser(context, server.url, facts.email, facts.password);
+
 try {
   await measureFirstPaint(browser);
   await measureScrollAndTyping(browser);
@@ -73,13 +77,6 @@ try {
   await server.stop();
   cleanup();
 }
-
-/** The measured user (bench/lib/org.ts: user 1, the owner) and their password. */
-const MEASURED_PASSWORD = 'bench-password';
-
-/** A context logged in as the measured user, as after the chat's login page (so no log-in form). */
-const logInMeasured = (context: BrowserContext) =>
-  logInBrowser(context, server.url, facts.email, MEASURED_PASSWORD);
 
 /**
  * Run in the page before its own scripts: notes the first frame after
