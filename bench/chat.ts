@@ -17,7 +17,8 @@
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { logInBrowser } from '../test/helpers/browser-session.js';
 import { CHROMIUM_ARGS, findChromium } from '../test/helpers/chromium.js';
 import { cachedDataDir } from './lib/cache.js';
 import { buildChatOrg, CHAT_ORG_VERSION, type ChatOrgFacts, FACTS_FILE } from './lib/chat-org.js';
@@ -64,6 +65,10 @@ const browser = await chromium.launch({
   env: { ...process.env, ...env },
 });
 
+/** A context logged in as the measured user, as after the chat's login page (so no log-in form). */
+const logInMeasured = (context: BrowserContext) =>
+  logInBrowser(context, server.url, facts.email, facts.password);
+
 try {
   await measureFirstPaint(browser);
   await measureScrollAndTyping(browser);
@@ -74,21 +79,11 @@ try {
 }
 
 /**
- * Run in the page before its own scripts: saves the credentials where the
- * chat's session.ts looks (so no log-in form), and notes the first frame
- * after `selector` appears: the rAF callback runs just before that frame is
+ * Run in the page before its own scripts: notes the first frame after
+ * `selector` appears: the rAF callback runs just before that frame is
  * painted, and a task queued from it runs once the frame is out.
  */
-function watchFirstPaint({
-  credentials,
-  selector,
-  count,
-}: {
-  credentials: { email: string; apiKey: string } | null;
-  selector: string;
-  count: number;
-}) {
-  if (credentials) localStorage.setItem('hearth-chat-credentials', JSON.stringify(credentials));
+function watchFirstPaint({ selector, count }: { selector: string; count: number }) {
   const w = window as unknown as { benchPainted?: number };
   const observer = new MutationObserver(() => {
     if (document.querySelectorAll(selector).length < count) return;
@@ -111,10 +106,10 @@ interface PaintRun {
 async function firstPaint(browser: Browser, hash: string, loggedIn: boolean): Promise<PaintRun> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   try {
+    if (loggedIn) await logInMeasured(context);
     const page = await context.newPage();
     await page.addInitScript(NAME_HELPER);
     await page.addInitScript(watchFirstPaint, {
-      credentials: loggedIn ? { email: facts.email, apiKey: facts.apiKey } : null,
       // Several rows: the virtual list first renders one alone, to measure it.
       selector: loggedIn ? '.feed-scroller article.message' : 'form button',
       count: loggedIn ? 3 : 1,
@@ -183,10 +178,10 @@ async function measureFirstPaint(browser: Browser): Promise<void> {
 
 async function measureScrollAndTyping(browser: Browser): Promise<void> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  await logInMeasured(context);
   const page = await context.newPage();
   await page.addInitScript(NAME_HELPER);
   await page.addInitScript(watchFirstPaint, {
-    credentials: { email: facts.email, apiKey: facts.apiKey },
     selector: '.feed-scroller article.message',
     count: 3,
   });

@@ -29,6 +29,7 @@ const benches = [
   'durable-send',
   'markdown',
   'startup',
+  'upload-memory',
   'chat',
 ].filter((name) => existsSync(path.join(here, `${name}.ts`)) && (!only || only.has(name)));
 

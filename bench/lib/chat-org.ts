@@ -14,8 +14,9 @@ import { setReadThrough } from '../../server/db/queries/flags.js';
 import { markdownLookups } from '../../server/db/queries/markdown-lookups.js';
 import { insertMessage } from '../../server/db/queries/messages.js';
 import { insertStream, insertSubscription } from '../../server/db/queries/streams.js';
-import { userByEmailKey } from '../../server/db/queries/users.js';
+import { setUserPasswordHash, userByEmailKey } from '../../server/db/queries/users.js';
 import { renderMarkdown } from '../../server/markdown/markdown.js';
+import { hashPassword } from '../../server/shared/credentials.js';
 import { startBenchOrg } from './org.js';
 import { progress } from './report.js';
 
@@ -31,6 +32,8 @@ export interface ChatOrgShape {
 export interface ChatOrgFacts {
   email: string;
   apiKey: string;
+  /** The measured user's password: the browser logs in to a session with it. */
+  password: string;
   /** The subscribed channel with the largest unread backlog: the first paint opens it. */
   busiest: { id: number; name: string; unread: number };
   /** The channel of `messages / scrollEvery` messages, all read. */
@@ -40,7 +43,8 @@ export interface ChatOrgFacts {
 
 export const FACTS_FILE = 'chat-bench.json';
 /** Bump when this builder changes what it builds (part of the cache key). */
-export const CHAT_ORG_VERSION = 1;
+export const CHAT_ORG_VERSION = 2;
+const MEASURED_PASSWORD = 'bench-measured-password';
 const MEASURED_USER = 1;
 
 const CHANNEL_NAMES =
@@ -258,6 +262,7 @@ export async function buildChatOrg(dataDir: string, shape: ChatOrgShape): Promis
 
   ctx.db.pragma('optimize');
   const user = userByEmailKey(ctx.db, `user${MEASURED_USER}@bench.test`)!;
+  setUserPasswordHash(ctx.db, user.id, await hashPassword(MEASURED_PASSWORD));
   const scrollCount = (
     ctx.db
       .prepare('SELECT count(*) AS n FROM messages WHERE stream_id = ?')
@@ -266,6 +271,7 @@ export async function buildChatOrg(dataDir: string, shape: ChatOrgShape): Promis
   const facts: ChatOrgFacts = {
     email: user.delivery_email,
     apiKey: user.api_key,
+    password: MEASURED_PASSWORD,
     busiest,
     scroll: { id: streamIds[SCROLL]!, name: names[SCROLL]!, messages: scrollCount },
     unread,

@@ -50,10 +50,10 @@ function Start({ access }: { access: AdminAccess }) {
   const [status] = useLoad(() => api.setup.status.query());
   if (status.state === 'loading') return <p className="muted boot">Loading…</p>;
   if (status.state === 'failed') {
-    if (status.error.code === 'UNAUTHORIZED' && access.kind === 'chat-login') {
+    if (status.error.code === 'UNAUTHORIZED' && access.kind === 'session') {
       return (
         <Notice title="Chat login not accepted">
-          Your chat login has expired or was revoked. <a href="/">Log in to the chat</a> again.
+          Your chat session has expired or was ended. <a href="/">Log in to the chat</a> again.
         </Notice>
       );
     }

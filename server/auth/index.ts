@@ -1,10 +1,15 @@
-/** API-key authentication of requests (also integration URLs' `?api_key=`), the chat's image-credentials cookie, POST /fetch_api_key, JWT login and the demo logins. */
+/** API-key authentication of requests (also integration URLs' `?api_key=`), browser sessions (the chat and the admin UI in a browser), POST /fetch_api_key, JWT login and the demo logins. */
 export { devFetchApiKey, devListUsers, fetchApiKey } from './api-keys.js';
 export { authenticate, authenticateWebhook, checkIncomingWebhookAccess } from './authenticate.js';
 export {
-  authenticateChatSession,
-  CHAT_SESSION_COOKIE,
+  authenticateBrowserSession,
+  CSRF_COOKIE,
+  CSRF_HEADER,
+  endBrowserSession,
+  hasSessionCookie,
   readCookie,
-  startChatSession,
-} from './chat-session.js';
+  SESSION_COOKIE,
+  type StartedSession,
+  startBrowserSession,
+} from './browser-session.js';
 export { checkJwtKey, jwtFetchApiKey, setJwtKey } from './jwt.js';

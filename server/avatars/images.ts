@@ -25,13 +25,16 @@ export interface AvatarImages {
   medium: Buffer;
 }
 
-/** Zulip's write_avatar_images: the picture at both sizes (first frame of an animation). */
-export async function resizeAvatar(data: Buffer, claimedType: string): Promise<AvatarImages> {
+/**
+ * Zulip's write_avatar_images: the picture (the path of the uploaded file)
+ * at both sizes (first frame of an animation).
+ */
+export async function resizeAvatar(file: string, claimedType: string): Promise<AvatarImages> {
   const bare = claimedType.split(';')[0]!.trim().toLowerCase();
   if (!AVATAR_TYPES.has(bare)) throw badImage('Invalid image format');
   const options = { limitInputPixels: MAX_TOTAL_PIXELS, failOn: 'error' as const };
   try {
-    await sharp(data, options).metadata();
+    await sharp(file, options).metadata();
   } catch (error) {
     if (error instanceof Error && /pixel limit/i.test(error.message)) {
       throw badImage('Image size exceeds limit.');
@@ -39,7 +42,7 @@ export async function resizeAvatar(data: Buffer, claimedType: string): Promise<A
     throw badImage('Could not decode image; did you upload an image file?');
   }
   const at = (size: number) =>
-    sharp(data, options)
+    sharp(file, options)
       .rotate()
       .resize(size, size, { fit: 'cover', position: 'centre' })
       .png()

@@ -56,12 +56,12 @@ export async function setOwnAvatar(
   if (files.length !== 1) throw badRequest('You must upload exactly one avatar.');
   checkAvatarChangesAllowed(ctx, user);
   const [file] = files as [UploadedFile];
-  if (file.truncated || file.data.length > MAX_AVATAR_FILE_SIZE_MIB * 1024 * 1024) {
+  if (file.truncated || file.size > MAX_AVATAR_FILE_SIZE_MIB * 1024 * 1024) {
     throw badRequest(
       `Uploaded file is larger than the allowed limit of ${MAX_AVATAR_FILE_SIZE_MIB} MiB`,
     );
   }
-  const images = await resizeAvatar(file.data, contentTypeOf(file.contentType, file.fileName));
+  const images = await resizeAvatar(file.path, contentTypeOf(file.contentType, file.fileName));
   const before = userById(ctx.db, user.id)!;
   ctx.transaction((tx) => {
     setAvatarSource(ctx.db, user.id, 'U');

@@ -71,3 +71,33 @@ export function removeStoredFile(ctx: AppContext, key: string): void {
   const target = storedFilePath(ctx, key);
   if (target !== null) rmSync(target, { force: true });
 }
+
+/**
+ * Where the file parts of a request are written while they arrive
+ * (http/multipart-body.ts), named `.partial` so backups skip them. Nothing
+ * in it outlives its request; what a crash left is removed at start.
+ */
+export const INCOMING_FILES_AREA = 'incoming';
+
+/** A fresh path for one arriving file part (the folder is made if missing). */
+export function newIncomingFilePath(ctx: AppContext): string {
+  const folder = path.join(ctx.config.filesDir, INCOMING_FILES_AREA);
+  mkdirSync(folder, { recursive: true, mode: 0o700 });
+  return path.join(folder, `${randomBytes(12).toString('hex')}.partial`);
+}
+
+/** Removes every incoming file (at start: no request is in flight). */
+export function clearIncomingFiles(ctx: AppContext): void {
+  rmSync(path.join(ctx.config.filesDir, INCOMING_FILES_AREA), { recursive: true, force: true });
+}
+
+/**
+ * Moves a file already on disk (an incoming file part) under `key`, whole:
+ * a rename within the data directory, so nothing is copied or half there.
+ */
+export function storeFileFrom(ctx: AppContext, key: string, source: string): void {
+  const target = storedFilePath(ctx, key);
+  if (target === null) throw new Error(`not a file key: ${key}`);
+  mkdirSync(path.dirname(target), { recursive: true, mode: 0o700 });
+  renameSync(source, target);
+}

@@ -85,14 +85,14 @@ export async function addCustomEmoji(
     throw badRequest('Only administrators can override default emoji.');
   }
   const [file] = files as [UploadedFile];
-  if (file.truncated || file.data.length > MAX_EMOJI_FILE_SIZE_MIB * 1024 * 1024) {
+  if (file.truncated || file.size > MAX_EMOJI_FILE_SIZE_MIB * 1024 * 1024) {
     throw badRequest(
       `Uploaded file is larger than the allowed limit of ${MAX_EMOJI_FILE_SIZE_MIB} MiB`,
     );
   }
   const contentType = contentTypeOf(file.contentType, file.fileName);
   const { extension } = emojiFormatFor(contentType);
-  const resized = await resizeEmoji(file.data, contentType);
+  const resized = await resizeEmoji(file.path, contentType);
 
   ctx.transaction((tx) => {
     // Another upload may have taken the name while the image was being resized.

@@ -57,14 +57,15 @@ export interface ResizedEmoji {
  * Zulip's resize_emoji. Still images are cropped to the centre square;
  * animations are fitted inside the square and padded with transparency, so
  * no frame loses its edges. An animation uploaded as a format that cannot
- * animate (e.g. claimed as PNG) keeps only its first frame.
+ * animate (e.g. claimed as PNG) keeps only its first frame. `file` is the
+ * uploaded file's path.
  */
-export async function resizeEmoji(data: Buffer, claimedType: string): Promise<ResizedEmoji> {
+export async function resizeEmoji(file: string, claimedType: string): Promise<ResizedEmoji> {
   const { contentType } = emojiFormatFor(claimedType);
   const options = { limitInputPixels: MAX_TOTAL_PIXELS, failOn: 'error' as const };
   let pages: number;
   try {
-    const meta = await sharp(data, { ...options, animated: true }).metadata();
+    const meta = await sharp(file, { ...options, animated: true }).metadata();
     pages = meta.pages ?? 1;
     const frameHeight = meta.pageHeight ?? meta.height ?? 0;
     if ((meta.width ?? 0) * frameHeight * pages > MAX_TOTAL_PIXELS) {
@@ -79,7 +80,7 @@ export async function resizeEmoji(data: Buffer, claimedType: string): Promise<Re
   }
   const animated = pages > 1 && EMOJI_FORMATS[contentType].animates;
   try {
-    const still = sharp(data, options).resize(EMOJI_SIZE, EMOJI_SIZE, {
+    const still = sharp(file, options).resize(EMOJI_SIZE, EMOJI_SIZE, {
       fit: 'cover',
       position: 'centre',
     });
@@ -90,7 +91,7 @@ export async function resizeEmoji(data: Buffer, claimedType: string): Promise<Re
     }
     const stillPng = await still.png().toBuffer();
     const image = await encode(
-      sharp(data, { ...options, animated: true }).resize(EMOJI_SIZE, EMOJI_SIZE, {
+      sharp(file, { ...options, animated: true }).resize(EMOJI_SIZE, EMOJI_SIZE, {
         fit: 'contain',
         background: { r: 0, g: 0, b: 0, alpha: 0 },
       }),

@@ -1,5 +1,5 @@
 import { badEventQueue } from '../core/errors.js';
-import { EventQueue, type QueueOptions, SerialisedEvent } from './queue.js';
+import { EventQueue, type QueueOptions, type QueueTally, SerialisedEvent } from './queue.js';
 
 /**
  * An event as an operation emits it: either one payload for every recipient,
@@ -133,21 +133,73 @@ export const defaultTimings: EventHubTimings = {
 
 /**
  * Bounds on memory that clients control. A client that polls but never
- * acknowledges keeps its queue alive forever, and a script can register in
- * a loop; past these limits a queue is dropped and its client, told
+ * acknowledges keeps its queue alive forever, a script can register in a
+ * loop, and a member can make bots (each with its own queues) without
+ * limit; past these limits a queue is dropped and its client, told
  * BAD_EVENT_QUEUE_ID, registers afresh.
+ *
+ * Zulip bounds queues only by time (idle ones are collected after 10
+ * minutes, see EventHubTimings); Hearth runs on one desktop machine, so it
+ * also bounds what they hold. Queued events are counted in bytes (their
+ * JSON text plus a queue's entry for each: SerialisedEvent.cost), since one
+ * event can be a hundred times another. Over a budget, the queues dropped
+ * are the ones Zulip's garbage collection would take first: the least
+ * recently polled.
  */
 export interface EventHubLimits {
   /** Unacknowledged events one queue may hold. */
   maxEventsPerQueue: number;
   /** Queues one user may hold; a new one replaces their least recently polled. */
   maxQueuesPerUser: number;
+  /** Bytes of queued events one person may hold in their queues and their bots' together. */
+  maxQueuedBytesPerOwner: number;
+  /** Bytes of queued events in every queue of the server. */
+  maxQueuedBytes: number;
 }
 
+const MIB = 1024 * 1024;
+
+/**
+ * A queue polled as clients do holds a few events; one left unpolled holds
+ * at most the idle timeout's worth (10 minutes) before it is collected.
+ * 32 MiB is far beyond that for a person with several devices and bots,
+ * and 256 MiB across the server keeps the desktop app's memory within
+ * reason when many are at their budget at once.
+ */
 export const defaultLimits: EventHubLimits = {
   maxEventsPerQueue: 10_000,
   maxQueuesPerUser: 50,
+  maxQueuedBytesPerOwner: 32 * MIB,
+  maxQueuedBytes: 256 * MIB,
 };
+
+const budgetOwnerOf = (options: QueueOptions) => options.budgetOwnerId ?? options.userId;
+
+/** The queues counted toward one person's budget: theirs and their bots'. */
+interface BudgetOwner {
+  tally: QueueTally;
+  queues: Set<EventQueue>;
+}
+
+/**
+ * Drops `queues` until `tally` is within `budget`, the least recently polled
+ * first, as Zulip's garbage collection picks idle queues. (A queue whose
+ * client is waiting holds no events: any event wakes the poll, which
+ * answers it.) An empty queue is kept, since dropping it would free nothing.
+ */
+function dropLeastRecentlyPolled(
+  hub: EventHub,
+  queues: Iterable<EventQueue>,
+  tally: QueueTally,
+  budget: number,
+): void {
+  const order = [...queues].filter((queue) => queue.bytes > 0);
+  order.sort((a, b) => a.lastAccessMs - b.lastAccessMs);
+  for (const queue of order) {
+    if (tally.bytes <= budget) return;
+    hub.delete(queue);
+  }
+}
 
 /**
  * All event queues of this server, in memory (as in Zulip, queues do not
@@ -156,6 +208,8 @@ export const defaultLimits: EventHubLimits = {
 export class EventHub {
   private readonly queues = new Map<string, EventQueue>();
   private readonly byUser = new Map<number, Set<EventQueue>>();
+  private readonly owners = new Map<number, BudgetOwner>();
+  private readonly serverTally: QueueTally = { bytes: 0 };
   private readonly gcTimer: NodeJS.Timeout;
   private closed = false;
   private dispatchCount = 0;
@@ -174,7 +228,14 @@ export class EventHub {
   }
 
   register(options: QueueOptions): EventQueue {
-    const queue = new EventQueue(options, this.now());
+    const ownerId = budgetOwnerOf(options);
+    let owner = this.owners.get(ownerId);
+    if (!owner) {
+      owner = { tally: { bytes: 0 }, queues: new Set() };
+      this.owners.set(ownerId, owner);
+    }
+    const queue = new EventQueue(options, this.now(), owner.tally, this.serverTally);
+    owner.queues.add(queue);
     this.queues.set(queue.id, queue);
     let set = this.byUser.get(options.userId);
     if (!set) {
@@ -201,11 +262,22 @@ export class EventHub {
   }
 
   delete(queue: EventQueue): void {
-    this.queues.delete(queue.id);
+    if (!this.queues.delete(queue.id)) return;
     const set = this.byUser.get(queue.userId);
     set?.delete(queue);
     if (set && set.size === 0) this.byUser.delete(queue.userId);
+    const ownerId = budgetOwnerOf(queue.options);
+    const owner = this.owners.get(ownerId);
+    owner?.queues.delete(queue);
+    if (owner && owner.queues.size === 0) this.owners.delete(ownerId);
+    queue.release();
     queue.setWaiter(null);
+  }
+
+  /** Bytes of queued events: the server's, or one budget owner's (a person and their bots). */
+  queuedBytes(ownerId?: number): number {
+    if (ownerId === undefined) return this.serverTally.bytes;
+    return this.owners.get(ownerId)?.tally.bytes ?? 0;
   }
 
   queuesOf(userId: number): Iterable<EventQueue> {
@@ -231,6 +303,8 @@ export class EventHub {
     // A user listed twice must not get the event twice; marking the queues
     // reached costs less than a set of every user (a channel's subscribers).
     const dispatchId = ++this.dispatchCount;
+    const { maxQueuedBytesPerOwner } = this.limits;
+    let overBudget: Set<number> | null = null;
     for (const userId of event.users) {
       const queues = this.byUser.get(userId);
       if (!queues) continue;
@@ -249,7 +323,33 @@ export class EventHub {
         }
         queue.push(text);
         if (queue.size > this.limits.maxEventsPerQueue) this.delete(queue);
+        else if (queue.ownerTally.bytes > maxQueuedBytesPerOwner) {
+          overBudget ??= new Set();
+          overBudget.add(budgetOwnerOf(queue.options));
+        }
       }
+    }
+    if (overBudget) this.enforceOwnerBudgets(overBudget);
+    if (this.serverTally.bytes > this.limits.maxQueuedBytes) {
+      dropLeastRecentlyPolled(
+        this,
+        this.queues.values(),
+        this.serverTally,
+        this.limits.maxQueuedBytes,
+      );
+    }
+  }
+
+  private enforceOwnerBudgets(ownerIds: Set<number>): void {
+    for (const ownerId of ownerIds) {
+      const owner = this.owners.get(ownerId);
+      if (owner)
+        dropLeastRecentlyPolled(
+          this,
+          owner.queues,
+          owner.tally,
+          this.limits.maxQueuedBytesPerOwner,
+        );
     }
   }
 

@@ -12,6 +12,11 @@ export interface QueueOptions {
   slimPresence: boolean;
   capabilities: ClientCapabilities;
   clientName: string;
+  /**
+   * Whose budget of queued events the queue counts toward (EventHubLimits):
+   * a bot's owner, else the user (the default).
+   */
+  budgetOwnerId?: number;
 }
 
 export interface NarrowTerm {
@@ -59,9 +64,12 @@ export type QueuedEvent = { id: number; type: string } & Record<string, unknown>
  */
 export class SerialisedEvent {
   private readonly open: string | null;
+  /** What one queue holding it is counted as: its text and the queue's entry for it. */
+  readonly cost: number;
 
   constructor(readonly payload: { type: string } & Record<string, unknown>) {
     this.open = Object.hasOwn(payload, 'id') ? null : JSON.stringify(payload).slice(0, -1);
+    this.cost = (this.open ?? JSON.stringify(payload)).length + QUEUED_EVENT_OVERHEAD_BYTES;
   }
 
   withId(id: number): string {
@@ -69,6 +77,18 @@ export class SerialisedEvent {
       ? JSON.stringify({ ...this.payload, id })
       : `${this.open},"id":${id}}`;
   }
+}
+
+/**
+ * Roughly what a queue's entry for an event costs besides the shared text
+ * (the entry object and its slot): counted so that a flood of small shared
+ * events weighs what it holds.
+ */
+export const QUEUED_EVENT_OVERHEAD_BYTES = 64;
+
+/** Bytes of queued events counted together: one owner's queues, or the server's. */
+export interface QueueTally {
+  bytes: number;
 }
 
 /** An event as a queue holds it: the shared text and this queue's id for it. */
@@ -96,10 +116,32 @@ export class EventQueue {
   /** The last EventHub.dispatch that reached this queue. */
   lastDispatchId = 0;
   private waiter: Waiter | null = null;
+  /** The cost of the events held (SerialisedEvent.cost), also added to both tallies. */
+  private heldBytes = 0;
+  private released = false;
 
-  constructor(options: QueueOptions, nowMs: number) {
+  constructor(
+    options: QueueOptions,
+    nowMs: number,
+    /** The budget owner's tally (EventHub's limits); a fresh one by default. */
+    readonly ownerTally: QueueTally = { bytes: 0 },
+    /** The server's tally. */
+    readonly serverTally: QueueTally = { bytes: 0 },
+  ) {
     this.options = options;
     this.lastAccessMs = nowMs;
+  }
+
+  /** What the held events cost, in bytes (see QUEUED_EVENT_OVERHEAD_BYTES). */
+  get bytes(): number {
+    return this.heldBytes;
+  }
+
+  private count(bytes: number): void {
+    this.heldBytes += bytes;
+    if (this.released) return;
+    this.ownerTally.bytes += bytes;
+    this.serverTally.bytes += bytes;
   }
 
   get userId(): number {
@@ -119,6 +161,7 @@ export class EventQueue {
     const serialised = event instanceof SerialisedEvent ? event : new SerialisedEvent(event);
     const id = this.nextEventId++;
     this.events.push({ id, event: serialised });
+    this.count(serialised.cost);
     this.waiter?.wake();
   }
 
@@ -128,8 +171,13 @@ export class EventQueue {
       throw badRequest(`An event newer than ${lastEventId} has already been pruned!`);
     }
     let drop = 0;
-    while (drop < this.events.length && this.events[drop]!.id <= lastEventId) drop++;
+    let freed = 0;
+    while (drop < this.events.length && this.events[drop]!.id <= lastEventId) {
+      freed += this.events[drop]!.event.cost;
+      drop++;
+    }
     if (drop > 0) {
+      this.count(-freed);
       this.newestPrunedId = this.events[drop - 1]!.id;
       this.events.splice(0, drop);
     }
@@ -180,5 +228,16 @@ export class EventQueue {
 
   clearWaiter(waiter: Waiter): void {
     if (this.waiter === waiter) this.waiter = null;
+  }
+
+  /**
+   * The queue is dropped: its events no longer count toward the tallies (a
+   * poll waiting on it still answers them; then nothing refers to it).
+   */
+  release(): void {
+    if (this.released) return;
+    this.ownerTally.bytes -= this.heldBytes;
+    this.serverTally.bytes -= this.heldBytes;
+    this.released = true;
   }
 }

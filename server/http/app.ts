@@ -4,11 +4,11 @@ import { create as contentDisposition } from 'content-disposition';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import {
   authenticate,
-  authenticateChatSession,
+  authenticateBrowserSession,
   authenticateWebhook,
-  CHAT_SESSION_COOKIE,
+  CSRF_HEADER,
   checkIncomingWebhookAccess,
-  readCookie,
+  hasSessionCookie,
 } from '../auth/index.js';
 import type { AppContext } from '../core/context.js';
 import { ApiError, badRequest, notFound, requestTooLarge } from '../core/errors.js';
@@ -23,9 +23,9 @@ import { parseByteRange } from './byte-range.js';
 import { type ConnectionLimits, capConnections } from './connection-cap.js';
 import { ConnectionHangup } from './hangup.js';
 import { lazySchemaCompilers } from './lazy-schema-compilers.js';
-import { addMultipartParser } from './multipart-body.js';
+import { addMultipartParser, isMultipart } from './multipart-body.js';
 import { jsonTooDeep, parseParams, tooDeepMessage } from './params.js';
-import { drainRefusedBody } from './refused-body.js';
+import { settleUnreadBody } from './refused-body.js';
 import { AnswerWithHeaders, type RequestInfo, type Route } from './route.js';
 import { addHttpsHooks, listenForTls, secureCookies, type TlsListener } from './tls-listener.js';
 
@@ -166,6 +166,52 @@ function toApiError(error: unknown, beforeHandler = false): ApiError {
   return new ApiError('Internal server error', { code: 'INTERNAL_SERVER_ERROR', status: 500 });
 }
 
+/** A header's value; a repeated header is as good as none. */
+const headerText = (value: string | string[] | undefined) =>
+  typeof value === 'string' ? value : undefined;
+
+/**
+ * The user a request acts as (null for routes without credentials), with
+ * its rate-limit standing; throws the error that refuses it.
+ */
+function admitCaller(
+  ctx: AppContext,
+  rateLimiter: RateLimiter,
+  def: Route,
+  request: FastifyRequest,
+): { user: UserRow | null; rate: RateStatus } {
+  if (def.auth === 'none') {
+    const key = `ip:${request.ip}`;
+    const rate = def.rateLimitExempt
+      ? rateLimiter.peek(key, defaultRules.unauthenticatedIp)
+      : rateLimiter.hit(key, defaultRules.unauthenticatedIp);
+    return { user: null, rate };
+  }
+  const { authorization, cookie } = request.headers;
+  // An Authorization header wins: API clients never depend on cookies.
+  const user =
+    def.auth === 'webhook'
+      ? authenticateWebhook(
+          ctx,
+          lastValue((request.query as Record<string, unknown>).api_key),
+          authorization,
+          request.ip,
+        )
+      : authorization === undefined && hasSessionCookie(cookie)
+        ? authenticateBrowserSession(ctx, {
+            cookie,
+            method: request.method,
+            csrfToken: headerText(request.headers[CSRF_HEADER]),
+          })
+        : authenticate(ctx, authorization, request.ip);
+  checkIncomingWebhookAccess(user, def.allowIncomingWebhooks === true);
+  const key = `user:${user.id}`;
+  const rate = def.rateLimitExempt
+    ? rateLimiter.peek(key, defaultRules.authenticatedUser)
+    : rateLimiter.hit(key, defaultRules.authenticatedUser);
+  return { user, rate };
+}
+
 export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInstance> {
   const { ctx, routes, rateLimiter } = options;
   const requestTimeout = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
@@ -226,7 +272,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
     app.addHook('preClose', async () => tlsListener.destroyPending());
   }
   await app.register(formbody);
-  const multipartBodies = addMultipartParser(app);
+  const multipartBodies = addMultipartParser(app, ctx);
   // Fastify's own JSON parser, after a nesting check: collectRawParams re-encodes
   // values with the recursive JSON.stringify.
   const parseJsonBody = app.getDefaultJsonParser('error', 'error');
@@ -244,8 +290,13 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
   app.setErrorHandler(async (error, request, reply) => {
     const apiError = toApiError(error, !handled.has(request));
     if (apiError.status >= 500) ctx.log.error(`${request.method} ${request.url} failed`, error);
-    await drainRefusedBody(request.raw);
     return sendError(reply, apiError);
+  });
+  // Every answer, refusals before or while the body arrives included.
+  // (Callback style: a promise per response is measurable on the send path.)
+  app.addHook('onSend', (request, reply, payload, done) => {
+    if (request.raw.complete) return done(null, payload);
+    settleUnreadBody(request.raw, reply.raw).then(() => done(null, payload));
   });
 
   app.setNotFoundHandler((_request, reply) => sendError(reply, notFound()));
@@ -259,66 +310,68 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
     rawBodyScope = scope;
   });
 
+  /** Who is calling, found before the body is read (null: a route without credentials). */
+  const callers = new WeakMap<FastifyRequest, UserRow | null>();
+  /** Refusals (credentials, rate limits) that wait until the body has been read. */
+  const refusals = new WeakMap<FastifyRequest, ApiError>();
+
   for (const def of routes) {
-    if (def.acceptsChatSession && def.method !== 'GET') {
-      throw new Error(`${def.method} ${def.path}: only file reads may accept the chat session`);
-    }
     (def.rawBody ? rawBodyScope : app).route({
       method: def.method,
       url: def.atRoot ? def.path : API_PREFIX + def.path,
       bodyLimit: def.bodyLimit,
+      // Credentials and rate limits are checked as soon as the headers are in.
+      // A refused form is answered then, its body never parsed: forms carry
+      // uploads (four files of 25 MiB). Other bodies Fastify reads whole
+      // within BODY_LIMIT_BYTES, so their refusal waits for the body, keeping
+      // the order clients see: an unreadable body is named before credentials.
+      onRequest: (request, reply, done) => {
+        let admitted: ReturnType<typeof admitCaller>;
+        try {
+          admitted = admitCaller(ctx, rateLimiter, def, request);
+        } catch (err) {
+          if (isMultipart(request)) {
+            // Answered here; `done` is not called, so nothing further runs.
+            sendError(reply, toApiError(err));
+            return;
+          }
+          refusals.set(request, toApiError(err));
+          done();
+          return;
+        }
+        callers.set(request, admitted.user);
+        reply.headers(headersFor(admitted.rate));
+        done();
+      },
       handler: async (request, reply) => {
         handled.add(request);
+        const refusal = refusals.get(request);
+        if (refusal) return sendError(reply, refusal);
+        const form = multipartBodies.filesOf(request);
         const info: RequestInfo = {
           clientName: clientNameFromUserAgent(request.headers['user-agent']),
           ip: request.ip,
-          files: multipartBodies.filesOf(request),
+          files: form?.files ?? [],
           hangup: new ConnectionHangup(request.raw, reply.raw),
           headers: request.headers,
           rawBody: def.rawBody && Buffer.isBuffer(request.body) ? request.body : null,
           secureCookies: secureCookies(request, ctx.config),
+          cookie: request.headers.cookie,
+          csrfToken: headerText(request.headers[CSRF_HEADER]),
         };
-
-        let user: UserRow | null = null;
-        let rate: RateStatus;
-        try {
-          if (def.auth === 'none') {
-            const key = `ip:${request.ip}`;
-            rate = def.rateLimitExempt
-              ? rateLimiter.peek(key, defaultRules.unauthenticatedIp)
-              : rateLimiter.hit(key, defaultRules.unauthenticatedIp);
-          } else {
-            const session =
-              def.acceptsChatSession && request.headers.authorization === undefined
-                ? readCookie(request.headers.cookie, CHAT_SESSION_COOKIE)
-                : undefined;
-            user =
-              def.auth === 'webhook'
-                ? authenticateWebhook(
-                    ctx,
-                    lastValue((request.query as Record<string, unknown>).api_key),
-                    request.headers.authorization,
-                    request.ip,
-                  )
-                : session === undefined
-                  ? authenticate(ctx, request.headers.authorization, request.ip)
-                  : authenticateChatSession(ctx, session);
-            checkIncomingWebhookAccess(user, def.allowIncomingWebhooks === true);
-            const key = `user:${user.id}`;
-            rate = def.rateLimitExempt
-              ? rateLimiter.peek(key, defaultRules.authenticatedUser)
-              : rateLimiter.hit(key, defaultRules.authenticatedUser);
-          }
-        } catch (err) {
-          return sendError(reply, toApiError(err));
-        }
-        reply.headers(headersFor(rate));
+        const user = callers.get(request) ?? null;
 
         const { params, ignored } = parseParams(def.params, collectRawParams(request));
         const handler = def.handler as (...args: unknown[]) => unknown;
-        let result = def.groupCommit
-          ? await ctx.batch(() => handler(ctx, user, params, info))
-          : await handler(ctx, user, params, info);
+        let result: unknown;
+        form?.hold();
+        try {
+          result = def.groupCommit
+            ? await ctx.batch(() => handler(ctx, user, params, info))
+            : await handler(ctx, user, params, info);
+        } finally {
+          form?.release();
+        }
         if (result instanceof FileAnswer) return sendFile(reply, result, request.headers.range);
         if (result instanceof AnswerWithHeaders) {
           reply.headers(result.headers);

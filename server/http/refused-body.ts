@@ -10,8 +10,24 @@
  * REFUSED_BODY_DRAIN_BYTES is not waited for, and the answer goes out at once
  * on a connection that then closes. Node's requestTimeout bounds the time.
  */
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { REFUSED_BODY_DRAIN_BYTES } from '../shared/limits.js';
+
+/**
+ * Before any answer goes out on a request whose body was not read to its end
+ * (refused before or while reading it, or a form whose read stopped at a
+ * file too large): drains the rest within the bound, and if that was not
+ * all, closes the connection after the answer. Otherwise Node would go on
+ * reading, and dropping, an unbounded body to keep the connection alive.
+ */
+export async function settleUnreadBody(
+  request: IncomingMessage,
+  response: ServerResponse,
+): Promise<void> {
+  if (request.complete) return;
+  await drainRefusedBody(request);
+  if (!request.complete && !response.headersSent) response.setHeader('Connection', 'close');
+}
 
 export function drainRefusedBody(
   request: IncomingMessage,

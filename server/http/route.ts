@@ -25,16 +25,20 @@ export interface RequestInfo {
    * (or through an https external URL). Every Set-Cookie writer uses this.
    */
   secureCookies: boolean;
+  /** The Cookie header and the X-CSRFToken header (logging out of a browser session). */
+  cookie: string | undefined;
+  csrfToken: string | undefined;
 }
 
 /**
  * Fields of Zulip's JSON envelope with response headers the door adds
- * (Set-Cookie for the chat session); areas never answer with this.
+ * (Set-Cookie for browser sessions, one value per cookie); areas never
+ * answer with this.
  */
 export class AnswerWithHeaders {
   constructor(
     readonly fields: Record<string, unknown>,
-    readonly headers: Record<string, string>,
+    readonly headers: Record<string, string | string[]>,
   ) {}
 }
 
@@ -65,13 +69,6 @@ interface BaseRoute<S extends ParamShape> {
   /** Incoming-webhook bots may call it (Zulip: only sending messages). */
   allowIncomingWebhooks?: boolean;
   /**
-   * Without an Authorization header, the chat's session cookie (POST
-   * /chat/session) stands for the user. Only for reading files (GET/HEAD of
-   * /user_uploads/...), which <img> and links need: a cookie is sent on
-   * cross-site requests too, so any route that acts must never accept it.
-   */
-  acceptsChatSession?: boolean;
-  /**
    * The body is the handler's to read, whatever its type (RequestInfo.rawBody):
    * it carries no parameters. For integration URLs, whose bodies are the
    * tools' own payloads.
@@ -81,6 +78,11 @@ interface BaseRoute<S extends ParamShape> {
   bodyLimit?: number;
 }
 
+/**
+ * A route with credentials: an API key (HTTP Basic), or, without an
+ * Authorization header, a browser session (auth/browser-session.ts; the
+ * CSRF header too unless the method is GET or HEAD).
+ */
 export interface AuthedRoute<S extends ParamShape> extends BaseRoute<S> {
   auth?: 'user';
   handler(

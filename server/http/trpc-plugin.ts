@@ -2,7 +2,12 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import { TRPCError } from '@trpc/server';
 import { type FastifyTRPCPluginOptions, fastifyTRPCPlugin } from '@trpc/server/adapters/fastify';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { authenticate } from '../auth/index.js';
+import {
+  authenticate,
+  authenticateBrowserSession,
+  CSRF_HEADER,
+  hasSessionCookie,
+} from '../auth/index.js';
 import type { AppContext } from '../core/context.js';
 import { ApiError } from '../core/errors.js';
 import { defaultRules } from '../core/rate-limit.js';
@@ -34,18 +39,40 @@ function tokenMatches(given: string, expected: string): boolean {
   return timingSafeEqual(digest(given), digest(expected));
 }
 
+/** What of a /trpc request says who sends it. */
+export interface TrpcCaller {
+  authorization: string | undefined;
+  /** The Cookie header and the X-CSRFToken header: a browser session. */
+  cookie?: string;
+  csrfToken?: string;
+  clientAddress: string;
+}
+
 /**
  * Who a /trpc request acts as. `Bearer <admin token>` is the admin UI, acting
  * as the organization owner; Zulip's `Basic email:api_key` acts as that user,
- * rate-limited like the REST API, and the actions decide what it may do.
- * Wrong tokens and keys count against the client address's failed attempts.
+ * rate-limited like the REST API, and the actions decide what it may do; so
+ * does a browser session (the admin UI opened from the chat), which must
+ * send its CSRF header on every call, reads too. Wrong tokens and keys count
+ * against the client address's failed attempts.
  */
-export function trpcContextFor(
-  options: TrpcDoorOptions,
-  authorization: string | undefined,
-  clientAddress: string,
-): TrpcContext {
+export function trpcContextFor(options: TrpcDoorOptions, caller: TrpcCaller): TrpcContext {
   const { ctx, adminToken, zuliprcPath } = options;
+  const { authorization, clientAddress } = caller;
+  if (authorization === undefined && hasSessionCookie(caller.cookie)) {
+    try {
+      const actor = authenticateBrowserSession(ctx, {
+        cookie: caller.cookie,
+        method: 'POST',
+        csrfToken: caller.csrfToken,
+        alwaysCheckCsrf: true,
+      });
+      ctx.rateLimiter.hit(`user:${actor.id}`, defaultRules.authenticatedUser);
+      return { app: ctx, actor, zuliprcPath: null };
+    } catch (err) {
+      throw err instanceof ApiError ? toTrpcError(err) : err;
+    }
+  }
   const [scheme = '', credentials = ''] = (authorization ?? '').trim().split(/\s+/, 2);
   if (scheme.toLowerCase() === 'bearer') {
     const checkToken = () => {
@@ -99,7 +126,13 @@ export async function registerTrpc(app: FastifyInstance, options: TrpcDoorOption
     router: createAppRouter(),
     createContext: ({ req }) => {
       checkInputDepth(req);
-      return trpcContextFor(options, req.headers.authorization, req.ip);
+      const csrf = req.headers[CSRF_HEADER];
+      return trpcContextFor(options, {
+        authorization: req.headers.authorization,
+        cookie: req.headers.cookie,
+        csrfToken: typeof csrf === 'string' ? csrf : undefined,
+        clientAddress: req.ip,
+      });
     },
     onError({ error, path }) {
       if (error.code === 'INTERNAL_SERVER_ERROR') {

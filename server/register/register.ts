@@ -55,6 +55,8 @@ export function registerQueue(
   const capabilities = { ...DEFAULT_CLIENT_CAPABILITIES, ...input.clientCapabilities };
   const queue = ctx.events.register({
     userId: user.id,
+    // A bot's queues count toward its owner's budget of queued events.
+    budgetOwnerId: user.is_bot && user.bot_owner_id !== null ? user.bot_owner_id : user.id,
     eventTypes: input.eventTypes ? new Set(input.eventTypes) : null,
     narrow: input.narrow,
     allPublicStreams: input.allPublicStreams ?? user.default_all_public_streams === 1,

@@ -3,7 +3,12 @@
  * what a handler answers instead of JSON when it serves a file.
  */
 
-/** One file part of a multipart request, read whole into memory. */
+/**
+ * One file part of a multipart request, on disk: a temporary file that is
+ * removed once the endpoint has answered (or the request failed or was
+ * abandoned), so an endpoint that keeps the bytes moves it into the store
+ * (file-store's storeFileFrom) and otherwise just reads it.
+ */
 export interface UploadedFile {
   /** The form field it came in (Zulip clients use "file" or "filename"). */
   field: string;
@@ -11,8 +16,14 @@ export interface UploadedFile {
   fileName: string;
   /** The content type the client claimed; not to be trusted. */
   contentType: string;
-  data: Buffer;
-  /** More arrived than the server reads (see MAX_UPLOAD_READ_BYTES): the file is too large. */
+  /** The absolute path of the bytes. */
+  path: string;
+  /** Bytes read (at most MAX_UPLOAD_READ_BYTES). */
+  size: number;
+  /**
+   * More arrived than the server reads (see MAX_UPLOAD_READ_BYTES): the file
+   * is too large, and the rest of the request was not read.
+   */
   truncated: boolean;
 }
 

@@ -1,4 +1,6 @@
+import { rmSync, writeFileSync } from 'node:fs';
 import { z } from 'zod';
+import { newIncomingFilePath } from '../core/file-store.js';
 import { addCustomEmoji, deactivateCustomEmoji, emojiPreviews } from '../emoji/index.js';
 import { MAX_EMOJI_FILE_SIZE_MIB } from '../shared/limits.js';
 import { blame, procedure, router } from './init.js';
@@ -22,17 +24,25 @@ export const emojiRouter = router({
           .regex(/^[A-Za-z0-9+/]*={0,2}$/, 'Not base64'),
       }),
     )
-    .mutation(({ ctx, input }) => {
+    .mutation(async ({ ctx, input }) => {
+      // The area reads uploads from disk, as an HTTP form part arrives.
       const data = Buffer.from(input.image, 'base64');
-      return addCustomEmoji(ctx.app, ctx.actor, input.name, [
-        {
-          field: 'file',
-          fileName: input.fileName,
-          contentType: input.contentType,
-          data,
-          truncated: false,
-        },
-      ]);
+      const file = newIncomingFilePath(ctx.app);
+      writeFileSync(file, data, { mode: 0o600 });
+      try {
+        return await addCustomEmoji(ctx.app, ctx.actor, input.name, [
+          {
+            field: 'file',
+            fileName: input.fileName,
+            contentType: input.contentType,
+            path: file,
+            size: data.length,
+            truncated: false,
+          },
+        ]);
+      } finally {
+        rmSync(file, { force: true });
+      }
     }),
   deactivate: procedure
     .input(z.object({ name: z.string().max(200) }))

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { createReadStream } from 'node:fs';
 
 /**
  * Names of uploads. The client's file name is only ever data: it becomes the
@@ -42,13 +43,19 @@ export function newPathId(realmId: number, fileName: string): string {
  * Plain text is served inline, so it gets a charset when it has one: without
  * it a browser guesses the encoding (Zulip's maybe_add_charset).
  */
-export function withCharset(contentType: string, data: Buffer): string {
+export async function withCharset(contentType: string, file: string): Promise<string> {
   if (contentType !== 'text/plain') return contentType;
+  // Read in pieces: a text file may be as large as any upload.
+  const decoder = new TextDecoder('utf-8', { fatal: true });
   try {
-    new TextDecoder('utf-8', { fatal: true }).decode(data);
+    for await (const chunk of createReadStream(file)) {
+      decoder.decode(chunk as Buffer, { stream: true });
+    }
+    decoder.decode();
     return 'text/plain; charset=utf-8';
-  } catch {
-    return contentType;
+  } catch (error) {
+    if (error instanceof TypeError) return contentType;
+    throw error;
   }
 }
 

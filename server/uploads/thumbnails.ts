@@ -47,9 +47,9 @@ interface Header {
   frames: number;
 }
 
-async function readHeader(data: Buffer): Promise<Header | null> {
+async function readHeader(file: string): Promise<Header | null> {
   try {
-    const meta = await sharp(data, { limitInputPixels: MAX_IMAGE_PIXELS }).metadata();
+    const meta = await sharp(file, { limitInputPixels: MAX_IMAGE_PIXELS }).metadata();
     if (!meta.width || !meta.height) return null;
     const frames = meta.pages ?? 1;
     const pageHeight = frames > 1 ? (meta.pageHeight ?? meta.height) : meta.height;
@@ -66,9 +66,9 @@ async function readHeader(data: Buffer): Promise<Header | null> {
   }
 }
 
-async function render(data: Buffer, format: ThumbnailFormat, frames: number) {
+async function render(file: string, format: ThumbnailFormat, frames: number) {
   const animated = format.animated && frames > 1;
-  const image = sharp(data, {
+  const image = sharp(file, {
     limitInputPixels: MAX_IMAGE_PIXELS,
     ...(animated ? { animated: true, pages: Math.min(frames, MAX_ANIMATED_FRAMES) } : {}),
   });
@@ -98,22 +98,23 @@ function formatsFor(contentType: string, header: Header): ThumbnailFormat[] {
 }
 
 /**
- * Decodes an upload that claims to be an image and stores its thumbnails.
+ * Decodes an upload (the path of its stored file) that claims to be an
+ * image and stores its thumbnails.
  * Anything that does not decode, is too large, or fails to thumbnail is just
  * not an image: the upload succeeds and shows as a plain link.
  */
 export async function makeThumbnails(
   ctx: AppContext,
-  data: Buffer,
+  file: string,
   contentType: string,
 ): Promise<ImageInfo | null> {
   if (!THUMBNAIL_ACCEPT_TYPES.has(contentType)) return null;
-  const header = await readHeader(data);
+  const header = await readHeader(file);
   if (!header) return null;
   const thumbnails: StoredThumbnail[] = [];
   try {
     for (const format of formatsFor(contentType, header)) {
-      const { data: bytes, info } = await render(data, format, header.frames);
+      const { data: bytes, info } = await render(file, format, header.frames);
       const key = newFileKey('uploads', '.webp');
       writeStoredFile(ctx, key, bytes);
       thumbnails.push({

@@ -1,6 +1,6 @@
 import type { AppContext } from '../core/context.js';
 import { ApiError, badRequest } from '../core/errors.js';
-import { newFileKey, removeStoredFile, writeStoredFile } from '../core/file-store.js';
+import { newFileKey, removeStoredFile, storedFilePath, storeFileFrom } from '../core/file-store.js';
 import { attachmentById, insertAttachment, uploadBytesOf } from '../db/queries/attachments.js';
 import { getRealm } from '../db/queries/realm.js';
 import type { UserRow } from '../db/queries/users.js';
@@ -33,32 +33,43 @@ export async function uploadFile(ctx: AppContext, user: UserRow, files: readonly
   if (files.length === 0) throw badRequest('You must specify a file to upload');
   if (files.length > 1) throw badRequest('You may only upload one file at a time');
   const file = files[0]!;
-  if (file.truncated || file.data.length > MAX_FILE_UPLOAD_SIZE_MIB * MIB) {
+  if (file.truncated || file.size > MAX_FILE_UPLOAD_SIZE_MIB * MIB) {
     throw badRequest(
       `Uploaded file is larger than the allowed limit of ${MAX_FILE_UPLOAD_SIZE_MIB} MiB`,
     );
   }
-  checkQuota(ctx, user, file.data.length);
+  checkQuota(ctx, user, file.size);
 
   const name = displayName(file.fileName);
   const contentType = contentTypeOf(file.contentType, name);
   const pathId = newPathId(getRealm(ctx.db)?.id ?? 1, name);
   const storageKey = newFileKey('uploads');
-  writeStoredFile(ctx, storageKey, file.data);
-  const image = await makeThumbnails(ctx, file.data, contentType);
+  // The part is already on disk: it moves into the store, never through memory.
+  storeFileFrom(ctx, storageKey, file.path);
+  const stored = storedFilePath(ctx, storageKey)!;
+  let image: Awaited<ReturnType<typeof makeThumbnails>> = null;
+  let storedType: string;
+  try {
+    image = await makeThumbnails(ctx, stored, contentType);
+    storedType = await withCharset(contentType, stored);
+  } catch (err) {
+    removeStoredFile(ctx, storageKey);
+    if (image) removeThumbnails(ctx, image.thumbnails);
+    throw err;
+  }
 
   try {
     ctx.transaction((tx) => {
       // Again inside the transaction: concurrent uploads must not overshoot together.
-      checkQuota(ctx, user, file.data.length);
+      checkQuota(ctx, user, file.size);
       const id = insertAttachment(ctx.db, {
         owner_id: user.id,
         path_id: pathId,
         file_name: name,
-        size: file.data.length,
+        size: file.size,
         create_time_ms: ctx.now(),
         storage_key: storageKey,
-        content_type: withCharset(contentType, file.data),
+        content_type: storedType,
         image_width: image?.width ?? null,
         image_height: image?.height ?? null,
         image_frames: image?.frames ?? null,

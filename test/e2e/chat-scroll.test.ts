@@ -15,7 +15,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureRenderer } from '../../renderer/build.js';
 import { insertMessage } from '../../server/db/queries/messages.js';
 import { insertStream, insertSubscription } from '../../server/db/queries/streams.js';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import { logInBrowser } from '../helpers/browser-session.js';
+import { FIXTURE_PASSWORD, startTestServer, type TestServer } from '../helpers/server.js';
 import { launchBrowser, openPage, WAIT } from './browser.js';
 
 const SHOTS = path.join(os.tmpdir(), 'hearth-chat-screenshots');
@@ -91,10 +92,7 @@ beforeAll(async () => {
   browser = await launchBrowser();
   ({ page, errors } = await openPage(browser, { viewport: { width: 1200, height: 900 } }));
   // Logged in as the chat keeps it between visits: no log-in form.
-  await page.addInitScript(
-    (credentials) => localStorage.setItem('hearth-chat-credentials', credentials),
-    JSON.stringify({ email: member.email, apiKey: member.apiKey }),
-  );
+  await logInBrowser(page.context(), t.url, member.email, FIXTURE_PASSWORD);
 }, 180_000);
 
 afterAll(async () => {

@@ -569,7 +569,7 @@ describe('the chat page', { timeout: 60_000 }, () => {
     expect(
       errors.filter(
         (e) =>
-          !/^40[13] .*fetch_api_key/.test(e) &&
+          !/^40[13] .*\/chat\/session$/.test(e) &&
           !/net::ERR_CONNECTION_REFUSED/.test(e) &&
           !/^400 .*\/api\/v1\/events\?/.test(e),
       ),

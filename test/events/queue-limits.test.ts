@@ -1,5 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ClientHangup, defaultLimits, EventHub } from '../../server/events/hub.js';
+import {
+  type ClientHangup,
+  defaultLimits,
+  EventHub,
+  type EventHubLimits,
+} from '../../server/events/hub.js';
 import {
   DEFAULT_CLIENT_CAPABILITIES,
   type EventQueue,
@@ -39,8 +44,8 @@ function codeOf(fn: () => unknown): string | undefined {
 describe('EventHub limits', () => {
   let clock = 0;
   const hubs: EventHub[] = [];
-  const makeHub = (limits: { maxEventsPerQueue: number; maxQueuesPerUser: number }) => {
-    const hub = new EventHub(() => clock, undefined, limits);
+  const makeHub = (limits: Partial<EventHubLimits>) => {
+    const hub = new EventHub(() => clock, undefined, { ...defaultLimits, ...limits });
     hubs.push(hub);
     return hub;
   };

@@ -50,14 +50,15 @@ out.plainLanCa = { status: plainLanCa.status, same: plainLanCa.text === ca };
 const plainLoopback = await request(`http://127.0.0.1:${port}/api/v1/server_settings`);
 out.plainLoopback = { status: plainLoopback.status, realmUrl: plainLoopback.body?.realm_url };
 
+const logIn = { username: t.accounts.member.email, password: t.accounts.member.password! };
 const cookieOverTls = await request(`${lanUrl}/chat/session`, {
   ca,
   method: 'POST',
-  auth: t.accounts.member,
+  params: logIn,
 });
 const cookieOverLoopback = await request(`http://127.0.0.1:${port}/chat/session`, {
   method: 'POST',
-  auth: t.accounts.member,
+  params: logIn,
 });
 out.cookies = {
   tls: cookieOverTls.headers['set-cookie']?.[0] ?? null,

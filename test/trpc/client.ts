@@ -5,15 +5,23 @@ import type { AppRouter } from '../../server/trpc/router.js';
 
 export type AdminClient = ReturnType<typeof createTRPCClient<AppRouter>>;
 
-/** A tRPC client for a test server's /trpc, sending `authorization` as given. */
-export function trpcClient(baseUrl: string, authorization?: string): AdminClient {
+/**
+ * A tRPC client for a test server's /trpc, sending `authorization` as given
+ * (or, given headers, those: a browser session's cookie and CSRF header).
+ */
+export function trpcClient(
+  baseUrl: string,
+  authorization?: string | Record<string, string>,
+): AdminClient {
+  const headers =
+    typeof authorization === 'string' ? { authorization } : { ...(authorization ?? {}) };
   return createTRPCClient<AppRouter>({
     links: [
       httpBatchLink({
         url: `${baseUrl}/trpc`,
         transformer: superjson,
         maxItems: 4,
-        headers: () => (authorization ? { authorization } : {}),
+        headers: () => headers,
       }),
     ],
   });

@@ -3,6 +3,8 @@ import type { inferRouterOutputs } from '@trpc/server';
 import superjson from 'superjson';
 import type { IpcPort } from '../../../server/trpc/ipc-wire.js';
 import type { AppRouter } from '../../../server/trpc/router.js';
+import { CSRF_HEADER } from '../chat/data/api.js';
+import { csrfTokenFromCookie, dropLegacyCredentials, hasSession } from '../chat/data/session.js';
 import { ipcLink } from './ipc-link.js';
 
 declare global {
@@ -33,49 +35,31 @@ export function takeAdminToken(): string | null {
 
 export const insideElectron = () => window.hearthIpc !== undefined;
 
-/** Where the chat keeps its login (renderer/src/chat/data/session.ts writes it). */
-const CHAT_CREDENTIALS_KEY = 'hearth-chat-credentials';
-
-export interface ChatCredentials {
-  email: string;
-  apiKey: string;
-}
-
 /**
- * The chat's saved login on this origin, if any: without the admin token,
- * the admin UI acts as that user (an administrator sees the admin pages).
+ * How the admin UI is allowed in: the desktop's IPC, the admin token, or
+ * the chat's browser session on this origin (its cookie, which the browser
+ * sends, and its CSRF token, echoed on every call): the procedures then act
+ * as that user and check their role.
  */
-export function savedChatCredentials(): ChatCredentials | null {
-  try {
-    const saved = JSON.parse(localStorage.getItem(CHAT_CREDENTIALS_KEY) ?? 'null') as unknown;
-    if (!saved || typeof saved !== 'object') return null;
-    const { email, apiKey } = saved as Record<string, unknown>;
-    return typeof email === 'string' && typeof apiKey === 'string' && email && apiKey
-      ? { email, apiKey }
-      : null;
-  } catch {
-    return null;
-  }
-}
-
-/** HTTP Basic for an e-mail and API key (UTF-8, as the server decodes it). */
-function basicAuthorization({ email, apiKey }: ChatCredentials): string {
-  const bytes = new TextEncoder().encode(`${email}:${apiKey}`);
-  return `Basic ${btoa(String.fromCharCode(...bytes))}`;
-}
-
-/** How the admin UI is allowed in: the desktop's IPC, the admin token, or the chat's login. */
 export type AdminAccess =
   | { kind: 'electron' }
   | { kind: 'token'; token: string }
-  | { kind: 'chat-login'; credentials: ChatCredentials };
+  | { kind: 'session' };
 
 export function adminAccess(): AdminAccess | null {
   if (insideElectron()) return { kind: 'electron' };
+  // An API key an earlier chat saved here no longer opens anything.
+  dropLegacyCredentials();
   const token = takeAdminToken();
   if (token) return { kind: 'token', token };
-  const credentials = savedChatCredentials();
-  return credentials ? { kind: 'chat-login', credentials } : null;
+  return hasSession() ? { kind: 'session' } : null;
+}
+
+/** The headers that say who calls /trpc, read at each call (the session's cookie may change). */
+function credentialHeaders(access: AdminAccess | null): Record<string, string> {
+  if (access?.kind === 'token') return { Authorization: `Bearer ${access.token}` };
+  const csrf = access?.kind === 'session' ? csrfTokenFromCookie() : null;
+  return csrf ? { [CSRF_HEADER]: csrf } : {};
 }
 
 /**
@@ -84,12 +68,6 @@ export function adminAccess(): AdminAccess | null {
  * chat's logged-in user (the procedures check that user's role).
  */
 export function createApi(access: AdminAccess | null): Api {
-  const authorization =
-    access?.kind === 'token'
-      ? `Bearer ${access.token}`
-      : access?.kind === 'chat-login'
-        ? basicAuthorization(access.credentials)
-        : null;
   const port = window.hearthIpc;
   const link: TRPCLink<AppRouter> =
     access?.kind === 'electron' && port
@@ -99,7 +77,7 @@ export function createApi(access: AdminAccess | null): Api {
           transformer: superjson,
           // The server caps the batched procedure list in the path at 100 characters.
           maxItems: 3,
-          headers: () => (authorization ? { Authorization: authorization } : {}),
+          headers: () => credentialHeaders(access),
         });
   return createTRPCClient<AppRouter>({ links: [link] });
 }

@@ -1,6 +1,6 @@
 /**
  * The chat page's first script (chat/boot.js), a few kilobytes run before the
- * app's bundle. With saved credentials it sends register at once and, once
+ * app's bundle. With a session it sends register at once and, once
  * register has answered, asks for the feed the address names, as far as the
  * address alone tells it (`#narrow/channel/9-infra` carries the id). The
  * bundle takes a few hundred milliseconds to arrive, compile and run before
@@ -9,16 +9,14 @@
  * that turns out wrong once register's state resolves the address is
  * simply not taken.
  */
-import { ZulipApi } from './data/api.js';
 import { firstWindowParams } from './data/feed-window.js';
 import { REGISTER_PARAMS } from './data/register-params.js';
-import { savedCredentials } from './data/session.js';
+import { hasSession, sessionApi } from './data/session.js';
 import { initialChatState } from './data/state.js';
 import { routeFromHash } from './views/routes.js';
 
-const credentials = savedCredentials();
-if (credentials) {
-  const api = new ZulipApi({ credentials });
+if (hasSession()) {
+  const api = sessionApi();
   const registered = api.headStart('POST', '/register', REGISTER_PARAMS);
   const route = routeFromHash(location.hash, initialChatState());
   if (route.kind === 'feed') {

@@ -12,6 +12,7 @@ import { invitations } from './0010-invitations.js';
 import { channelFolders } from './0011-channel-folders.js';
 import { navigationViews } from './0012-navigation-views.js';
 import { realmUserSettingsDefaults } from './0013-realm-user-settings-defaults.js';
+import { browserSessions } from './0014-browser-sessions.js';
 
 export interface Migration {
   version: number;
@@ -34,4 +35,5 @@ export const migrations: Migration[] = [
   channelFolders,
   navigationViews,
   realmUserSettingsDefaults,
+  browserSessions,
 ];

@@ -1,37 +1,57 @@
-import { CHAT_SESSION_COOKIE, startChatSession } from '../../auth/index.js';
-import { AnswerWithHeaders, publicRoute, type RequestInfo, route } from '../route.js';
+import {
+  CSRF_COOKIE,
+  endBrowserSession,
+  SESSION_COOKIE,
+  startBrowserSession,
+} from '../../auth/index.js';
+import type { AppContext } from '../../core/context.js';
+import { p } from '../params.js';
+import { AnswerWithHeaders, publicRoute, type RequestInfo } from '../route.js';
 
 /**
- * HttpOnly: page scripts never see it (an injected script could not carry
- * it off). SameSite=Strict: no other site's page makes the browser send it.
- * Secure whenever the request came over https (RequestInfo.secureCookies);
- * not on this machine's plain-http loopback, where a browser may drop a
- * Secure cookie, which would leave the chat's images broken.
+ * The session cookie is HttpOnly (page scripts never see it); the CSRF
+ * cookie is for the page to read and echo. Both SameSite=Lax: another
+ * site's requests do not carry them, a link followed to the chat does.
+ * Secure by the one rule of RequestInfo.secureCookies (over TLS, or an https
+ * external URL); not on this machine's plain-http loopback, where a browser
+ * would drop a Secure cookie.
  */
-function cookie(info: RequestInfo, value: string, maxAgeSeconds: number): string {
-  const secure = info.secureCookies ? '; Secure' : '';
-  return `${CHAT_SESSION_COOKIE}=${value}; Max-Age=${maxAgeSeconds}; Path=/; HttpOnly; SameSite=Strict${secure}`;
+function cookies(
+  ctx: AppContext,
+  request: RequestInfo,
+  session: { token: string; csrfToken: string; maxAgeSeconds: number } | null,
+): string[] {
+  const secure = request.secureCookies ? '; Secure' : '';
+  const maxAge = session?.maxAgeSeconds ?? 0;
+  const common = `Max-Age=${maxAge}; Path=/; SameSite=Lax${secure}`;
+  return [
+    `${SESSION_COOKIE}=${session?.token ?? ''}; ${common}; HttpOnly`,
+    `${CSRF_COOKIE}=${session?.csrfToken ?? ''}; ${common}`,
+  ];
 }
 
 /** Nothing about a session may be cached by the browser or anything in between. */
 const NO_STORE = { 'Cache-Control': 'no-store' };
 
 /**
- * POST /chat/session (Basic auth, as the API): the chat's image credentials,
- * a cookie the /user_uploads routes accept. DELETE /chat/session clears it;
- * it needs no credentials, so logging out works after a key changed.
+ * POST /chat/session: log in with e-mail and password (the same checks,
+ * limits and errors as POST /fetch_api_key); sets the session and CSRF
+ * cookies and answers the user's id and the CSRF token. DELETE
+ * /chat/session: log out, ending the session server-side; it clears the
+ * cookies even when there was no live session.
  */
 export const chatSessionRoutes = [
-  route({
+  publicRoute({
     method: 'POST',
     path: '/chat/session',
     atRoot: true,
-    params: {},
-    handler: (ctx, user, _params, info) => {
-      const session = startChatSession(ctx, user);
+    auth: 'none',
+    params: { username: p.str(), password: p.str() },
+    handler: async (ctx, _user, params, request) => {
+      const session = await startBrowserSession(ctx, params.username, params.password, request.ip);
       return new AnswerWithHeaders(
-        {},
-        { ...NO_STORE, 'Set-Cookie': cookie(info, session.value, session.maxAgeSeconds) },
+        { user_id: session.user.id, csrf_token: session.csrfToken },
+        { ...NO_STORE, 'Set-Cookie': cookies(ctx, request, session) },
       );
     },
   }),
@@ -41,7 +61,13 @@ export const chatSessionRoutes = [
     atRoot: true,
     auth: 'none',
     params: {},
-    handler: (_ctx, _user, _params, info) =>
-      new AnswerWithHeaders({}, { ...NO_STORE, 'Set-Cookie': cookie(info, '', 0) }),
+    handler: (ctx, _user, _params, request) => {
+      endBrowserSession(ctx, {
+        cookie: request.cookie,
+        method: 'DELETE',
+        csrfToken: request.csrfToken,
+      });
+      return new AnswerWithHeaders({}, { ...NO_STORE, 'Set-Cookie': cookies(ctx, request, null) });
+    },
   }),
 ];

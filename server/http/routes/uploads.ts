@@ -16,8 +16,8 @@ const rest = { realm_id: p.str(), '*': p.str() };
 /**
  * POST /user_uploads, GET /attachments, DELETE /attachments/{id}, the
  * temporary-URL endpoint, and the files themselves at the site root
- * (/user_uploads/..., as Zulip serves them). The files also accept the
- * chat's session cookie: the chat's <img> and links send no Basic auth.
+ * (/user_uploads/..., as Zulip serves them). The chat's <img> and links
+ * send no Authorization header: its browser session stands for the user.
  */
 export const uploadRoutes = [
   route({
@@ -48,7 +48,6 @@ export const uploadRoutes = [
     method: 'GET',
     path: '/user_uploads/:realm_id(^\\d+)/*',
     atRoot: true,
-    acceptsChatSession: true,
     params: rest,
     handler: (ctx, user, params) => serveUpload(ctx, user, params.realm_id, params['*']),
   }),
@@ -56,7 +55,6 @@ export const uploadRoutes = [
     method: 'GET',
     path: '/user_uploads/download/:realm_id(^\\d+)/*',
     atRoot: true,
-    acceptsChatSession: true,
     params: rest,
     handler: (ctx, user, params) =>
       serveUpload(ctx, user, params.realm_id, params['*'], { download: true }),
@@ -65,7 +63,6 @@ export const uploadRoutes = [
     method: 'GET',
     path: '/user_uploads/thumbnail/*',
     atRoot: true,
-    acceptsChatSession: true,
     params: { '*': p.str() },
     handler: (ctx, user, params) => serveThumbnail(ctx, user, params['*']),
   }),

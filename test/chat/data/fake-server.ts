@@ -17,6 +17,8 @@ export interface Call {
   method: string;
   path: string;
   params: Record<string, string>;
+  /** The request's headers, names lower-cased. */
+  headers: Record<string, string>;
 }
 
 /** An answer: a JSON body with a status, or a thrown network failure. */
@@ -45,7 +47,11 @@ export function fakeFetch(handler: Handler, calls: Call[]): typeof fetch {
     const method = init.method ?? 'GET';
     const params: Record<string, string> = Object.fromEntries(url.searchParams);
     if (init.body instanceof URLSearchParams) Object.assign(params, Object.fromEntries(init.body));
-    const call = { method, path: url.pathname.replace(/^\/api\/v1/, ''), params };
+    const headers: Record<string, string> = {};
+    new Headers(init.headers).forEach((value, name) => {
+      headers[name] = value;
+    });
+    const call = { method, path: url.pathname.replace(/^\/api\/v1/, ''), params, headers };
     calls.push(call);
     const signal = init.signal ?? undefined;
     const pending = handler(call, signal) ?? success();

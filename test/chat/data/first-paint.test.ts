@@ -9,7 +9,6 @@ import { ApiError, ZulipApi } from '../../../renderer/src/chat/data/api.js';
 import { firstWindowParams } from '../../../renderer/src/chat/data/feed-window.js';
 import type { Narrow } from '../../../renderer/src/chat/data/model.js';
 import { REGISTER_PARAMS } from '../../../renderer/src/chat/data/register-params.js';
-import { CREDENTIALS_KEY } from '../../../renderer/src/chat/data/session.js';
 import {
   type Call,
   type FakeStore,
@@ -110,12 +109,11 @@ describe('the page’s first script', () => {
     vi.resetModules();
   });
 
-  const boot = async (saved: string | null, hash = '', handler?: Handler) => {
+  /** Runs boot.js on a page whose cookies hold `csrf` (a session) or nothing. */
+  const boot = async (csrf: string | null, hash = '', handler?: Handler) => {
     const calls: Call[] = [];
     vi.stubGlobal('location', { origin: 'http://chat.test', hash });
-    vi.stubGlobal('localStorage', {
-      getItem: (key: string) => (key === CREDENTIALS_KEY ? saved : null),
-    });
+    vi.stubGlobal('document', { cookie: csrf ? `theme=dark; hearth_csrf=${csrf}` : 'theme=dark' });
     const answer: Handler = (call) =>
       call.path === '/register' ? success({ queue_id: 'early' }) : messagesAnswer();
     vi.stubGlobal('fetch', fakeFetch(handler ?? answer, calls));
@@ -125,21 +123,27 @@ describe('the page’s first script', () => {
     await new Promise((resolve) => setTimeout(resolve, 10));
     return calls;
   };
-  const saved = JSON.stringify(credentials);
+  const saved = 'the-csrf-token';
+  /** The store's own client on that page. */
+  const pageApi = async () => {
+    const { ZulipApi: Api } = await import('../../../renderer/src/chat/data/api.js');
+    return new Api({ csrfToken: () => saved });
+  };
   /** A request's parameters as the fake server reads them from the wire. */
   const onTheWire = (params: Record<string, unknown>) =>
     Object.fromEntries(
       Object.entries(params).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)]),
     );
 
-  it('sends the store’s register with saved credentials, for the store to take', async () => {
+  it('sends the store’s register with the session, for the store to take', async () => {
     const calls = await boot(saved);
     expect(calls).toHaveLength(1);
     expect(calls[0]).toMatchObject({ method: 'POST', path: '/register' });
     expect(calls[0]!.params).toEqual(onTheWire(REGISTER_PARAMS));
+    // The session's cookie goes by itself; its CSRF token goes in the header, no key anywhere.
+    expect(calls[0]!.headers).toEqual({ 'x-csrftoken': saved });
     // The store's own register (same module instance as boot's) takes it.
-    const { ZulipApi: Api } = await import('../../../renderer/src/chat/data/api.js');
-    const api = new Api({ credentials });
+    const api = await pageApi();
     expect(await api.call('POST', '/register', REGISTER_PARAMS)).toMatchObject({
       queue_id: 'early',
     });
@@ -160,8 +164,7 @@ describe('the page’s first script', () => {
     ];
     expect(calls[1]!.params).toEqual(onTheWire(firstWindowParams(narrow)));
     // The store's fetch of the same window takes it.
-    const { ZulipApi: Api } = await import('../../../renderer/src/chat/data/api.js');
-    await new Api({ credentials }).call('GET', '/messages', firstWindowParams(narrow));
+    await (await pageApi()).call('GET', '/messages', firstWindowParams(narrow));
     expect(calls).toHaveLength(2);
   });
 

@@ -5,7 +5,6 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Message } from '../../../renderer/src/chat/data/model.js';
-import { CREDENTIALS_KEY } from '../../../renderer/src/chat/data/session.js';
 import {
   type Call,
   type FakeStore,
@@ -586,25 +585,28 @@ describe('actions', () => {
     await waitFor(() => pings().length === 2);
   });
 
-  it('logs out: deletes the queue and the image cookie, forgets the key', async () => {
-    const saved = new Map<string, string>([[CREDENTIALS_KEY, '{"email":"a","apiKey":"b"}']]);
-    const storage = {
-      getItem: (k: string) => saved.get(k) ?? null,
-      setItem: (k: string, v: string) => saved.set(k, v),
-      removeItem: (k: string) => saved.delete(k),
+  it('logs out: deletes the queue, ends the session, forgets its CSRF cookie', async () => {
+    const written: string[] = [];
+    const page = {
+      get cookie() {
+        return 'hearth_csrf=token';
+      },
+      set cookie(value: string) {
+        written.push(value);
+      },
     };
-    Object.assign(globalThis, { localStorage: storage });
+    Object.assign(globalThis, { document: page });
     try {
       const f = await withFeed([], []);
       await f.store.actions.logOut();
       expect(f.store.getState().connection).toBe('logged-out');
       expect(calledAt(f, '/events', 'DELETE')[0]?.params).toEqual({ queue_id: 'q' });
       expect(calledAt(f, '/chat/session', 'DELETE')).toHaveLength(1);
-      expect(saved.has(CREDENTIALS_KEY)).toBe(false);
+      expect(written).toEqual([expect.stringMatching(/^hearth_csrf=; Max-Age=0; Path=\/;/)]);
       // No timer outlives the session (presence pings, typing expiry, mark-read batches).
       expect(f.timers.filter((timer) => !timer.cleared)).toEqual([]);
     } finally {
-      delete (globalThis as { localStorage?: unknown }).localStorage;
+      delete (globalThis as { document?: unknown }).document;
     }
   });
 });

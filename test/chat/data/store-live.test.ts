@@ -66,19 +66,50 @@ function until(store: ChatStore, test: (s: ChatState) => boolean, ms = 5000): Pr
 }
 
 describe('the chat store on the real server', () => {
-  it('logs in with a password and keeps the key', async () => {
-    const api = new ZulipApi({ baseUrl: t.url });
-    const credentials = await logIn(t.accounts.member.email, FIXTURE_PASSWORD, api);
-    expect(credentials).toEqual({
-      email: t.accounts.member.email,
-      apiKey: t.accounts.member.apiKey,
+  it('logs in with a password to a session, connects with it, and logs out', async () => {
+    // A browser's cookie jar, in small: what the server sets goes back with each request.
+    const jar = new Map<string, string>();
+    const browserFetch: typeof fetch = async (input, init = {}) => {
+      const headers = new Headers(init.headers);
+      headers.set('cookie', [...jar].map(([k, v]) => `${k}=${v}`).join('; '));
+      const response = await fetch(input, { ...init, headers });
+      for (const line of response.headers.getSetCookie()) {
+        const [pair = ''] = line.split(';');
+        const eq = pair.indexOf('=');
+        const value = pair.slice(eq + 1);
+        if (value === '') jar.delete(pair.slice(0, eq));
+        else jar.set(pair.slice(0, eq), value);
+      }
+      return response;
+    };
+    const api = new ZulipApi({
+      baseUrl: t.url,
+      csrfToken: () => jar.get('hearth_csrf') ?? null,
+      fetch: browserFetch,
     });
-    expect(api.credentials).toEqual(credentials);
+    expect(await logIn(t.accounts.member.email, FIXTURE_PASSWORD, api)).toEqual({
+      userId: t.accounts.member.id,
+    });
+    expect([...jar.keys()].sort()).toEqual(['hearth_csrf', 'hearth_session']);
+    const store = createChatStore(api);
+    try {
+      const state = await until(store, (s) => s.connection === 'connected');
+      expect(state.ownUserId).toBe(t.accounts.member.id);
+      const session = jar.get('hearth_session');
+      await store.actions.logOut();
+      expect(store.getState().connection).toBe('logged-out');
+      expect(jar.size).toBe(0);
+      // The session is over on the server, not only forgotten here.
+      const replay = await fetch(`${t.url}/api/v1/users/me`, {
+        headers: { cookie: `hearth_session=${session}` },
+      });
+      expect(replay.status).toBe(401);
+    } finally {
+      store.close();
+    }
     await expect(
       logIn(t.accounts.member.email, 'wrong', new ZulipApi({ baseUrl: t.url })),
-    ).rejects.toMatchObject({
-      status: 401,
-    });
+    ).rejects.toMatchObject({ status: 401, code: 'AUTHENTICATION_FAILED' });
   });
 
   it('registers, shows a narrow, counts unreads live and reads them', async () => {

@@ -1,16 +1,24 @@
 /**
  * The chat view's client of Hearth's Zulip REST API: same-origin calls to
- * /api/v1 with Basic auth (`email:api_key`), parameters form-encoded the way
- * Zulip's own clients send them (arrays and objects as JSON text).
+ * /api/v1, parameters form-encoded the way Zulip's own clients send them
+ * (arrays and objects as JSON text). In the browser the page's session
+ * cookie authenticates (the browser sends it) and every call echoes the
+ * session's CSRF token in X-CSRFToken (session.ts); outside a browser
+ * (tests, scripts) Basic auth with `email:api_key` does, as for any Zulip
+ * client.
  */
 
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 export type Params = Record<string, unknown>;
 
+/** An API key, for use outside a browser session (tests, scripts). */
 export interface Credentials {
   email: string;
   apiKey: string;
 }
+
+/** The header that carries a browser session's CSRF token (Django's and Zulip's). */
+export const CSRF_HEADER = 'X-CSRFToken';
 
 /** A Zulip error answer (`result: "error"`), or a failure to reach the server. */
 export class ApiError extends Error {
@@ -55,7 +63,8 @@ const basic = ({ email, apiKey }: Credentials) =>
  * page's first script and the app are separate bundles.
  */
 interface HeadStart {
-  authorization: string;
+  /** Who asked: the credential headers, as text. */
+  who: string;
   body: string;
   response: Promise<Response>;
 }
@@ -70,12 +79,12 @@ function headStarts(): Map<string, HeadStart> {
 /**
  * The head start for this request, if one was sent: only the first call to a
  * method and path may take it (an answer kept longer would be stale), and
- * only when it asks exactly the same thing as the same user.
+ * only when it asks exactly the same thing with the same credentials.
  */
 function takeHeadStart(
   method: HttpMethod,
   path: string,
-  authorization: string,
+  who: string,
   body: BodyInit | undefined,
 ): Promise<Response> | null {
   const starts = headStarts();
@@ -84,24 +93,29 @@ function takeHeadStart(
   if (!start) return null;
   starts.delete(key);
   const text = body === undefined ? '' : body instanceof URLSearchParams ? body.toString() : null;
-  return start.authorization === authorization && start.body === text ? start.response : null;
+  return start.who === who && start.body === text ? start.response : null;
 }
 
 export interface ApiOptions {
   /** The server's origin; the page's own by default. */
   baseUrl?: string;
+  /** An API key sent as Basic auth; none in the browser chat, whose session cookie stands for it. */
   credentials?: Credentials | null;
+  /** The browser session's CSRF token, read at each call (the page's cookie may change). */
+  csrfToken?: () => string | null;
   fetch?: typeof fetch;
 }
 
 export class ZulipApi {
   readonly baseUrl: string;
   credentials: Credentials | null;
+  private readonly csrfToken: () => string | null;
   private readonly fetchImpl: typeof fetch;
 
   constructor(options: ApiOptions = {}) {
     this.baseUrl = options.baseUrl ?? location.origin;
     this.credentials = options.credentials ?? null;
+    this.csrfToken = options.csrfToken ?? (() => null);
     this.fetchImpl = options.fetch ?? fetch.bind(globalThis);
   }
 
@@ -136,20 +150,24 @@ export class ZulipApi {
     return { url: `/api/v1${path}${query}`, body: inQuery ? undefined : form };
   }
 
-  private authorization(): string {
-    return this.credentials ? basic(this.credentials) : '';
+  /** The headers that say who calls: Basic auth with a key, else the session's CSRF token. */
+  private authHeaders(): Record<string, string> {
+    if (this.credentials) return { Authorization: basic(this.credentials) };
+    const csrf = this.csrfToken();
+    return csrf ? { [CSRF_HEADER]: csrf } : {};
   }
 
   /**
    * Calls a path outside /api/v1 (`/chat/session`) with the same
-   * authentication and error handling as `call`.
+   * authentication and error handling as `call`; parameters go in a form body.
    */
   callAtRoot<T = Record<string, unknown>>(
     method: HttpMethod,
     path: string,
+    params?: Params,
     signal?: AbortSignal,
   ): Promise<T> {
-    return this.send<T>(method, path, undefined, signal);
+    return this.send<T>(method, path, params ? encodeParams(params) : undefined, signal);
   }
 
   /**
@@ -160,16 +178,12 @@ export class ZulipApi {
    */
   headStart(method: HttpMethod, path: string, params: Params = {}): Promise<Response> {
     const { url, body } = this.request(method, path, params);
-    const authorization = this.authorization();
-    const response = this.fetchImpl(this.url(url), {
-      method,
-      headers: authorization ? { Authorization: authorization } : {},
-      body,
-    });
+    const headers = this.authHeaders();
+    const response = this.fetchImpl(this.url(url), { method, headers, body });
     // Rejections are the taker's to handle; an answer nobody takes is no error.
     response.catch(() => {});
     headStarts().set(`${method} ${url}`, {
-      authorization,
+      who: JSON.stringify(headers),
       body: body?.toString() ?? '',
       response,
     });
@@ -200,14 +214,13 @@ export class ZulipApi {
     body: BodyInit | undefined,
     signal: AbortSignal | undefined,
   ): Promise<T> {
-    const authorization = this.authorization();
-    const headers: Record<string, string> = authorization ? { Authorization: authorization } : {};
+    const headers = this.authHeaders();
     let response: Response;
     try {
-      // A DELETE (the event queue, the image cookie) is often sent as the page
+      // A DELETE (the event queue, the session) is often sent as the page
       // goes away; keepalive lets it finish after the page is gone.
       const keepalive = method === 'DELETE';
-      response = await (takeHeadStart(method, path, authorization, body) ??
+      response = await (takeHeadStart(method, path, JSON.stringify(headers), body) ??
         this.fetchImpl(this.url(path), { method, headers, body, signal, keepalive }));
     } catch (err) {
       if (signal?.aborted) throw err;

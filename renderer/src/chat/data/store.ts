@@ -7,7 +7,7 @@ import { narrowKey } from './narrow.js';
 import { Reading } from './reading.js';
 import { REGISTER_PARAMS } from './register-params.js';
 import { Sending } from './sending.js';
-import { closeImageSession, forgetCredentials, openImageSession } from './session.js';
+import { logOut as endSession } from './session.js';
 import { presenceFrom, type RegisterAnswer, stateFromRegister } from './state.js';
 import { type Clock, realClock, StoreCore } from './store-core.js';
 import { bookFromRegister, forget } from './unread.js';
@@ -120,9 +120,6 @@ export function createChatStore(api: ZulipApi, options: StoreOptions = {}): Chat
   }
 
   async function run(): Promise<void> {
-    // Only <img> loads need the cookie, and they come after register and a
-    // message fetch: ask for both at once rather than one round trip after the other.
-    void openImageSession(api).catch(() => {});
     let failures = 0;
     // A poll that answers at once: the first after a (re-)register or a failure,
     // so the connection shows as back now rather than at the next event or heartbeat.
@@ -277,14 +274,11 @@ export function createChatStore(api: ZulipApi, options: StoreOptions = {}): Chat
   }
 
   async function logOut() {
-    // Send what was read before the key goes.
+    // Send what was read, and drop the queue, before the session ends.
     await reading.flush().catch(() => {});
     const queue = stop();
-    await Promise.all([
-      queue !== null ? api.call('DELETE', '/events', { queue_id: queue }).catch(() => {}) : null,
-      closeImageSession(api),
-    ]);
-    forgetCredentials();
+    if (queue !== null) await api.call('DELETE', '/events', { queue_id: queue }).catch(() => {});
+    await endSession(api);
     core.set({ ...core.state, connection: 'logged-out' });
   }
 

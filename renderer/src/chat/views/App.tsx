@@ -1,7 +1,6 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
-import { type Credentials, ZulipApi } from '../data/api.js';
 import type { ChatState, ChatStore, Narrow } from '../data/model.js';
-import { forgetCredentials, savedCredentials } from '../data/session.js';
+import { dropLegacyCredentials, forgetSession, hasSession, sessionApi } from '../data/session.js';
 import { createChatStore } from '../data/store.js';
 import { ChatStoreProvider, useChat } from '../data/store-context.js';
 import { ChatShell } from './ChatShell.js';
@@ -14,29 +13,39 @@ function openingNarrow(state: ChatState): Narrow | null {
   return route.kind === 'feed' ? route.narrow : null;
 }
 
-/** The login page until there are credentials, then the chat on its own store. */
+/** An API key an earlier version kept in this browser, dropped unused at load. */
+const droppedSavedKey = typeof localStorage !== 'undefined' && dropLegacyCredentials();
+
+/**
+ * The login page until the browser holds a session, then the chat on its
+ * own store; each log-in starts a fresh one.
+ */
 export function App() {
-  const [credentials, setCredentials] = useState<Credentials | null>(() => savedCredentials());
-  if (!credentials) return <LoginPage onLoggedIn={setCredentials} />;
+  const [login, setLogin] = useState<number | null>(() => (hasSession() ? 0 : null));
+  if (login === null) {
+    return (
+      <LoginPage
+        notice={
+          droppedSavedKey
+            ? 'Hearth now keeps you logged in with a session that expires. Please log in again.'
+            : null
+        }
+        onLoggedIn={() => setLogin((n) => (n ?? 0) + 1)}
+      />
+    );
+  }
   return (
     <ChatSession
-      key={credentials.email}
-      credentials={credentials}
+      key={login}
       onLoggedOut={() => {
-        forgetCredentials();
-        setCredentials(null);
+        forgetSession();
+        setLogin(null);
       }}
     />
   );
 }
 
-function ChatSession({
-  credentials,
-  onLoggedOut,
-}: {
-  credentials: Credentials;
-  onLoggedOut: () => void;
-}) {
+function ChatSession({ onLoggedOut }: { onLoggedOut: () => void }) {
   const [store, setStore] = useState<ChatStore | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
 
@@ -45,7 +54,7 @@ function ChatSession({
   useLayoutEffect(() => {
     let created: ChatStore;
     try {
-      created = createChatStore(new ZulipApi({ credentials }), { openingNarrow });
+      created = createChatStore(sessionApi(), { openingNarrow });
     } catch (err) {
       setFailure(err instanceof Error ? err.message : String(err));
       return;
@@ -57,7 +66,7 @@ function ChatSession({
       window.removeEventListener('pagehide', closeOnUnload);
       created.close();
     };
-  }, [credentials]);
+  }, []);
 
   if (failure) {
     return (
@@ -88,7 +97,7 @@ export const OPENING_FEED_WAIT_MS = 400;
 
 /**
  * Waits for the first register (and, briefly, the opening feed's messages);
- * a key the server no longer accepts logs out.
+ * a session the server no longer accepts logs out.
  */
 function Connected({ onLogOut, onLoggedOut }: { onLogOut: () => void; onLoggedOut: () => void }) {
   const connection = useChat((s) => s.connection);

@@ -1,10 +1,19 @@
 import { type FormEvent, useState } from 'react';
-import { ApiError, type Credentials } from '../data/api.js';
+import { ApiError } from '../data/api.js';
 import { logIn } from '../data/session.js';
 import { TrustThisServer } from './TrustThisServer.js';
 
-/** E-mail and password; the server's own error shown beside the form. */
-export function LoginPage({ onLoggedIn }: { onLoggedIn: (credentials: Credentials) => void }) {
+/**
+ * E-mail and password; the server's own error shown beside the form, and
+ * `notice` (why the page asks again) above it.
+ */
+export function LoginPage({
+  onLoggedIn,
+  notice = null,
+}: {
+  onLoggedIn: () => void;
+  notice?: string | null;
+}) {
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [error, setError] = useState<string | null>(null);
@@ -15,7 +24,8 @@ export function LoginPage({ onLoggedIn }: { onLoggedIn: (credentials: Credential
     setBusy(true);
     setError(null);
     try {
-      onLoggedIn(await logIn(email.trim(), password));
+      await logIn(email.trim(), password);
+      onLoggedIn();
     } catch (err) {
       setError(err instanceof ApiError || err instanceof Error ? err.message : String(err));
       setBusy(false);
@@ -26,6 +36,11 @@ export function LoginPage({ onLoggedIn }: { onLoggedIn: (credentials: Credential
     <main className="login-page">
       <form className="login-card" onSubmit={submit} aria-labelledby="login-title" noValidate>
         <h1 id="login-title">Log in to Hearth</h1>
+        {notice && (
+          <p className="login-notice" role="status">
+            {notice}
+          </p>
+        )}
         <div className="field">
           <label htmlFor="login-email">E-mail</label>
           <input
