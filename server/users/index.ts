@@ -23,7 +23,7 @@ export {
   userSettingsState,
 } from './settings-state.js';
 export { realmBotState, realmUserState } from './state.js';
-export { isSystemBot } from './system-bots.js';
+export { isSystemBot, notificationBotAddress } from './system-bots.js';
 export {
   accessUserByEmail,
   accessUserById,

@@ -3,8 +3,10 @@ import type { UserRow } from '../db/queries/users.js';
 import { loadRealm } from '../shared/realm.js';
 
 /** The Notification Bot's address: one per organization, under its e-mail domain. */
+export const notificationBotAddress = (emailDomain: string) => `notification-bot@${emailDomain}`;
+
 export function notificationBotEmail(ctx: AppContext): string {
-  return `notification-bot@${loadRealm(ctx).row.email_domain}`;
+  return notificationBotAddress(loadRealm(ctx).row.email_domain);
 }
 
 /**

@@ -1,0 +1,16 @@
+/**
+ * Moving an organization between Hearth and Zulip Server: Zulip's native
+ * export written from Hearth's database (export/), a Zulip export read into
+ * an empty data directory (import/), each pinned to a Zulip release line by
+ * a profile (profiles/), and the contract check both rely on.
+ */
+export { checkExportContract } from './contract.js';
+export { isDjangoValidEmail } from './email.js';
+export {
+  type ExportProgress,
+  ExportRefused,
+  type ExportSummary,
+  isTarballPath,
+  writeZulipExport,
+} from './export/write-export.js';
+export { DEFAULT_PROFILE, type ExportProfile, profileNamed, profiles } from './profiles/index.js';
