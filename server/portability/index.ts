@@ -13,4 +13,10 @@ export {
   isTarballPath,
   writeZulipExport,
 } from './export/write-export.js';
+export {
+  type ImportOptions,
+  type ImportSummary,
+  importZulipExport,
+} from './import/import-zulip.js';
+export { ImportRefused, SUPPORTED_ZULIP_MAJORS } from './import/source.js';
 export { DEFAULT_PROFILE, type ExportProfile, profileNamed, profiles } from './profiles/index.js';
