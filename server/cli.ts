@@ -10,6 +10,7 @@ import { ApiError } from './core/errors.js';
 import { defaultDataDir } from './data-dir.js';
 import { DatabaseTooNewError } from './db/migrate.js';
 import { consoleLogger, createServer, type RunningServer } from './index.js';
+import { type PortabilityCommand, runPortabilityCommand } from './portability-cli.js';
 import { deactivateOrganization } from './realm/index.js';
 import { isLoopbackHost, isWildcardHost, normalizeExternalUrl } from './shared/network.js';
 
@@ -30,6 +31,8 @@ export interface CliOptions {
    * null removes it; undefined leaves the stored one as it is.
    */
   jwtKey?: string | null;
+  /** --export-zulip, --import-zulip or --set-password: do that and exit (portability-cli.ts). */
+  portability?: PortabilityCommand;
 }
 
 const truthy = (value: string | undefined) =>
@@ -49,6 +52,9 @@ export function parseCliOptions(argv: string[], env: NodeJS.ProcessEnv): CliOpti
       'deactivate-organization': { type: 'boolean' },
       'set-jwt-key': { type: 'string' },
       'clear-jwt-key': { type: 'boolean' },
+      'export-zulip': { type: 'string' },
+      'import-zulip': { type: 'string' },
+      'set-password': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
     strict: true,
@@ -68,7 +74,14 @@ export function parseCliOptions(argv: string[], env: NodeJS.ProcessEnv): CliOpti
                      deactivate the organization (every API request then fails) and exit
   --set-jwt-key KEY  store the organization's JWT key (HS256, at least 32 bytes), enabling
                      POST /api/v1/jwt/fetch_api_key (HEARTH_JWT_KEY)
-  --clear-jwt-key    remove the stored JWT key, disabling JWT login (HEARTH_CLEAR_JWT_KEY=1)`);
+  --clear-jwt-key    remove the stored JWT key, disabling JWT login (HEARTH_CLEAR_JWT_KEY=1)
+  --export-zulip OUT write the organization as a Zulip 12.x export into the empty folder OUT
+                     (or OUT.tar.gz) and exit; works while the server runs (docs/moving-to-zulip.md)
+  --import-zulip PATH
+                     read a Zulip 10.x-12.x export (folder or .tar.gz) into the empty data
+                     directory and exit
+  --set-password EMAIL
+                     set that person's password (from HEARTH_PASSWORD, or typed) and exit`);
     process.exit(0);
   }
   const portText = values.port ?? env.HEARTH_PORT ?? '9991';
@@ -86,7 +99,25 @@ export function parseCliOptions(argv: string[], env: NodeJS.ProcessEnv): CliOpti
       ? false
       : env.HEARTH_RATE_LIMIT === undefined || truthy(env.HEARTH_RATE_LIMIT),
     deactivateOrganization: values['deactivate-organization'] ?? false,
+    portability: portabilityCommand(values),
   };
+}
+
+function portabilityCommand(values: {
+  'export-zulip'?: string;
+  'import-zulip'?: string;
+  'set-password'?: string;
+}): PortabilityCommand | undefined {
+  const given: PortabilityCommand[] = [];
+  if (values['export-zulip'] !== undefined)
+    given.push({ kind: 'export-zulip', out: values['export-zulip'] });
+  if (values['import-zulip'] !== undefined)
+    given.push({ kind: 'import-zulip', source: values['import-zulip'] });
+  if (values['set-password'] !== undefined)
+    given.push({ kind: 'set-password', email: values['set-password'] });
+  if (given.length > 1)
+    throw new Error('give one of --export-zulip, --import-zulip and --set-password at a time');
+  return given[0];
 }
 
 /** --set-jwt-key / --clear-jwt-key, or their variables; a bad key stops the start. */
@@ -112,8 +143,12 @@ function jwtKeyOption(
 export async function main(
   argv = process.argv.slice(2),
   env = process.env,
-): Promise<RunningServer> {
+): Promise<RunningServer | null> {
   const options = parseCliOptions(argv, env);
+  if (options.portability) {
+    await runPortabilityCommand(options.portability, options.dataDir, env);
+    return null;
+  }
   // Per launch: whoever can read this process's output may administer the organization.
   const adminToken = randomBytes(32).toString('base64url');
   const server = await createServer({
