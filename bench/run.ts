@@ -29,6 +29,7 @@ const benches = [
   'markdown',
   'startup',
   'chat',
+  'export',
 ].filter((name) => existsSync(path.join(here, `${name}.ts`)) && (!only || only.has(name)));
 
 const resultsFile = path.join(

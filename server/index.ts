@@ -23,6 +23,7 @@ import {
 } from './jobs/unclaimed-uploads.js';
 import { narrowQueueFilter } from './narrow/index.js';
 import { startOutgoingWebhooks } from './outgoing-webhooks/index.js';
+import { failUnfinishedRealmExports } from './portability/index.js';
 import { TOPIC_DELETION_BATCH_SIZE, TOPIC_DELETION_TIME_BUDGET_MS } from './shared/limits.js';
 import { externalUrlFor, localUrlFor } from './shared/network.js';
 
@@ -232,6 +233,7 @@ async function startRun(options: ServerOptions): Promise<ServerRun> {
   const zuliprcPath = path.join(options.dataDir, ZULIPRC_FILE);
   const backups = await BackupService.open(ctx, options.dataDir);
   attachBackups(ctx, backups);
+  failUnfinishedRealmExports(ctx);
   const app = await buildHttpApp({
     ctx,
     routes: allRoutes,

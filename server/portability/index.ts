@@ -6,6 +6,7 @@
  */
 export { checkExportContract } from './contract.js';
 export { isDjangoValidEmail } from './email.js';
+export type { ExportScope } from './export/organization.js';
 export {
   type ExportProgress,
   ExportRefused,
@@ -20,3 +21,13 @@ export {
 } from './import/import-zulip.js';
 export { ImportRefused, SUPPORTED_ZULIP_MAJORS } from './import/source.js';
 export { DEFAULT_PROFILE, type ExportProfile, profileNamed, profiles } from './profiles/index.js';
+export {
+  deleteRealmExport,
+  ExportType,
+  failUnfinishedRealmExports,
+  getExportConsents,
+  getRealmExports,
+  realmExportProgress,
+  requestRealmExport,
+  serveRealmExport,
+} from './realm-exports.js';

@@ -7,6 +7,7 @@ import { savedSnippets } from './0005-saved-snippets.js';
 import { uploadFiles } from './0006-upload-files.js';
 import { unreadOverrideCounts } from './0007-unread-override-counts.js';
 import { searchIndexes } from './0008-search-indexes.js';
+import { realmExports } from './0017-realm-exports.js';
 
 export interface Migration {
   version: number;
@@ -24,4 +25,5 @@ export const migrations: Migration[] = [
   uploadFiles,
   unreadOverrideCounts,
   searchIndexes,
+  realmExports,
 ];

@@ -7,6 +7,7 @@ import { channelRoutes } from './channels.js';
 import { chatSessionRoutes } from './chat-session.js';
 import { draftRoutes } from './drafts.js';
 import { eventRoutes } from './events.js';
+import { exportRoutes } from './exports.js';
 import { flagRoutes } from './flags.js';
 import { messageEditRoutes } from './message-edits.js';
 import { messageFetchRoutes } from './message-fetch.js';
@@ -66,4 +67,5 @@ export const allRoutes: Route[] = [
   ...avatarRoutes,
   ...uploadRoutes,
   ...chatSessionRoutes,
+  ...exportRoutes,
 ];

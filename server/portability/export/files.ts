@@ -70,8 +70,10 @@ export async function writeFiles(options: {
   org: OrganizationTables;
   filesDir: string;
   dir: string;
+  /** The messages a public or consent export holds (null: all). */
+  exported: ReadonlySet<number> | null;
 }): Promise<FileCounts> {
-  const { db, org, filesDir, dir } = options;
+  const { db, org, filesDir, dir, exported } = options;
   const missing: string[] = [];
   const bot = org.notificationBotId;
 
@@ -83,6 +85,7 @@ export async function writeFiles(options: {
     )
     .all() as { attachment_id: number; message_id: number }[]) {
     const list = links.get(r.attachment_id) ?? [];
+    if (exported && !exported.has(r.message_id)) continue;
     list.push(r.message_id);
     links.set(r.attachment_id, list);
   }
@@ -91,6 +94,8 @@ export async function writeFiles(options: {
   const uploadRecords: Record<string, unknown>[] = [];
   await mkdir(path.join(dir, 'uploads'));
   for (const a of db.prepare('SELECT * FROM attachments ORDER BY id').all() as AttachmentRow[]) {
+    // A public or consent export carries only the uploads its messages link.
+    if (exported && !links.has(a.id)) continue;
     if (!isSafeRelativePath(a.path_id)) {
       missing.push(`upload ${a.path_id} (not a plain path)`);
       continue;

@@ -31,6 +31,8 @@ export interface MessageFilesResult {
   files: number;
   messages: number;
   userMessages: number;
+  /** The messages a public or consent export holds (null: all of them). */
+  exported: Set<number> | null;
 }
 
 export const messageFileName = (n: number) => `messages-${String(n).padStart(6, '0')}.json`;
@@ -106,7 +108,23 @@ export async function writeMessageFiles(options: {
   let after = 0;
   let files = 0;
   let done = 0;
+  let written = 0;
   let userMessages = 0;
+  const scope = org.scope;
+  const exported = scope === 'full' ? null : new Set<number>();
+  const covers = (streamId: number, userId: number, messageId: number) =>
+    (periods.get(streamId) ?? []).some(
+      (p) => p.user === userId && messageId >= p.first && (p.last === null || messageId <= p.last),
+    );
+  /** Zulip's export types: what a public or consent export leaves out. */
+  const holds = (m: MessageRow): boolean => {
+    if (scope === 'full') return true;
+    if (m.dm_group_id !== null) return org.exportedDmGroups.has(m.dm_group_id);
+    if (!org.privateStreams.has(m.stream_id!)) return true;
+    if (scope === 'public') return false;
+    // A private channel's message travels when someone who consented received it.
+    return [...org.consenting].some((userId) => covers(m.stream_id!, userId, m.id));
+  };
   for (;;) {
     const batch = page.all(after, batchSize) as MessageRow[];
     if (batch.length === 0) break;
@@ -130,6 +148,8 @@ export async function writeMessageFiles(options: {
     const messageRows: Record<string, unknown>[] = [];
     const userMessageRows: Record<string, unknown>[] = [];
     for (const m of batch) {
+      if (!holds(m)) continue;
+      exported?.add(m.id);
       messageRows.push(
         messageRow(m, { profile, org, ids, history, attachmentMessageIds, botId: botId }),
       );
@@ -137,6 +157,8 @@ export async function writeMessageFiles(options: {
       const isPrivate = m.dm_group_id !== null;
       const add = (userId: number, hearthFlags: number) => {
         if (userId === botId) return;
+        // A consent export keeps only the per-message rows of those who consented.
+        if (scope === 'consent' && !org.consenting.has(userId)) return;
         userMessageRows.push({
           id: ids.next('usermessage'),
           user_profile: userId,
@@ -172,6 +194,11 @@ export async function writeMessageFiles(options: {
       }
     }
 
+    done += batch.length;
+    if (messageRows.length === 0) {
+      options.onProgress(done, total);
+      continue;
+    }
     files++;
     const writer = await JsonFileWriter.create(path.join(dir, messageFileName(files)));
     try {
@@ -186,10 +213,10 @@ export async function writeMessageFiles(options: {
     }
     await writer.close();
     userMessages += userMessageRows.length;
-    done += batch.length;
+    written += messageRows.length;
     options.onProgress(done, total);
   }
-  return { files, messages: done, userMessages };
+  return { files, messages: written, userMessages, exported };
 }
 
 function messageRow(

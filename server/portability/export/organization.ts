@@ -21,6 +21,14 @@ const FK_SETTINGS: Record<string, string> = {
   zulip_update_announcements_stream_id: 'zulip_update_announcements_stream',
 };
 
+/**
+ * What an export holds, as Zulip defines its export types: `full` (the
+ * command line's export: everything), `public` (no direct messages, no
+ * private channels' messages, no one's private data) and `consent` (private
+ * data only of people who allowed it: allow_private_data_export).
+ */
+export type ExportScope = 'full' | 'public' | 'consent';
+
 /** The name Hearth uses for the client of rows that have none (user status, empty names). */
 export const DEFAULT_CLIENT = 'Hearth';
 
@@ -58,6 +66,7 @@ export class OrganizationTables {
     private readonly profile: ExportProfile,
     private readonly ids: ExportIds,
     private readonly exportedAtMs: number,
+    readonly scope: ExportScope = 'full',
   ) {
     this.realm = db.prepare('SELECT * FROM realm WHERE id = 1').get() as RealmRow;
     if (!this.realm) throw new Error('this data directory has no organization to export');
@@ -78,7 +87,28 @@ export class OrganizationTables {
       (db.prepare('SELECT coalesce(max(id), 0) AS m FROM user_groups').get() as { m: number }).m +
       1;
     this.clientId(DEFAULT_CLIENT);
+    for (const u of this.users) {
+      const consented =
+        scope === 'full' ||
+        (scope === 'consent' &&
+          (JSON.parse(u.settings) as { allow_private_data_export?: boolean })
+            .allow_private_data_export === true);
+      if (consented) this.consenting.add(u.id);
+    }
+    this.privateStreams = new Set(
+      (db.prepare('SELECT id FROM streams WHERE invite_only = 1').all() as { id: number }[]).map(
+        (r) => r.id,
+      ),
+    );
   }
+
+  /** People whose private data this export may hold (everyone in a full export). */
+  readonly consenting = new Set<number>();
+  readonly privateStreams: Set<number>;
+  /** DM groups this export holds: all in a full one, those with a consenting member with consent, none public. */
+  readonly exportedDmGroups = new Set<number>();
+
+  private mayHoldPrivateDataOf = (userId: unknown) => this.consenting.has(userId as number);
 
   private all<T = Row>(sql: string): T[] {
     return this.db.prepare(sql).all() as T[];
@@ -244,15 +274,19 @@ export class OrganizationTables {
 
   private userRow(u: UserRow): Row {
     const allowed = new Set(this.profile.tables.zerver_userprofile!.allowed);
+    const own = this.consenting.has(u.id);
     const settings: Record<string, unknown> = {
       ...userSettingDefaults,
-      ...(JSON.parse(u.settings) as Record<string, unknown>),
+      // Someone who did not consent keeps the defaults, as in Zulip's consent exports.
+      ...(own ? (JSON.parse(u.settings) as Record<string, unknown>) : {}),
     };
+    const email = apiEmail(u, this.realm.email_domain);
     const row: Row = {
       id: u.id,
       realm: 1,
-      email: apiEmail(u, this.realm.email_domain),
-      delivery_email: u.delivery_email,
+      email,
+      // An address its owner hides does not leave in a public or consent export.
+      delivery_email: own || u.is_bot ? u.delivery_email : email,
       full_name: u.full_name,
       date_joined: seconds(u.date_joined_ms),
       last_login: seconds(u.last_login_ms),
@@ -406,6 +440,8 @@ export class OrganizationTables {
     )) {
       this.dmGroupIds.set(g.member_key, g.id);
       const list = members.get(g.id) ?? g.member_key.split(',').map(Number);
+      if (!list.some(this.mayHoldPrivateDataOf)) continue;
+      this.exportedDmGroups.add(g.id);
       huddles.push({ id: g.id, huddle_hash: `hearth-${g.id}`, group_size: list.length });
       recipients.push({
         id: this.ids.dmRecipient(g.id),
@@ -427,6 +463,9 @@ export class OrganizationTables {
     if (id === undefined) {
       id = this.nextDmGroupId++;
       this.dmGroupIds.set(key, id);
+    }
+    if (!this.exportedDmGroups.has(id)) {
+      this.exportedDmGroups.add(id);
       this.tables.zerver_huddle!.push({
         id,
         huddle_hash: `hearth-${id}`,
@@ -547,8 +586,11 @@ export class OrganizationTables {
       value: v.value,
       rendered_value: v.rendered_value,
     }));
-    t.zerver_usertopic = this.all<Row>(
-      'SELECT * FROM user_topics ORDER BY user_id, stream_id, topic_key',
+    const own = <R extends Row>(rows: R[], key: string) =>
+      rows.filter((r) => this.mayHoldPrivateDataOf(r[key]));
+    t.zerver_usertopic = own(
+      this.all<Row>('SELECT * FROM user_topics ORDER BY user_id, stream_id, topic_key'),
+      'user_id',
     ).map((u) => ({
       id: this.ids.next('usertopic'),
       user_profile: u.user_id,
@@ -558,19 +600,26 @@ export class OrganizationTables {
       last_updated: u.last_updated,
       visibility_policy: u.visibility_policy,
     }));
-    t.zerver_muteduser = this.all<Row>(
-      'SELECT * FROM muted_users ORDER BY user_id, muted_user_id',
+    t.zerver_muteduser = own(
+      this.all<Row>('SELECT * FROM muted_users ORDER BY user_id, muted_user_id'),
+      'user_id',
     ).map((m) => ({
       id: this.ids.next('muteduser'),
       user_profile: m.user_id,
       muted_user: m.muted_user_id,
       date_muted: m.date_muted,
     }));
-    t.zerver_alertword = this.all<Row>('SELECT * FROM alert_words ORDER BY user_id, word').map(
-      (a) => ({ id: this.ids.next('alertword'), user_profile: a.user_id, realm: 1, word: a.word }),
-    );
-    t.zerver_userstatus = notBot(
-      this.all<Row>('SELECT * FROM user_status ORDER BY user_id'),
+    t.zerver_alertword = own(
+      this.all<Row>('SELECT * FROM alert_words ORDER BY user_id, word'),
+      'user_id',
+    ).map((a) => ({
+      id: this.ids.next('alertword'),
+      user_profile: a.user_id,
+      realm: 1,
+      word: a.word,
+    }));
+    t.zerver_userstatus = own(
+      notBot(this.all<Row>('SELECT * FROM user_status ORDER BY user_id'), 'user_id'),
       'user_id',
     ).map((s) => ({
       id: s.user_id,
@@ -582,7 +631,10 @@ export class OrganizationTables {
       reaction_type: s.reaction_type,
       status_text: s.status_text,
     }));
-    t.zerver_savedsnippet = this.all<Row>('SELECT * FROM saved_snippets ORDER BY id').map((s) => ({
+    t.zerver_savedsnippet = own(
+      this.all<Row>('SELECT * FROM saved_snippets ORDER BY id'),
+      'user_id',
+    ).map((s) => ({
       id: s.id,
       user_profile: s.user_id,
       realm: 1,
@@ -590,16 +642,21 @@ export class OrganizationTables {
       content: s.content,
       date_created: s.date_created,
     }));
-    t.zerver_service = this.all<Row>('SELECT * FROM bot_services ORDER BY id').map((s) => ({
-      id: s.id,
-      user_profile: s.bot_id,
-      name: s.name,
-      base_url: s.base_url,
-      token: s.token,
-      interface: s.interface,
-    }));
+    t.zerver_service = own(this.all<Row>('SELECT * FROM bot_services ORDER BY id'), 'bot_id').map(
+      (s) => ({
+        id: s.id,
+        user_profile: s.bot_id,
+        name: s.name,
+        base_url: s.base_url,
+        token: s.token,
+        interface: s.interface,
+      }),
+    );
     const botData = (table: string) =>
-      this.all<Row>(`SELECT bot_id, key, value FROM ${table} ORDER BY bot_id, key`).map((r) => ({
+      own(
+        this.all<Row>(`SELECT bot_id, key, value FROM ${table} ORDER BY bot_id, key`),
+        'bot_id',
+      ).map((r) => ({
         id: this.ids.next(table),
         bot_profile: r.bot_id,
         key: r.key,
@@ -613,40 +670,42 @@ export class OrganizationTables {
     const enums = this.profile.enums;
     this.tables.zerver_scheduledmessage = this.all<Row>(
       'SELECT * FROM scheduled_messages WHERE delivered = 0 ORDER BY id',
-    ).map((s) => {
-      const isStream = s.type === 'stream';
-      const recipient = isStream
-        ? this.ids.streamRecipient(s.stream_id as number)
-        : this.ids.dmRecipient(
-            this.dmGroupFor([
-              s.sender_id as number,
-              ...(JSON.parse((s.recipient_ids as string | null) ?? '[]') as number[]),
-            ]),
-          );
-      return {
-        id: s.id,
-        sender: s.sender_id,
-        recipient,
-        subject: s.topic,
-        content: s.content,
-        rendered_content: s.rendered_content,
-        sending_client: this.clientId(s.sending_client as string),
-        stream: isStream ? s.stream_id : null,
-        realm: 1,
-        scheduled_timestamp: s.scheduled_timestamp,
-        request_timestamp: this.exportedAtMs / 1000,
-        read_by_sender: s.read_by_sender === null ? !isStream : s.read_by_sender === 1,
-        delivered: false,
-        delivered_message: null,
-        has_attachment: /\/user_uploads\//.test(s.content as string),
-        reminder_target_message_id: s.reminder_target_message_id,
-        reminder_note: s.reminder_note,
-        failed: s.failed === 1,
-        failure_message: s.failure_message,
-        delivery_type: s.is_reminder
-          ? enums.scheduled_delivery_type.remind
-          : enums.scheduled_delivery_type.send_later,
-      };
-    });
+    )
+      .filter((s) => this.mayHoldPrivateDataOf(s.sender_id))
+      .map((s) => {
+        const isStream = s.type === 'stream';
+        const recipient = isStream
+          ? this.ids.streamRecipient(s.stream_id as number)
+          : this.ids.dmRecipient(
+              this.dmGroupFor([
+                s.sender_id as number,
+                ...(JSON.parse((s.recipient_ids as string | null) ?? '[]') as number[]),
+              ]),
+            );
+        return {
+          id: s.id,
+          sender: s.sender_id,
+          recipient,
+          subject: s.topic,
+          content: s.content,
+          rendered_content: s.rendered_content,
+          sending_client: this.clientId(s.sending_client as string),
+          stream: isStream ? s.stream_id : null,
+          realm: 1,
+          scheduled_timestamp: s.scheduled_timestamp,
+          request_timestamp: this.exportedAtMs / 1000,
+          read_by_sender: s.read_by_sender === null ? !isStream : s.read_by_sender === 1,
+          delivered: false,
+          delivered_message: null,
+          has_attachment: /\/user_uploads\//.test(s.content as string),
+          reminder_target_message_id: s.reminder_target_message_id,
+          reminder_note: s.reminder_note,
+          failed: s.failed === 1,
+          failure_message: s.failure_message,
+          delivery_type: s.is_reminder
+            ? enums.scheduled_delivery_type.remind
+            : enums.scheduled_delivery_type.send_later,
+        };
+      });
   }
 }

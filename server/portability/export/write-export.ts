@@ -10,7 +10,7 @@ import { attachmentMessageIds, writeFiles } from './files.js';
 import { ExportIds } from './ids.js';
 import { JsonFileWriter, writeJsonFile } from './json-file.js';
 import { writeMessageFiles } from './messages.js';
-import { OrganizationTables } from './organization.js';
+import { type ExportScope, OrganizationTables } from './organization.js';
 import { exportReadme } from './readme.js';
 import { writeTarball } from './tarball.js';
 
@@ -32,7 +32,9 @@ export interface ExportOptions {
   profile: ExportProfile;
   now?: () => number;
   onProgress?(progress: ExportProgress): void;
-  /** Checks the written folder against the profile's contract before finishing (default true). */
+  /** Zulip's export type: everything (default), public, or with consent. */
+  scope?: ExportScope;
+  /** Checks the written folder against the profile's contract before finishing. */
   verify?: (dir: string) => Promise<string[]>;
 }
 
@@ -150,7 +152,7 @@ async function writeFolder(
   progress({ phase: 'organization', fraction: 0 });
 
   const ids = new ExportIds(db);
-  const org = new OrganizationTables(db, profile, ids, now);
+  const org = new OrganizationTables(db, profile, ids, now, options.scope ?? 'full');
   org.build();
   refuseInvalidEmails(org);
 
@@ -169,9 +171,15 @@ async function writeFolder(
         messagesTotal: total,
       }),
   });
-  const reactions = await writeRealmJson(db, dir, org);
+  const reactions = await writeRealmJson(db, dir, org, messages.exported);
   progress({ phase: 'files', fraction: 0.87 });
-  const files = await writeFiles({ db, org, filesDir: options.filesDir, dir });
+  const files = await writeFiles({
+    db,
+    org,
+    filesDir: options.filesDir,
+    dir,
+    exported: messages.exported,
+  });
 
   const counts: Record<string, number> = {
     messages: messages.messages,
@@ -244,6 +252,7 @@ async function writeRealmJson(
   db: Database.Database,
   dir: string,
   org: OrganizationTables,
+  exported: ReadonlySet<number> | null,
 ): Promise<number> {
   org.closeClients();
   const writer = await JsonFileWriter.create(path.join(dir, 'realm.json'));
@@ -275,6 +284,7 @@ async function writeRealmJson(
         emoji_name: string;
       }[]) {
         if (r.user_id === org.notificationBotId) continue;
+        if (exported && !exported.has(r.message_id)) continue;
         // Zulip asserts a custom emoji reaction names the emoji it points at.
         const emojiName =
           r.reaction_type === 'realm_emoji'
