@@ -18,6 +18,7 @@ export {
   type ImportOptions,
   type ImportSummary,
   importZulipExport,
+  prepareZulipImport,
 } from './import/import-zulip.js';
 export { ImportRefused, SUPPORTED_ZULIP_MAJORS } from './import/source.js';
 export { DEFAULT_PROFILE, type ExportProfile, profileNamed, profiles } from './profiles/index.js';
@@ -28,6 +29,9 @@ export {
   getExportConsents,
   getRealmExports,
   realmExportProgress,
+  requestFullExport,
   requestRealmExport,
   serveRealmExport,
+  zulipMoveOverview,
 } from './realm-exports.js';
+export { importIntoNewOrganization } from './wizard-import.js';

@@ -27,8 +27,14 @@ import type { ExportProgress } from './export/write-export.js';
 import { writeZulipExport } from './export/write-export.js';
 import { DEFAULT_PROFILE, profileNamed } from './profiles/index.js';
 
-/** Zulip's RealmExport types: POST /export/realm accepts these two. */
-export const ExportType = { public: 1, fullWithConsent: 2 } as const;
+/**
+ * Zulip's RealmExport types. POST /export/realm accepts the first two, as
+ * Zulip's does; the third (everything, what moving to Zulip Server needs)
+ * is for owners through the admin page and the command line.
+ */
+export const ExportType = { public: 1, fullWithConsent: 2, full: 3 } as const;
+const scopeOf = (type: number) =>
+  type === ExportType.public ? 'public' : type === ExportType.fullWithConsent ? 'consent' : 'full';
 /** Zulip's limit: five export requests a week (views/realm_export.py, EXPORT_LIMIT). */
 const EXPORT_LIMIT = 5;
 const WEEK_SECONDS = 7 * 86_400;
@@ -148,11 +154,21 @@ export function requestRealmExport(ctx: AppContext, actor: UserRow, exportType: 
       `Make sure at least one Organization Owner allows other Administrators to see their email address or contact ${supportAddress(ctx)} for help`,
     );
   }
+  return { id: startExport(ctx, actor, exportType) };
+}
+
+/** The admin page's "Export for Zulip Server": everything (owners only), as the command line writes it. */
+export function requestFullExport(ctx: AppContext, actor: UserRow) {
+  requireRole(actor, 'owner');
+  return { id: startExport(ctx, actor, ExportType.full) };
+}
+
+function startExport(ctx: AppContext, actor: UserRow, exportType: number): number {
   const id = ctx.transaction((tx) => {
     const created = insertRealmExport(ctx.db, {
       acting_user_id: actor.id,
       export_type: exportType,
-      date_requested: now,
+      date_requested: seconds(ctx),
       token: randomBytes(16).toString('hex'),
     });
     emitRealmExport(ctx, tx);
@@ -160,7 +176,7 @@ export function requestRealmExport(ctx: AppContext, actor: UserRow, exportType: 
   });
   // After the commit: the export reads its own snapshot of the database.
   setImmediate(() => void runExport(ctx, id));
-  return { id };
+  return id;
 }
 
 async function runExport(ctx: AppContext, id: number): Promise<void> {
@@ -181,7 +197,7 @@ async function runExport(ctx: AppContext, id: number): Promise<void> {
       filesDir: ctx.config.filesDir,
       out: path.join(folder, fileName),
       profile,
-      scope: row.export_type === ExportType.public ? 'public' : 'consent',
+      scope: scopeOf(row.export_type),
       now: ctx.now,
       verify: (dir) => checkExportContract(dir, profile, { writtenByHearth: true }),
       onProgress: (p) => progress.set(id, p),
@@ -256,4 +272,26 @@ export function realmExportProgress(ctx: AppContext): Record<number, ExportProgr
 /** At start: an export that was running when the server stopped has failed. */
 export function failUnfinishedRealmExports(ctx: AppContext): void {
   failUnfinishedExports(ctx.db, seconds(ctx));
+}
+
+/** The admin page "Move to Zulip Server": the target release, what stays behind, the exports. */
+export function zulipMoveOverview(ctx: AppContext, actor: UserRow) {
+  requireRole(actor, 'admin');
+  const profile = profileNamed(DEFAULT_PROFILE);
+  const progress = progressOf(ctx);
+  return {
+    profile: profile.profile,
+    zulipReleaseLine: profile.zulip_release_line,
+    profileSource: profile.source.revision,
+    notTransferred: [...profile.not_transferred],
+    exports: realmExportRows(ctx.db)
+      .filter((r) => r.status !== RealmExportStatus.deleted)
+      .reverse()
+      .map((r) => ({
+        ...serialize(ctx, r),
+        fraction: progress.get(r.id)?.fraction ?? null,
+        phase: progress.get(r.id)?.phase ?? null,
+        failureReason: r.failure_reason,
+      })),
+  };
 }

@@ -13,6 +13,7 @@ import { playgroundRouter, realmDomainRouter } from './realm-extras.js';
 import { scheduledRouter } from './scheduled.js';
 import { setupRouter } from './setup.js';
 import { userRouter } from './users.js';
+import { zulipRouter } from './zulip.js';
 
 /*
  * Thin adapters, as the HTTP routes are: each procedure file checks the
@@ -37,6 +38,7 @@ export function createAppRouter() {
     network: networkRouter,
     logs: logsRouter,
     emoji: emojiRouter,
+    zulip: zulipRouter,
   });
 }
 

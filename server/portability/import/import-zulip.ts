@@ -3,6 +3,7 @@ import { mkdir, mkdtemp, readdir, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { openDatabase } from '../../db/open.js';
+import { hashPassword } from '../../shared/credentials.js';
 import type { ExportProfile } from '../profiles/index.js';
 import { importFiles, importReactions } from './files.js';
 import { MessageImport } from './messages.js';
@@ -54,28 +55,55 @@ function refuseNonEmptyTarget(dbFile: string, filesDir: string): void {
   }
 }
 
+export interface PreparedImport {
+  /** The built database (journal mode DELETE: a single file) and stored files. */
+  databaseFile: string;
+  filesDir: string;
+  summary: ImportSummary;
+  /** Removes the staging folder (after the files were moved out, or on failure). */
+  cleanup(): Promise<void>;
+}
+
+export interface PrepareOptions {
+  /** The data directory the import is for; the staging folder is made inside it. */
+  dataDir: string;
+  databaseName: string;
+  filesName: string;
+  source: string;
+  profile: ExportProfile;
+  now?: () => number;
+  onProgress?(message: string): void;
+  /** A password for the owner account (the desktop wizard asks for one). */
+  ownerPassword?: string;
+}
+
 /**
- * Reads a Zulip export into an empty data directory, keeping Zulip's ids.
- * Everything is built in a staging folder inside the data directory and
- * moved into place only once the whole import has succeeded, so a refused
- * or broken export leaves the directory as it was.
+ * Builds the Hearth database and stored files of a Zulip export in a
+ * staging folder inside the data directory, touching nothing else there.
+ * The caller moves them into place (the command line) or swaps them in at a
+ * restart (the desktop's first-run wizard, through backup/).
  */
-export async function importZulipExport(options: ImportOptions): Promise<ImportSummary> {
+export async function prepareZulipImport(options: PrepareOptions): Promise<PreparedImport> {
   const dataDir = path.resolve(options.dataDir);
-  const dbFile = path.join(dataDir, options.databaseName);
-  const filesDir = path.join(dataDir, options.filesName);
   const now = options.now?.() ?? Date.now();
   const say = (m: string) => options.onProgress?.(m);
-  refuseNonEmptyTarget(dbFile, filesDir);
   const source = await openExportSource(options.source);
   const createdDataDir = !existsSync(dataDir);
   let staging: string | null = null;
   let db: Database.Database | null = null;
+  const removeStaging = async () => {
+    if (staging) await rm(staging, { recursive: true, force: true });
+    if (createdDataDir) {
+      const left = await readdir(dataDir).catch(() => [] as string[]);
+      if (left.length === 0) await rm(dataDir, { recursive: true, force: true });
+    }
+  };
   try {
     await mkdir(dataDir, { recursive: true, mode: 0o700 });
     staging = await mkdtemp(path.join(dataDir, '.hearth-import-'));
     const stagedDb = path.join(staging, options.databaseName);
     const stagedFiles = path.join(staging, options.filesName);
+    await mkdir(stagedFiles, { mode: 0o700 });
     db = openDatabase(stagedDb);
     db.exec('BEGIN');
     db.pragma('defer_foreign_keys = ON');
@@ -99,6 +127,13 @@ export async function importZulipExport(options: ImportOptions): Promise<ImportS
       filesDir: stagedFiles,
     });
     org.insertScheduledMessages();
+    if (options.ownerPassword !== undefined && org.ownerEmail !== null) {
+      const hash = await hashPassword(options.ownerPassword);
+      db.prepare('UPDATE users SET password_hash = ? WHERE email_key = ?').run(
+        hash,
+        org.ownerEmail.toLowerCase(),
+      );
+    }
 
     const broken = db.pragma('foreign_key_check') as {
       table: string;
@@ -112,31 +147,28 @@ export async function importZulipExport(options: ImportOptions): Promise<ImportS
       );
     }
     db.exec('COMMIT');
-    db.pragma('wal_checkpoint(TRUNCATE)');
+    db.pragma('journal_mode = DELETE');
     db.close();
     db = null;
-
-    // Into place: the (empty) database a first start may have left goes first.
-    for (const suffix of ['', '-wal', '-shm']) await rm(`${dbFile}${suffix}`, { force: true });
-    if (existsSync(filesDir)) await rm(filesDir, { recursive: true, force: true });
-    if (existsSync(stagedFiles)) await rename(stagedFiles, filesDir);
-    await rename(stagedDb, dbFile);
-    await rm(staging, { recursive: true, force: true });
-    staging = null;
     return {
-      zulipVersion: source.zulipVersion,
-      ownerEmail: org.ownerEmail,
-      counts: {
-        users: org.userIds.size,
-        channels: org.table('zerver_stream').length,
-        messages: messages.messages,
-        flag_rows: messages.flagRows,
-        reactions,
-        uploads: files.uploads,
-        avatars: files.avatars,
-        emoji: files.emoji,
+      databaseFile: stagedDb,
+      filesDir: stagedFiles,
+      summary: {
+        zulipVersion: source.zulipVersion,
+        ownerEmail: org.ownerEmail,
+        counts: {
+          users: org.userIds.size,
+          channels: org.table('zerver_stream').length,
+          messages: messages.messages,
+          flag_rows: messages.flagRows,
+          reactions,
+          uploads: files.uploads,
+          avatars: files.avatars,
+          emoji: files.emoji,
+        },
+        warnings: files.warnings,
       },
-      warnings: files.warnings,
+      cleanup: removeStaging,
     };
   } catch (err) {
     if (db) {
@@ -147,11 +179,7 @@ export async function importZulipExport(options: ImportOptions): Promise<ImportS
       }
       db.close();
     }
-    if (staging) await rm(staging, { recursive: true, force: true });
-    if (createdDataDir) {
-      const left = await readdir(dataDir).catch(() => [] as string[]);
-      if (left.length === 0) await rm(dataDir, { recursive: true, force: true });
-    }
+    await removeStaging();
     if (err instanceof ImportRefused) throw err;
     throw new ImportRefused(
       `the import failed and the data directory was left as it was: ${err instanceof Error ? err.message : String(err)}`,
@@ -159,4 +187,28 @@ export async function importZulipExport(options: ImportOptions): Promise<ImportS
   } finally {
     await source.cleanup();
   }
+}
+
+/**
+ * Reads a Zulip export into an empty data directory (the command line),
+ * keeping Zulip's ids. Everything is built in a staging folder and moved
+ * into place only once the whole import has succeeded, so a refused or
+ * broken export leaves the directory as it was.
+ */
+export async function importZulipExport(options: ImportOptions): Promise<ImportSummary> {
+  const dataDir = path.resolve(options.dataDir);
+  const dbFile = path.join(dataDir, options.databaseName);
+  const filesDir = path.join(dataDir, options.filesName);
+  refuseNonEmptyTarget(dbFile, filesDir);
+  const prepared = await prepareZulipImport({ ...options, dataDir });
+  try {
+    // Into place: the (empty) database a first start may have left goes first.
+    for (const suffix of ['', '-wal', '-shm']) await rm(`${dbFile}${suffix}`, { force: true });
+    if (existsSync(filesDir)) await rm(filesDir, { recursive: true, force: true });
+    await rename(prepared.filesDir, filesDir);
+    await rename(prepared.databaseFile, dbFile);
+  } finally {
+    await prepared.cleanup();
+  }
+  return prepared.summary;
 }
