@@ -55,6 +55,7 @@ export function parseCliOptions(argv: string[], env: NodeJS.ProcessEnv): CliOpti
       'export-zulip': { type: 'string' },
       'import-zulip': { type: 'string' },
       'set-password': { type: 'string' },
+      'settle-zulip': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
     strict: true,
@@ -81,7 +82,9 @@ export function parseCliOptions(argv: string[], env: NodeJS.ProcessEnv): CliOpti
                      read a Zulip 10.x-12.x export (folder or .tar.gz) into the empty data
                      directory and exit
   --set-password EMAIL
-                     set that person's password (from HEARTH_PASSWORD, or typed) and exit`);
+                     set that person's password (from HEARTH_PASSWORD, or typed) and exit
+  --settle-zulip URL after importing the export into the Zulip server at URL: set what its
+                     importer reset, through its API (owner in ZULIP_EMAIL, ZULIP_API_KEY)`);
     process.exit(0);
   }
   const portText = values.port ?? env.HEARTH_PORT ?? '9991';
@@ -107,6 +110,7 @@ function portabilityCommand(values: {
   'export-zulip'?: string;
   'import-zulip'?: string;
   'set-password'?: string;
+  'settle-zulip'?: string;
 }): PortabilityCommand | undefined {
   const given: PortabilityCommand[] = [];
   if (values['export-zulip'] !== undefined)
@@ -115,8 +119,13 @@ function portabilityCommand(values: {
     given.push({ kind: 'import-zulip', source: values['import-zulip'] });
   if (values['set-password'] !== undefined)
     given.push({ kind: 'set-password', email: values['set-password'] });
+  if (values['settle-zulip'] !== undefined) {
+    given.push({ kind: 'settle-zulip', url: values['settle-zulip'] });
+  }
   if (given.length > 1)
-    throw new Error('give one of --export-zulip, --import-zulip and --set-password at a time');
+    throw new Error(
+      'give one of --export-zulip, --import-zulip, --set-password and --settle-zulip at a time',
+    );
   return given[0];
 }
 

@@ -15,6 +15,7 @@ import {
   DEFAULT_PROFILE,
   importZulipExport,
   profileNamed,
+  settleOnZulip,
   writeZulipExport,
 } from './portability/index.js';
 import { primaryOwner } from './realm/index.js';
@@ -23,7 +24,8 @@ import { accessUserByEmail, setUserPassword } from './users/index.js';
 export type PortabilityCommand =
   | { kind: 'export-zulip'; out: string }
   | { kind: 'import-zulip'; source: string }
-  | { kind: 'set-password'; email: string };
+  | { kind: 'set-password'; email: string }
+  | { kind: 'settle-zulip'; url: string };
 
 export async function runPortabilityCommand(
   command: PortabilityCommand,
@@ -37,6 +39,8 @@ export async function runPortabilityCommand(
       return importCommand(dataDir, command.source);
     case 'set-password':
       return setPasswordCommand(dataDir, command.email, env);
+    case 'settle-zulip':
+      return settleCommand(dataDir, command.url, env);
   }
 }
 
@@ -162,5 +166,27 @@ async function setPasswordCommand(
     console.log(`Set the password of ${target.delivery_email}.`);
   } finally {
     await server.close();
+  }
+}
+
+async function settleCommand(dataDir: string, url: string, env: NodeJS.ProcessEnv): Promise<void> {
+  const databaseFile = path.join(dataDir, DATABASE_FILE);
+  if (!existsSync(databaseFile)) throw new Error(`${dataDir} holds no Hearth organization`);
+  const email = env.ZULIP_EMAIL;
+  const apiKey = env.ZULIP_API_KEY;
+  if (!email || !apiKey) {
+    throw new Error(
+      "give an owner's account on the Zulip server in ZULIP_EMAIL and ZULIP_API_KEY (its API key: Personal settings, Account & privacy)",
+    );
+  }
+  const report = await settleOnZulip({ databaseFile, zulipUrl: url, email, apiKey });
+  console.log(`Set the organization's name on ${url} again: ${report.restored.name}`);
+  if (report.botsToReconfigure.length > 0) {
+    console.log('Zulip gave these bots new API keys; their owners must update what uses them:');
+    for (const bot of report.botsToReconfigure) {
+      console.log(
+        `  ${bot.name} <${bot.email}>${bot.outgoingWebhook ? ' (outgoing webhook: its token changed too)' : ''}`,
+      );
+    }
   }
 }

@@ -34,4 +34,5 @@ export {
   serveRealmExport,
   zulipMoveOverview,
 } from './realm-exports.js';
+export { SettleFailed, type SettleReport, settleOnZulip } from './settle.js';
 export { importIntoNewOrganization } from './wizard-import.js';

@@ -100,6 +100,8 @@ describe('moving an organization from the command line', () => {
       path.join(source, 'x'),
     ]);
     expect(code).toBe(1);
-    expect(stderr).toMatch(/one of --export-zulip, --import-zulip and --set-password/);
+    expect(stderr).toMatch(
+      /one of --export-zulip, --import-zulip, --set-password and --settle-zulip/,
+    );
   });
 });
