@@ -119,6 +119,11 @@ export class OrganizationImport {
       ...this.table('zerver_userprofile_mirrordummy'),
     ].sort((a, b) => (a.id as number) - (b.id as number));
     const settingNames = Object.keys(userSettingDefaults);
+    // References to rows the export does not hold (a public export's) are dropped, not refused.
+    const exportedUsers = new Set(users.map((u) => u.id));
+    const exportedStreams = new Set(this.table('zerver_stream').map((s) => s.id));
+    const userOrNull = (v: unknown) => (exportedUsers.has(v) ? (v as number) : null);
+    const streamOrNull = (v: unknown) => (exportedStreams.has(v) ? (v as number) : null);
     for (const u of users) {
       const id = u.id as number;
       const settings: Record<string, unknown> = {};
@@ -144,7 +149,7 @@ export class OrganizationImport {
         dummy ? 0 : bool(u.is_active),
         bool(u.is_bot),
         u.is_bot ? ((u.bot_type as number | null) ?? 1) : null,
-        u.is_bot ? ((u.bot_owner as number | null) ?? null) : null,
+        u.is_bot ? userOrNull(u.bot_owner) : null,
         generateApiKey(),
         ms(u.date_joined) ?? this.nowMs,
         String(u.timezone ?? ''),
@@ -152,8 +157,8 @@ export class OrganizationImport {
         (u.avatar_version as number) ?? 1,
         bool(dummy),
         JSON.stringify(settings),
-        (u.default_sending_stream as number | null) ?? null,
-        (u.default_events_register_stream as number | null) ?? null,
+        streamOrNull(u.default_sending_stream),
+        streamOrNull(u.default_events_register_stream),
         bool(u.default_all_public_streams),
         ms(u.last_login),
       );
@@ -253,7 +258,7 @@ export class OrganizationImport {
         bool(g.is_system_group),
         bool(g.deactivated),
         secs(g.date_created),
-        (g.creator as number | null) ?? null,
+        typeof g.creator === 'number' && this.userIds.has(g.creator) ? g.creator : null,
         JSON.stringify(permissions),
       );
     }
@@ -485,7 +490,9 @@ export class OrganizationImport {
         if (policy) overrides[name] = policy;
       } else if (name in realmSettingDefaults) {
         const fallback = (realmSettingDefaults as Record<string, unknown>)[name];
-        if (fallback === null || typeof value === typeof fallback) overrides[name] = value;
+        // Time limits are null for "unlimited" in both products.
+        const nullable = fallback === null || name.endsWith('_limit_seconds');
+        if ((nullable && value === null) || typeof value === typeof fallback) overrides[name] = value;
       }
     }
     for (const [name, value] of Object.entries(overrides)) {
@@ -506,10 +513,12 @@ export class OrganizationImport {
       const statement = db.prepare(sql);
       for (const row of rows) if (keep(row)) statement.run(...values(row));
     };
+    const streamIds = new Set(this.table('zerver_stream').map((st) => st.id));
     run(
       'INSERT OR IGNORE INTO default_streams (stream_id) VALUES (?)',
       this.table('zerver_defaultstream'),
       (d) => [d.stream],
+      (d) => streamIds.has(d.stream),
     );
     run(
       'INSERT INTO realm_domains (id, domain, allow_subdomains) VALUES (?, ?, ?)',
@@ -570,6 +579,7 @@ export class OrganizationImport {
       ],
       (t) =>
         known(t.user_profile) &&
+        streamIds.has(t.stream) &&
         this.profile.enums.visibility_policy.includes(t.visibility_policy as number),
     );
     run(
