@@ -120,7 +120,7 @@ describe('first run: Import from Zulip', { timeout: 90_000 }, () => {
       .getByLabel('Zulip export (folder or .tar.gz)')
       .fill(path.join(dataDir, 'nothing-here'));
     await form.getByLabel("Owner's new password").fill('a good password');
-    await form.getByLabel('Password again').fill('a good password');
+    await form.getByLabel("Owner's password again").fill('a good password');
     await form.getByRole('button', { name: 'Import from Zulip' }).click();
     await expect
       .poll(() => form.locator('.field-error').first().textContent(), WAIT)

@@ -86,7 +86,7 @@ export function ImportFromZulipForm({ onDone }: { onDone(): void }) {
           )}
         </Field>
         <Field
-          label="Password again"
+          label="Owner's password again"
           name="confirm"
           error={mismatch ? 'The two passwords differ.' : null}
         >
