@@ -4,6 +4,7 @@ import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { AppContext, Tx } from '../core/context.js';
 import { ApiError, badRequest, notFound } from '../core/errors.js';
+import { activeAdminIds } from '../db/queries/bots.js';
 import {
   countExportsRequestedSince,
   failUnfinishedExports,
@@ -80,9 +81,7 @@ export const realmExportList = (ctx: AppContext) =>
 function emitRealmExport(ctx: AppContext, tx: Tx): void {
   tx.emit({
     type: 'realm_export',
-    users: allUsers(ctx.db)
-      .filter((u) => u.is_active === 1 && u.is_bot === 0 && u.role <= Role.administrator)
-      .map((u) => u.id),
+    users: activeAdminIds(ctx.db),
     payload: { type: 'realm_export', exports: realmExportList(ctx) },
   });
 }

@@ -128,9 +128,16 @@ describe('/export/realm', () => {
   });
 
   it('writes an export with consent holding the DMs of those who consented', async () => {
+    const admin = await Watcher.register(t.as('admin'), {}, 'admin');
+    const member = await Watcher.register(t.as('member'), {}, 'member');
     expect(
       (await t.as('owner').patch('/settings', { allow_private_data_export: 'true' })).status,
     ).toBe(200);
+    // Administrators hear who consented (feature level 312); others do not.
+    expect(await admin.take('realm_export_consent')).toEqual([
+      expect.objectContaining({ user_id: t.accounts.owner.id, consented: true }),
+    ]);
+    expect(await member.take('realm_export_consent')).toEqual([]);
     const res = await t.as('admin').post('/export/realm', { export_type: 2 });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     const row = await finished(res.body.id);

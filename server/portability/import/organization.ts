@@ -492,7 +492,8 @@ export class OrganizationImport {
         const fallback = (realmSettingDefaults as Record<string, unknown>)[name];
         // Time limits are null for "unlimited" in both products.
         const nullable = fallback === null || name.endsWith('_limit_seconds');
-        if ((nullable && value === null) || typeof value === typeof fallback) overrides[name] = value;
+        if ((nullable && value === null) || typeof value === typeof fallback)
+          overrides[name] = value;
       }
     }
     for (const [name, value] of Object.entries(overrides)) {
