@@ -146,7 +146,8 @@ export async function writeMessageFiles(options: {
     }
 
     const messageRows: Record<string, unknown>[] = [];
-    const userMessageRows: Record<string, unknown>[] = [];
+    // The most numerous rows: written as JSON text directly (all integers).
+    const userMessageRows: string[] = [];
     for (const m of batch) {
       if (!holds(m)) continue;
       exported?.add(m.id);
@@ -159,12 +160,10 @@ export async function writeMessageFiles(options: {
         if (userId === botId) return;
         // A consent export keeps only the per-message rows of those who consented.
         if (scope === 'consent' && !org.consenting.has(userId)) return;
-        userMessageRows.push({
-          id: ids.next('usermessage'),
-          user_profile: userId,
-          message: m.id,
-          flags_mask: toZulipFlags(profile, hearthFlags, isPrivate),
-        });
+        const flags = toZulipFlags(profile, hearthFlags, isPrivate);
+        userMessageRows.push(
+          `{"id":${ids.next('usermessage')},"user_profile":${userId},"message":${m.id},"flags_mask":${flags}}`,
+        );
       };
       const covered = new Set<number>();
       if (m.stream_id !== null) {
@@ -205,7 +204,7 @@ export async function writeMessageFiles(options: {
       await writer.raw('{"zerver_message":');
       await writer.rows(messageRows);
       await writer.raw(',\n"zerver_usermessage":');
-      await writer.rows(userMessageRows);
+      await writer.jsonRows(userMessageRows);
       await writer.raw('}\n');
     } catch (err) {
       await writer.abandon();
