@@ -243,6 +243,36 @@ describe('the contract check catches', () => {
   });
 });
 
+describe('exporting from a running server', () => {
+  it('reads one consistent snapshot while the server keeps writing', async () => {
+    const out2 = path.join(work, 'snapshot');
+    const before = (
+      t.server.ctx.db.prepare('SELECT count(*) AS n FROM messages').get() as { n: number }
+    ).n;
+    let wrote = false;
+    await writeZulipExport({
+      databaseFile: t.server.ctx.db.name,
+      filesDir: t.server.ctx.config.filesDir,
+      out: out2,
+      profile,
+      onProgress: () => {
+        if (wrote) return;
+        wrote = true;
+        // Writes through the server's own connection after the snapshot began.
+        t.server.ctx.db.prepare("UPDATE realm SET name = 'Renamed meanwhile' WHERE id = 1").run();
+        t.server.ctx.db.prepare('DELETE FROM reactions').run();
+      },
+    });
+    expect(wrote).toBe(true);
+    const realm = readJson(path.join(out2, 'realm.json'));
+    expect(realm.zerver_realm[0].name).toBe('Test Org');
+    expect(realm.zerver_reaction.length).toBeGreaterThan(0);
+    expect(readJson(path.join(out2, 'stats.json')).messages).toBe(before);
+    // The server itself saw its writes at once.
+    expect((await t.as('owner').get('/server_settings')).body.realm_name).toBe('Renamed meanwhile');
+  });
+});
+
 describe('exporting refuses', () => {
   it('a folder that is not empty, leaving it as it was', async () => {
     const dir = mkdtempSync(path.join(work, 'busy-'));
