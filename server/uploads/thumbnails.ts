@@ -1,5 +1,10 @@
 import type { AppContext } from '../core/context.js';
-import { newFileKey, removeStoredFile, writeStoredFile } from '../core/file-store.js';
+import {
+  type FileStoreHost,
+  newFileKey,
+  removeStoredFile,
+  writeStoredFile,
+} from '../core/file-store.js';
 import type { StoredThumbnail } from '../db/queries/attachments.js';
 import { sharp } from '../shared/sharp.js';
 import {
@@ -103,7 +108,7 @@ function formatsFor(contentType: string, header: Header): ThumbnailFormat[] {
  * not an image: the upload succeeds and shows as a plain link.
  */
 export async function makeThumbnails(
-  ctx: AppContext,
+  ctx: FileStoreHost & Pick<AppContext, 'log'>,
   data: Buffer,
   contentType: string,
 ): Promise<ImageInfo | null> {
@@ -133,6 +138,6 @@ export async function makeThumbnails(
   return { width: header.width, height: header.height, frames: header.frames, thumbnails };
 }
 
-export function removeThumbnails(ctx: AppContext, thumbnails: readonly StoredThumbnail[]): void {
+export function removeThumbnails(ctx: FileStoreHost, thumbnails: readonly StoredThumbnail[]): void {
   for (const t of thumbnails) removeStoredFile(ctx, t.key);
 }

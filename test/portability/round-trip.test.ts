@@ -216,6 +216,20 @@ describe('after a round trip through the Zulip 12 format', () => {
     expect(ea.status).toBe(200);
   });
 
+  it("an image's thumbnail is served after the import too", async () => {
+    const [before, after] = pair('member');
+    const message = (
+      await before.get(`/messages/${seeded.messages.image}`, {}, { skipSchema: true })
+    ).body.message;
+    const src = /<img[^>]* src="([^"]+)"/.exec(message.content)?.[1];
+    expect(src).toMatch(/^\/user_uploads\/thumbnail\//);
+    const a = await before.fetch(src!);
+    const b = await after.fetch(src!);
+    expect(a.status).toBe(200);
+    expect(b.status).toBe(200);
+    expect(b.headers.get('content-type')).toBe(a.headers.get('content-type'));
+  });
+
   it('new ids continue above the imported ones', async () => {
     const [, after] = pair('member');
     const res = await after.post(

@@ -121,6 +121,8 @@ export async function seedOrganization(t: TestServer): Promise<Seeded> {
   // An upload linked from a message.
   const file = await uploadOk(member, 'quarterly numbers\n', 'report.txt', 'text/plain');
   m.upload = await sendToChannel(t, 'member', general, 'files', `See [report](${file.url})`);
+  const picture = await uploadOk(member, await png(300, 200), 'chart.png', 'image/png');
+  m.image = await sendToChannel(t, 'member', general, 'files', `[chart](${picture.url})`);
 
   // Edits, a move and a deletion.
   await ok(member.patch(`/messages/${m.toEdit}`, { content: 'second draft' }));

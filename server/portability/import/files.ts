@@ -5,6 +5,7 @@ import { newFileKey } from '../../core/file-store.js';
 import type { Db } from '../../db/open.js';
 import { emojiContentType, emojiFormatFor, resizeEmoji } from '../../emoji/index.js';
 import { emojiFileKey, stillFileKey } from '../../shared/emoji-urls.js';
+import { makeThumbnails } from '../../uploads/index.js';
 import type { OrganizationImport } from './organization.js';
 import type { ExportSource } from './source.js';
 
@@ -41,9 +42,13 @@ export async function importFiles(options: {
   const warnings: string[] = [];
   const recordByPath = new Map(source.records.uploads.map((r) => [String(r.s3_path), r]));
   const attachment = db.prepare(
-    `INSERT INTO attachments (id, owner_id, path_id, file_name, size, create_time_ms, storage_key, content_type)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+    `INSERT INTO attachments (id, owner_id, path_id, file_name, size, create_time_ms, storage_key, content_type,
+       image_width, image_height, image_frames, thumbnails)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
+  // Images get the thumbnails Hearth makes at upload: Zulip's rendered messages
+  // show them through /user_uploads/thumbnail/... URLs.
+  const thumbnailHost = { config: { filesDir }, log: { info() {}, warn() {}, error() {} } };
   const link = db.prepare(
     'INSERT OR IGNORE INTO attachment_messages (attachment_id, message_id) VALUES (?, ?)',
   );
@@ -61,6 +66,8 @@ export async function importFiles(options: {
     );
     const key = newFileKey('uploads');
     await store(filesDir, key, data);
+    const contentType = String(a.content_type ?? record.content_type ?? 'application/octet-stream');
+    const image = await makeThumbnails(thumbnailHost, data, contentType.split(';')[0]!.trim());
     attachment.run(
       a.id,
       owner,
@@ -69,7 +76,11 @@ export async function importFiles(options: {
       data.length,
       Math.round(((a.create_time as number) ?? 0) * 1000),
       key,
-      String(a.content_type ?? record.content_type ?? 'application/octet-stream'),
+      contentType,
+      image?.width ?? null,
+      image?.height ?? null,
+      image?.frames ?? null,
+      JSON.stringify(image?.thumbnails ?? []),
     );
     for (const messageId of (a.messages as number[]) ?? []) {
       if (options.messageIds.has(messageId)) link.run(a.id, messageId);
