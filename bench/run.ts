@@ -31,6 +31,7 @@ const benches = [
   'startup',
   'upload-memory',
   'chat',
+  'export',
 ].filter((name) => existsSync(path.join(here, `${name}.ts`)) && (!only || only.has(name)));
 
 const resultsFile = path.join(

@@ -12,6 +12,7 @@ import { DatabaseTooNewError } from './db/migrate.js';
 import { deviceSetupUrl } from './hosting/index.js';
 import { PER_ADDRESS_LIMIT } from './http/connection-cap.js';
 import { consoleLogger, createServer, type RunningServer } from './index.js';
+import { type PortabilityCommand, runPortabilityCommand } from './portability-cli.js';
 import { deactivateOrganization } from './realm/index.js';
 import { isWildcardHost, normalizeExternalUrl } from './shared/network.js';
 import { type OwnCertificateFiles, tlsOf } from './tls/index.js';
@@ -39,6 +40,8 @@ export interface CliOptions {
    * null removes it; undefined leaves the stored one as it is.
    */
   jwtKey?: string | null;
+  /** --export-zulip, --import-zulip or --set-password: do that and exit (portability-cli.ts). */
+  portability?: PortabilityCommand;
 }
 
 const truthy = (value: string | undefined) =>
@@ -63,6 +66,10 @@ export function parseCliOptions(argv: string[], env: NodeJS.ProcessEnv): CliOpti
       'deactivate-organization': { type: 'boolean' },
       'set-jwt-key': { type: 'string' },
       'clear-jwt-key': { type: 'boolean' },
+      'export-zulip': { type: 'string' },
+      'import-zulip': { type: 'string' },
+      'set-password': { type: 'string' },
+      'settle-zulip': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
     strict: true,
@@ -93,7 +100,16 @@ export function parseCliOptions(argv: string[], env: NodeJS.ProcessEnv): CliOpti
                      deactivate the organization (every API request then fails) and exit
   --set-jwt-key KEY  store the organization's JWT key (HS256, at least 32 bytes), enabling
                      POST /api/v1/jwt/fetch_api_key (HEARTH_JWT_KEY)
-  --clear-jwt-key    remove the stored JWT key, disabling JWT login (HEARTH_CLEAR_JWT_KEY=1)`);
+  --clear-jwt-key    remove the stored JWT key, disabling JWT login (HEARTH_CLEAR_JWT_KEY=1)
+  --export-zulip OUT write the organization as a Zulip 12.x export into the empty folder OUT
+                     (or OUT.tar.gz) and exit; works while the server runs (docs/moving-to-zulip.md)
+  --import-zulip PATH
+                     read a Zulip 10.x-12.x export (folder or .tar.gz) into the empty data
+                     directory and exit
+  --set-password EMAIL
+                     set that person's password (from HEARTH_PASSWORD, or typed) and exit
+  --settle-zulip URL after importing the export into the Zulip server at URL: set what its
+                     importer reset, through its API (owner in ZULIP_EMAIL, ZULIP_API_KEY)`);
     process.exit(0);
   }
   const portText = values.port ?? env.HEARTH_PORT ?? '9991';
@@ -127,6 +143,7 @@ export function parseCliOptions(argv: string[], env: NodeJS.ProcessEnv): CliOpti
       ? false
       : env.HEARTH_RATE_LIMIT === undefined || truthy(env.HEARTH_RATE_LIMIT),
     deactivateOrganization: values['deactivate-organization'] ?? false,
+    portability: portabilityCommand(values),
   };
 }
 
@@ -145,6 +162,29 @@ function tlsCertificateOption(
   if (!cert) throw new Error('--tls-key needs --tls-cert (the certificate it belongs to)');
   if (!key) throw new Error('--tls-cert needs --tls-key (its private key)');
   return { certFile: path.resolve(cert), keyFile: path.resolve(key) };
+}
+
+function portabilityCommand(values: {
+  'export-zulip'?: string;
+  'import-zulip'?: string;
+  'set-password'?: string;
+  'settle-zulip'?: string;
+}): PortabilityCommand | undefined {
+  const given: PortabilityCommand[] = [];
+  if (values['export-zulip'] !== undefined)
+    given.push({ kind: 'export-zulip', out: values['export-zulip'] });
+  if (values['import-zulip'] !== undefined)
+    given.push({ kind: 'import-zulip', source: values['import-zulip'] });
+  if (values['set-password'] !== undefined)
+    given.push({ kind: 'set-password', email: values['set-password'] });
+  if (values['settle-zulip'] !== undefined) {
+    given.push({ kind: 'settle-zulip', url: values['settle-zulip'] });
+  }
+  if (given.length > 1)
+    throw new Error(
+      'give one of --export-zulip, --import-zulip, --set-password and --settle-zulip at a time',
+    );
+  return given[0];
 }
 
 /** --set-jwt-key / --clear-jwt-key, or their variables; a bad key stops the start. */
@@ -170,8 +210,12 @@ function jwtKeyOption(
 export async function main(
   argv = process.argv.slice(2),
   env = process.env,
-): Promise<RunningServer> {
+): Promise<RunningServer | null> {
   const options = parseCliOptions(argv, env);
+  if (options.portability) {
+    await runPortabilityCommand(options.portability, options.dataDir, env);
+    return null;
+  }
   // Per launch: whoever can read this process's output may administer the organization.
   const adminToken = randomBytes(32).toString('base64url');
   const server = await createServer({

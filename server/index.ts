@@ -38,6 +38,7 @@ import {
 } from './jobs/unclaimed-uploads.js';
 import { narrowQueueFilter } from './narrow/index.js';
 import { startOutgoingWebhooks } from './outgoing-webhooks/index.js';
+import { failUnfinishedRealmExports } from './portability/index.js';
 import { TOPIC_DELETION_BATCH_SIZE, TOPIC_DELETION_TIME_BUDGET_MS } from './shared/limits.js';
 import { externalUrlFor, httpsScopeFor, localUrlFor } from './shared/network.js';
 import { attachTls, type OwnCertificateFiles, ServerTls, TlsSetupError } from './tls/index.js';
@@ -349,6 +350,7 @@ async function startRun(options: ServerOptions): Promise<ServerRun> {
       `The open-file limit is ${fileLimit}: Hearth keeps at most ${connectionLimits.total} connections open. Raise it with \`ulimit -n\` before starting Hearth (see README).`,
     );
   }
+  failUnfinishedRealmExports(ctx);
   const app = await buildHttpApp({
     ctx,
     routes: allRoutes,

@@ -18,6 +18,7 @@ import { ProfileFieldsPage } from './pages/profile-fields/ProfileFieldsPage.js';
 import { ScheduledPage } from './pages/scheduled/ScheduledPage.js';
 import { StatusPage } from './pages/status/StatusPage.js';
 import { UsersPage } from './pages/users/UsersPage.js';
+import { MoveToZulipPage } from './pages/zulip/MoveToZulipPage.js';
 
 export interface Section {
   /** Under the app's base (/admin over HTTP). */
@@ -43,6 +44,7 @@ export const SECTIONS: Section[] = [
   { path: '/scheduled', label: 'Scheduled messages', page: ScheduledPage },
   { path: '/network', label: 'Network', page: NetworkPage },
   { path: '/backups', label: 'Backups', page: BackupsPage },
+  { path: '/zulip', label: 'Move to Zulip Server', page: MoveToZulipPage },
   { path: '/status', label: 'Server status', page: StatusPage },
   { path: '/logs', label: 'Log', page: LogsPage },
 ];

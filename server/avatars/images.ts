@@ -26,10 +26,13 @@ export interface AvatarImages {
 }
 
 /**
- * Zulip's write_avatar_images: the picture (the path of the uploaded file)
+ * Zulip's write_avatar_images: the picture (the uploaded file's path, or bytes)
  * at both sizes (first frame of an animation).
  */
-export async function resizeAvatar(file: string, claimedType: string): Promise<AvatarImages> {
+export async function resizeAvatar(
+  file: string | Buffer,
+  claimedType: string,
+): Promise<AvatarImages> {
   const bare = claimedType.split(';')[0]!.trim().toLowerCase();
   if (!AVATAR_TYPES.has(bare)) throw badImage('Invalid image format');
   const options = { limitInputPixels: MAX_TOTAL_PIXELS, failOn: 'error' as const };

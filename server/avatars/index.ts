@@ -1,4 +1,6 @@
 /** Pictures of people and of the organization: uploaded and generated default avatars, POST/DELETE /users/me/avatar, the realm icon. */
 export { userAvatarImage } from './files.js';
+export { resizeAvatar } from './images.js';
 export { removeOwnAvatar, setOwnAvatar } from './own-avatar.js';
 export { hearthIconPng } from './realm-icon.js';
+export { avatarFileKey } from './storage.js';

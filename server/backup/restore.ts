@@ -86,6 +86,40 @@ export async function stageRestore(paths: StagePaths, backupFile: string): Promi
 }
 
 /**
+ * Stages a database and files built elsewhere (an organization imported
+ * from Zulip by the desktop's first-run wizard) exactly as a checked
+ * backup is staged: the next start swaps them in and keeps what was there.
+ * The database must be a single file (journal mode DELETE) at the current
+ * schema; both are moved, not copied.
+ */
+export async function stagePreparedData(
+  paths: StagePaths,
+  prepared: { databaseFile: string; filesDir: string; source: string },
+): Promise<void> {
+  const staging = path.join(paths.dataDir, STAGING_DIR);
+  await rm(path.join(staging, READY_FILE), { force: true });
+  await rm(staging, { recursive: true, force: true });
+  await mkdir(staging, { recursive: true, mode: 0o700 });
+  try {
+    await rename(prepared.databaseFile, path.join(staging, STAGED_DATABASE));
+    await rename(prepared.filesDir, path.join(staging, STAGED_FILES));
+    const stamp = new Date(paths.now).toISOString().replace(/[:.]/g, '-');
+    const marker: ReadyMarker = {
+      keptAs: `before-import-${stamp}-${randomBytes(3).toString('hex')}`,
+      includesFiles: true,
+      source: prepared.source,
+    };
+    const readyTemp = path.join(staging, `${READY_FILE}.partial`);
+    await writeFile(readyTemp, JSON.stringify(marker), { mode: 0o600 });
+    await syncPath(readyTemp);
+    await rename(readyTemp, path.join(staging, READY_FILE));
+  } catch (err) {
+    await rm(staging, { recursive: true, force: true });
+    throw err;
+  }
+}
+
+/**
  * Refuses anything but an intact Hearth database this build can read, then
  * writes its stored files under `filesDir` and leaves a plain database
  * behind. Answers whether the backup carried files.

@@ -22,7 +22,7 @@ import {
   removeAbandonedPartials,
   resolveBackupFile,
 } from './folder.js';
-import { stageRestore } from './restore.js';
+import { stagePreparedData, stageRestore } from './restore.js';
 import { latestSlot } from './schedule.js';
 import { type BackupSettings, loadSettings, mergeSettings, saveSettings } from './settings.js';
 
@@ -206,6 +206,28 @@ export class BackupService {
 
   async remove(file: string): Promise<void> {
     await rm(await resolveBackupFile(this.settings.folder, file));
+  }
+
+  /**
+   * Stages a database and files built elsewhere (restore.ts,
+   * stagePreparedData), then asks for the restart that swaps them in.
+   */
+  async swapInPrepared(prepared: {
+    databaseFile: string;
+    filesDir: string;
+    source: string;
+  }): Promise<{ restartRequired: boolean }> {
+    if (this.closing) throw new ApiError('The server is restarting; try again in a moment');
+    if (this.restoring) throw new ApiError('A restore is already in progress');
+    this.restoring = true;
+    try {
+      await stagePreparedData({ dataDir: this.dataDir, now: this.ctx.now() }, prepared);
+    } finally {
+      this.restoring = false;
+    }
+    const restart = this.restartHandler;
+    if (restart) setImmediate(restart);
+    return { restartRequired: true };
   }
 
   /**

@@ -31,6 +31,7 @@ export type { ChannelPermission } from './rules.js';
 export {
   accessChannelById,
   accessChannelByName,
+  channelPermissionDefaults,
   checkCanPost,
   checkChannelName,
   effectiveTopicsPolicy,

@@ -58,9 +58,12 @@ export interface ResizedEmoji {
  * animations are fitted inside the square and padded with transparency, so
  * no frame loses its edges. An animation uploaded as a format that cannot
  * animate (e.g. claimed as PNG) keeps only its first frame. `file` is the
- * uploaded file's path.
+ * uploaded file's path, or its bytes (an import).
  */
-export async function resizeEmoji(file: string, claimedType: string): Promise<ResizedEmoji> {
+export async function resizeEmoji(
+  file: string | Buffer,
+  claimedType: string,
+): Promise<ResizedEmoji> {
   const { contentType } = emojiFormatFor(claimedType);
   const options = { limitInputPixels: MAX_TOTAL_PIXELS, failOn: 'error' as const };
   let pages: number;

@@ -13,6 +13,7 @@ export {
   storeNewMessageFlags,
   storeUserFlags,
 } from './overrides.js';
+export { overrideRowsForMessages, writeImportedFlagRow } from './portable.js';
 export { readReceipts } from './read-receipts.js';
 export { markConversationRead } from './read-state.js';
 export { FlagReader } from './reader.js';

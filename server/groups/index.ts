@@ -15,5 +15,5 @@ export {
   updateUserGroupMembers,
   updateUserGroupSubgroups,
 } from './groups.js';
-export { groupPermissionNames } from './settings.js';
+export { groupPermissionNames, storedPermissions } from './settings.js';
 export { userGroupsState } from './state.js';

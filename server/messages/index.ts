@@ -3,7 +3,7 @@
  * deleting (also whole topics), fetching with narrows, edit history, message dicts and events, widget submessages.
  */
 export { parseRecipientList } from './addressee.js';
-export { normalizeContent } from './content.js';
+export { normalizeContent, searchableText } from './content.js';
 export { deleteMessage } from './delete.js';
 export { deleteTopic } from './delete-topic.js';
 export { updateMessage } from './edit.js';

@@ -1,5 +1,6 @@
 import type { AppContext, Tx } from '../core/context.js';
 import { badRequest } from '../core/errors.js';
+import { activeAdminIds } from '../db/queries/bots.js';
 import {
   activeUserIds,
   setUserPasswordHash,
@@ -106,6 +107,15 @@ export async function changeSettings(
     if (presence) setPresenceEnabled(ctx, tx, updated, presence[1] as boolean);
     if (others.some(([name, value]) => name === 'enable_drafts_synchronization' && !value)) {
       draftsSynchronizationChanged(ctx, user.id, false);
+    }
+    const consent = others.find(([name]) => name === 'allow_private_data_export');
+    if (consent && !user.is_bot) {
+      // Administrators' export pages list who consented (GET /export/realm/consents).
+      tx.emit({
+        type: 'realm_export_consent',
+        users: activeAdminIds(ctx.db),
+        payload: { type: 'realm_export_consent', user_id: user.id, consented: consent[1] },
+      });
     }
     if (others.some(([name]) => name === 'email_address_visibility')) {
       emitEmailVisibilityChange(ctx, tx, current, updated, realm.row.email_domain);

@@ -19,6 +19,7 @@ import {
 import { scheduledRouter } from './scheduled.js';
 import { setupRouter } from './setup.js';
 import { userRouter } from './users.js';
+import { zulipRouter } from './zulip.js';
 
 /*
  * Thin adapters, as the HTTP routes are: each procedure file checks the
@@ -46,6 +47,7 @@ export function createAppRouter() {
     logs: logsRouter,
     emoji: emojiRouter,
     integrations: integrationRouter,
+    zulip: zulipRouter,
   });
 }
 

@@ -8,5 +8,6 @@ export { listAttachments, removeAttachment } from './attachments.js';
 export { claimAttachments, updateAttachmentReferences } from './claim.js';
 export { serveThumbnail, serveUpload } from './serve.js';
 export { serveTemporaryUpload, temporaryUploadUrl } from './temporary-urls.js';
+export { makeThumbnails } from './thumbnails.js';
 export { deleteOldUnclaimedUploads, UNCLAIMED_UPLOAD_GRACE_MS } from './unclaimed.js';
 export { uploadFile } from './upload.js';

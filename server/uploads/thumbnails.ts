@@ -1,5 +1,10 @@
 import type { AppContext } from '../core/context.js';
-import { newFileKey, removeStoredFile, writeStoredFile } from '../core/file-store.js';
+import {
+  type FileStoreHost,
+  newFileKey,
+  removeStoredFile,
+  writeStoredFile,
+} from '../core/file-store.js';
 import type { StoredThumbnail } from '../db/queries/attachments.js';
 import { sharp } from '../shared/sharp.js';
 import {
@@ -47,7 +52,7 @@ interface Header {
   frames: number;
 }
 
-async function readHeader(file: string): Promise<Header | null> {
+async function readHeader(file: string | Buffer): Promise<Header | null> {
   try {
     const meta = await sharp(file, { limitInputPixels: MAX_IMAGE_PIXELS }).metadata();
     if (!meta.width || !meta.height) return null;
@@ -66,7 +71,7 @@ async function readHeader(file: string): Promise<Header | null> {
   }
 }
 
-async function render(file: string, format: ThumbnailFormat, frames: number) {
+async function render(file: string | Buffer, format: ThumbnailFormat, frames: number) {
   const animated = format.animated && frames > 1;
   const image = sharp(file, {
     limitInputPixels: MAX_IMAGE_PIXELS,
@@ -104,8 +109,9 @@ function formatsFor(contentType: string, header: Header): ThumbnailFormat[] {
  * not an image: the upload succeeds and shows as a plain link.
  */
 export async function makeThumbnails(
-  ctx: AppContext,
-  file: string,
+  ctx: FileStoreHost & Pick<AppContext, 'log'>,
+  /** The stored file's path, or its bytes. */
+  file: string | Buffer,
   contentType: string,
 ): Promise<ImageInfo | null> {
   if (!THUMBNAIL_ACCEPT_TYPES.has(contentType)) return null;
@@ -134,6 +140,6 @@ export async function makeThumbnails(
   return { width: header.width, height: header.height, frames: header.frames, thumbnails };
 }
 
-export function removeThumbnails(ctx: AppContext, thumbnails: readonly StoredThumbnail[]): void {
+export function removeThumbnails(ctx: FileStoreHost, thumbnails: readonly StoredThumbnail[]): void {
   for (const t of thumbnails) removeStoredFile(ctx, t.key);
 }

@@ -26,6 +26,7 @@ export { ensureSystemBot, notificationBot } from './system-bot-accounts.js';
 export {
   findSystemBot,
   isSystemBot,
+  notificationBotAddress,
   type SystemBotKind,
 } from './system-bots.js';
 export {

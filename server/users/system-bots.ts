@@ -19,6 +19,10 @@ export function systemBotEmail(ctx: AppContext, kind: SystemBotKind): string {
   return `${SYSTEM_BOTS[kind].local}@${loadRealm(ctx).row.email_domain}`;
 }
 
+/** The Notification Bot's address in an organization with this e-mail domain (no realm row needed). */
+export const notificationBotAddress = (emailDomain: string) =>
+  `${SYSTEM_BOTS.notification.local}@${emailDomain}`;
+
 /** The Notification Bot's address. */
 export const notificationBotEmail = (ctx: AppContext) => systemBotEmail(ctx, 'notification');
 

@@ -13,6 +13,7 @@ import { channelFolders } from './0011-channel-folders.js';
 import { navigationViews } from './0012-navigation-views.js';
 import { realmUserSettingsDefaults } from './0013-realm-user-settings-defaults.js';
 import { browserSessions } from './0014-browser-sessions.js';
+import { realmExports } from './0015-realm-exports.js';
 
 export interface Migration {
   version: number;
@@ -36,4 +37,5 @@ export const migrations: Migration[] = [
   navigationViews,
   realmUserSettingsDefaults,
   browserSessions,
+  realmExports,
 ];

@@ -310,3 +310,11 @@ export function messageReaders(
   });
   return rows.map((r) => r.id);
 }
+
+/** Every override row on messages with ids in [low, high] (an export's batch). */
+export const flagRowsForMessages = (db: Db, low: number, high: number) =>
+  stmt<[number, number], { user_id: number; message_id: number; flags: number }>(
+    db,
+    `SELECT user_id, message_id, flags FROM user_message_flags
+      WHERE message_id BETWEEN ? AND ? ORDER BY message_id, user_id`,
+  ).all(low, high);

@@ -9,6 +9,7 @@ import { chatSessionRoutes } from './chat-session.js';
 import { defaultChannelRoutes } from './default-channels.js';
 import { draftRoutes } from './drafts.js';
 import { eventRoutes } from './events.js';
+import { exportRoutes } from './exports.js';
 import { flagRoutes } from './flags.js';
 import { integrationRoutes } from './integrations.js';
 import { inviteRoutes } from './invites.js';
@@ -80,4 +81,5 @@ export const allRoutes: Route[] = [
   ...uploadRoutes,
   ...chatSessionRoutes,
   ...integrationRoutes,
+  ...exportRoutes,
 ];

@@ -3,6 +3,7 @@ import { useApi } from '../../api/context.js';
 import { Field } from '../../components/Field.js';
 import { FormStatus } from '../../components/FormStatus.js';
 import { useForm } from '../../components/use-form.js';
+import { ImportFromZulipForm } from './ImportFromZulipForm.js';
 
 const FIELDS = ['realmName', 'ownerName', 'email', 'password', 'confirm'] as const;
 
@@ -118,6 +119,7 @@ export function SetupPage({ onDone }: { onDone(): void }) {
           <FormStatus form={form} fields={FIELDS} />
         </form>
       </section>
+      <ImportFromZulipForm onDone={onDone} />
     </main>
   );
 }
