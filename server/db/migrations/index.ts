@@ -7,11 +7,18 @@ import { savedSnippets } from './0005-saved-snippets.js';
 import { uploadFiles } from './0006-upload-files.js';
 import { unreadOverrideCounts } from './0007-unread-override-counts.js';
 import { searchIndexes } from './0008-search-indexes.js';
+import { autoincrementIds } from './0010-autoincrement-ids.js';
 
 export interface Migration {
   version: number;
   name: string;
   up(db: Database.Database): void;
+  /**
+   * Rebuilds tables: the runner turns foreign-key enforcement off for the
+   * run (dropping a parent table would otherwise delete or cascade into its
+   * children) and checks every foreign key before it commits.
+   */
+  foreignKeysOff?: boolean;
 }
 
 /** Ordered; versions are consecutive and never reused. */
@@ -24,4 +31,5 @@ export const migrations: Migration[] = [
   uploadFiles,
   unreadOverrideCounts,
   searchIndexes,
+  autoincrementIds,
 ];
