@@ -11,6 +11,7 @@ import {
 import { type UserRow, userById } from '../db/queries/users.js';
 import { type StoredGroupSetting, userHasGroupSetting } from '../shared/group-settings.js';
 import { MAX_CHANNEL_NAME_LENGTH } from '../shared/limits.js';
+import { firstUnprintablePosition } from '../shared/printable.js';
 import { loadRealm, resolveGroupSetting } from '../shared/realm.js';
 import type { RealmSettings } from '../shared/realm-settings.js';
 import { isAdmin, isGuest } from '../shared/roles.js';
@@ -179,24 +180,16 @@ export function checkCanPost(ctx: AppContext, sender: UserRow, stream: StreamRow
 
 const ownerRole = (ctx: AppContext, ownerId: number) => userById(ctx.db, ownerId)?.role;
 
-/** Channel names: stripped, 1 to MAX_CHANNEL_NAME_LENGTH characters, no control characters. */
+/** Channel names: stripped, 1 to MAX_CHANNEL_NAME_LENGTH characters, all printable. */
 export function checkChannelName(raw: string): string {
   const name = raw.trim();
   if (name.length === 0) throw badRequest("Channel name can't be empty.");
   if ([...name].length > MAX_CHANNEL_NAME_LENGTH) {
     throw badRequest(`Channel name too long (limit: ${MAX_CHANNEL_NAME_LENGTH} characters).`);
   }
-  const chars = [...name];
-  for (let i = 0; i < chars.length; i++) {
-    const code = chars[i]!.codePointAt(0)!;
-    if (
-      code < 0x20 ||
-      (code >= 0x7f && code < 0xa0) ||
-      (code >= 0xfdd0 && code <= 0xfdef) ||
-      (code & 0xfffe) === 0xfffe
-    ) {
-      throw badRequest(`Invalid character in channel name, at position ${i + 1}.`);
-    }
+  const position = firstUnprintablePosition(name);
+  if (position !== undefined) {
+    throw badRequest(`Invalid character in channel name, at position ${position}.`);
   }
   return name;
 }

@@ -80,6 +80,9 @@ function addRawParams(raw: Map<string, string>, source: unknown): void {
   }
 }
 
+/** Zulip's Client.name is at most 30 characters. */
+const MAX_CLIENT_NAME = 30;
+
 /** "ZulipPython/0.9.1 (Debian; 12)" → "ZulipPython", the name Zulip records as the client. */
 export function clientNameFromUserAgent(userAgent: string | undefined): string {
   if (!userAgent) return 'Unspecified';
@@ -263,7 +266,12 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
         }
         reply.headers(headersFor(rate));
 
-        const { params, ignored } = parseParams(def.params, collectRawParams(request));
+        const raw = collectRawParams(request);
+        // Zulip's get_client_name: a `client` parameter names the client before the User-Agent does.
+        const client = raw.get('client');
+        if (client !== undefined && client !== '')
+          info.clientName = client.slice(0, MAX_CLIENT_NAME);
+        const { params, ignored } = parseParams(def.params, raw);
         const handler = def.handler as (...args: unknown[]) => unknown;
         let result = def.groupCommit
           ? await ctx.batch(() => handler(ctx, user, params, info))

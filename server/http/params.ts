@@ -74,8 +74,10 @@ export type ParsedParams<S extends ParamShape> = {
  * text that is not JSON at all differently from JSON of the wrong type.
  */
 function parseInteger(raw: string, name: string): number {
-  const value = parseJson(raw.trim(), name);
-  if (typeof value !== 'number' || !Number.isSafeInteger(value)) {
+  const text = raw.trim();
+  const value = parseJson(text, name);
+  // Strictly an integer literal: Python reads 1.0 or 1e3 as a float, which Zulip refuses.
+  if (typeof value !== 'number' || !/^-?\d+$/.test(text) || !Number.isSafeInteger(value)) {
     throw badRequest(`${name} is not an integer`);
   }
   return value;
@@ -186,6 +188,15 @@ export const p = {
     });
   },
 
+  /** A JSON number (Zulip's Json[float]; integers are floats too). */
+  float(): Param<number> {
+    return new Param('number', (raw, name) => {
+      const value = parseJson(raw.trim(), name);
+      if (typeof value !== 'number') throw badRequest(`${name} is not a float`);
+      return value;
+    });
+  },
+
   /** JSON booleans, as every Zulip client sends them. */
   bool(): Param<boolean> {
     return new Param('boolean', (raw, name) => {
@@ -225,6 +236,13 @@ export const p = {
   },
 };
 
+/** Zulip's RequestConfusingParamsError: a parameter sent under two of its names. */
+const confusingArguments = (first: string, second: string) =>
+  new ApiError(`Can't decide between '${first}' and '${second}' arguments`, {
+    code: 'REQUEST_CONFUSING_VAR',
+    extra: { var_name1: first, var_name2: second },
+  });
+
 export interface ParseResult<S extends ParamShape> {
   params: ParsedParams<S>;
   ignored: string[];
@@ -244,10 +262,9 @@ export function parseParams<S extends ParamShape>(
   for (const [name, spec] of Object.entries(shape)) {
     let key: string | undefined;
     for (const candidate of [name, ...spec.aliases]) {
-      if (raw.has(candidate)) {
-        key = candidate;
-        break;
-      }
+      if (!raw.has(candidate)) continue;
+      if (key !== undefined) throw confusingArguments(key, candidate);
+      key = candidate;
     }
     if (key === undefined) {
       if (spec.required) throw missingArgument(name);
