@@ -1,9 +1,21 @@
-import { addRealmDomain, removeRealmDomain, updateRealmDomain } from '../../realm-domains/index.js';
+import {
+  addRealmDomain,
+  listRealmDomains,
+  removeRealmDomain,
+  updateRealmDomain,
+} from '../../realm-domains/index.js';
 import { p } from '../params.js';
 import { route } from '../route.js';
 
 /** /realm/domains; `domain` is plain text, not JSON (since feature level 63). */
 export const realmDomainRoutes = [
+  // Any user may list them (Zulip's list_realm_domains).
+  route({
+    method: 'GET',
+    path: '/realm/domains',
+    params: {},
+    handler: (ctx) => ({ domains: listRealmDomains(ctx) }),
+  }),
   route({
     method: 'POST',
     path: '/realm/domains',
