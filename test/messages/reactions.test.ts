@@ -109,7 +109,7 @@ describe('adding reactions', () => {
     );
     await expectError(
       { emoji_name: 'wave', emoji_code: 'zzzz', reaction_type: 'unicode_emoji' },
-      'Invalid emoji code',
+      'Invalid emoji code.',
     );
     await expectError(
       { emoji_name: 'party', emoji_code: '999', reaction_type: 'realm_emoji' },
