@@ -108,12 +108,13 @@ export const messageEditRoutes = [
   route({
     method: 'POST',
     path: '/typing',
+    // Zulip's send_notification_backend, in its order; `private` is no typing type there.
     params: {
-      type: p.oneOf(['direct', 'private', 'stream', 'channel'] as const).default('direct'),
-      op: p.oneOf(['start', 'stop'] as const),
       to: p.str().optional(),
-      stream_id: p.int({ min: 0 }).optional(),
-      topic: p.str().optional(),
+      op: p.oneOf(['start', 'stop'] as const),
+      type: p.oneOf(['direct', 'stream', 'channel'] as const).default('direct'),
+      stream_id: p.int().optional(),
+      topic: p.str().alias('subject').optional(),
     },
     handler: (ctx, user, params) =>
       sendTyping(ctx, user, {
