@@ -91,13 +91,16 @@ export const subscriptionRoutes = [
     handler: (ctx, user, params) =>
       updateSubscriptionProperties(ctx, user, params.subscription_data),
   }),
-  route({
-    method: 'POST',
-    path: '/users/me/subscriptions/:stream_id(^\\d+)',
-    params: { stream_id: p.int(), property: p.str(), value: propertyValue },
-    handler: (ctx, user, params) =>
-      updateSubscriptionProperties(ctx, user, [
-        { stream_id: params.stream_id, property: params.property, value: params.value },
-      ]),
-  }),
+  // The single-channel form: POST in the spec, PATCH in Zulip.
+  ...(['POST', 'PATCH'] as const).map((method) =>
+    route({
+      method,
+      path: '/users/me/subscriptions/:stream_id(^\\d+)',
+      params: { stream_id: p.int(), property: p.str(), value: propertyValue },
+      handler: (ctx, user, params) =>
+        updateSubscriptionProperties(ctx, user, [
+          { stream_id: params.stream_id, property: params.property, value: params.value },
+        ]),
+    }),
+  ),
 ];
