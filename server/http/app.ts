@@ -16,6 +16,7 @@ import type { UserRow } from '../db/queries/users.js';
 import { FileAnswer } from '../shared/files.js';
 import { SerialisedFields } from '../shared/json-fields.js';
 import { BODY_LIMIT_BYTES } from '../shared/limits.js';
+import { requireRole } from '../shared/roles.js';
 import { parseByteRange } from './byte-range.js';
 import { ConnectionHangup } from './hangup.js';
 import { lazySchemaCompilers } from './lazy-schema-compilers.js';
@@ -266,6 +267,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
         }
         reply.headers(headersFor(rate));
 
+        if (def.requires !== undefined && user !== null) requireRole(user, def.requires);
         const raw = collectRawParams(request);
         // Zulip's get_client_name: a `client` parameter names the client before the User-Agent does.
         const client = raw.get('client');

@@ -3,6 +3,7 @@ import type { UserRow } from '../db/queries/users.js';
 import type { ClientHangup } from '../events/hub.js';
 import type { FileAnswer, UploadedFile } from '../shared/files.js';
 import type { SerialisedFields } from '../shared/json-fields.js';
+import type { Requirement } from '../shared/roles.js';
 import type { ParamShape, ParsedParams } from './params.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE' | 'PUT';
@@ -46,6 +47,11 @@ interface BaseRoute<S extends ParamShape> {
    */
   atRoot?: boolean;
   params: S;
+  /**
+   * Who may call it, checked before the parameters are read, as Zulip's
+   * decorators (require_realm_admin, require_realm_owner) check it.
+   */
+  requires?: Requirement;
   /** Exempt from the per-user (or, unauthenticated, per-address) rate limit (e.g. long-polling GET /events, static files). */
   rateLimitExempt?: boolean;
   /**

@@ -19,6 +19,7 @@ export const realmDomainRoutes = [
   route({
     method: 'POST',
     path: '/realm/domains',
+    requires: 'owner',
     params: { domain: p.str(), allow_subdomains: p.bool() },
     handler: (ctx, user, params) =>
       addRealmDomain(ctx, user, {
@@ -29,6 +30,7 @@ export const realmDomainRoutes = [
   route({
     method: 'PATCH',
     path: '/realm/domains/:domain',
+    requires: 'owner',
     params: { domain: p.str(), allow_subdomains: p.bool() },
     handler: (ctx, user, params) =>
       updateRealmDomain(ctx, user, params.domain, params.allow_subdomains),
@@ -36,6 +38,7 @@ export const realmDomainRoutes = [
   route({
     method: 'DELETE',
     path: '/realm/domains/:domain',
+    requires: 'owner',
     params: { domain: p.str() },
     handler: (ctx, user, params) => removeRealmDomain(ctx, user, params.domain),
   }),

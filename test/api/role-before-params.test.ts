@@ -1,0 +1,57 @@
+/**
+ * Zulip's require_realm_admin and require_realm_owner decorators run before
+ * the view reads its parameters: someone without the role is told so, even
+ * when the request is also missing parameters.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createChannel } from '../helpers/fixtures.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+
+let t: TestServer;
+let general: number;
+
+beforeAll(async () => {
+  t = await startTestServer();
+  general = createChannel(t, { name: 'general', subscribers: [t.accounts.member.id] });
+});
+afterAll(() => t.close());
+
+const adminRequired = {
+  result: 'error',
+  code: 'UNAUTHORIZED_PRINCIPAL',
+  msg: 'Must be an organization administrator',
+};
+const ownerRequired = { ...adminRequired, msg: 'Must be an organization owner' };
+
+describe('the role is checked before the parameters', () => {
+  it.each([
+    ['POST', '/realm/profile_fields'],
+    ['PATCH', '/realm/profile_fields'],
+    ['PATCH', '/realm/profile_fields/1'],
+    ['DELETE', '/realm/profile_fields/999'],
+    ['POST', '/realm/playgrounds'],
+    ['DELETE', '/realm/playgrounds/999'],
+    ['POST', '/streams/GENERAL/delete_topic'],
+  ])('%s %s by a member', async (method, path) => {
+    const res = await t
+      .as('member')
+      .request(method, path.replace('GENERAL', String(general)), {}, { skipSchema: true });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual(adminRequired);
+  });
+
+  it.each([
+    ['POST', '/realm/domains'],
+    ['PATCH', '/realm/domains/example.org'],
+    ['DELETE', '/realm/domains/example.org'],
+  ])('%s %s by an administrator', async (method, path) => {
+    const res = await t.as('admin').request(method, path, {}, { skipSchema: true });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual(ownerRequired);
+  });
+
+  it('leaves the parameters to whoever has the role', async () => {
+    const res = await t.as('admin').post('/realm/profile_fields', {}, { skipSchema: true });
+    expect(res.body).toMatchObject({ code: 'REQUEST_VARIABLE_MISSING', var_name: 'field_type' });
+  });
+});
