@@ -24,6 +24,13 @@ const adminRequired = {
 const ownerRequired = { ...adminRequired, msg: 'Must be an organization owner' };
 
 describe('the role is checked before the parameters', () => {
+  it('PATCH /realm by a member', async () => {
+    const res = await t
+      .as('member')
+      .patch('/realm', { waiting_period_threshold: 'soon' }, { skipSchema: true });
+    expect(res.body).toEqual(adminRequired);
+  });
+
   it.each([
     ['POST', '/realm/profile_fields'],
     ['PATCH', '/realm/profile_fields'],
