@@ -26,12 +26,12 @@ export const scheduledMessageRoutes = [
     path: '/scheduled_messages',
     // In the order of Zulip's create_scheduled_message_backend; scheduled_message_id is the spec's.
     params: {
-      type: messageType,
-      to: target,
-      topic: p.str().alias('subject').optional(),
       content: p.str(),
-      scheduled_delivery_timestamp: p.int(),
       read_by_sender: p.bool().optional(),
+      to: target,
+      type: messageType,
+      scheduled_delivery_timestamp: p.int(),
+      topic: p.str().alias('subject').optional(),
       scheduled_message_id: scheduledMessageId.optional(),
     },
     handler: (ctx, user, params, request) =>
@@ -51,11 +51,12 @@ export const scheduledMessageRoutes = [
     path: '/scheduled_messages/:scheduled_message_id(^\\d+)',
     params: {
       scheduled_message_id: scheduledMessageId,
+      // Zulip's update_scheduled_message_backend's order.
+      content: p.str().optional(),
       type: messageType.optional(),
+      scheduled_delivery_timestamp: p.int().optional(),
       to: target.optional(),
       topic: p.str().alias('subject').optional(),
-      content: p.str().optional(),
-      scheduled_delivery_timestamp: p.int().optional(),
     },
     handler: (ctx, user, params, request) =>
       editScheduledMessage(ctx, user, params.scheduled_message_id, {
