@@ -27,10 +27,11 @@ export const flagRoutes = [
   route({
     method: 'POST',
     path: '/messages/flags',
+    // Zulip's (alphabetical) order.
     params: {
+      flag: p.str(),
       messages: p.json(z.array(z.int())),
       op: p.str(),
-      flag: p.str(),
     },
     handler: (ctx, user, params) =>
       updateMessageFlags(ctx, user, {
@@ -42,14 +43,15 @@ export const flagRoutes = [
   route({
     method: 'POST',
     path: '/messages/flags/narrow',
+    // Zulip's (alphabetical) order.
     params: {
       anchor: p.str(),
-      include_anchor: p.bool().default(true),
-      num_before: p.int({ min: 0 }),
-      num_after: p.int({ min: 0 }),
-      narrow: p.json(z.unknown()).refine((raw) => parseNarrow(raw)),
-      op: p.str(),
       flag: p.str(),
+      include_anchor: p.bool().default(true),
+      narrow: p.json(z.unknown()).refine((raw) => parseNarrow(raw)),
+      num_after: p.int({ min: 0 }),
+      num_before: p.int({ min: 0 }),
+      op: p.str(),
     },
     handler: (ctx, user, params) =>
       updateMessageFlagsForNarrow(ctx, user, {
