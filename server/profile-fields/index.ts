@@ -12,6 +12,7 @@ export {
   type CheckedProfileValue,
   checkProfileData,
   type ProfileDataItem,
+  removeOwnProfileData,
   updateOwnProfileData,
   writeProfileData,
 } from './values.js';

@@ -115,3 +115,23 @@ export function updateOwnProfileData(
   ctx.transaction((tx) => writeProfileData(ctx, tx, user.id, values));
   return {};
 }
+
+/**
+ * DELETE /users/me/profile_data (Zulip's remove_user_custom_profile_data):
+ * removes the caller's values for these fields, with the same checks as
+ * setting them; a field without a value is no error.
+ */
+export function removeOwnProfileData(
+  ctx: AppContext,
+  user: UserRow,
+  fieldIds: number[],
+): Record<string, never> {
+  requireRole(user, 'human');
+  const values = checkProfileData(
+    ctx,
+    user,
+    fieldIds.map((id) => ({ id, value: null })),
+  );
+  ctx.transaction((tx) => writeProfileData(ctx, tx, user.id, values));
+  return {};
+}

@@ -57,6 +57,23 @@ describe('the role is checked before the parameters', () => {
     expect(res.body).toEqual(ownerRequired);
   });
 
+  it.each([
+    ['POST', '/users/me/status', { away: 'maybe' }],
+    ['POST', '/users/1/status', { emoji_name: 5 }],
+    ['POST', '/users/me/presence', {}],
+    ['PATCH', '/settings', { enter_sends: 'maybe' }],
+    ['PATCH', '/users/me/profile_data', {}],
+    ['DELETE', '/users/me/profile_data', {}],
+  ] as const)('%s %s by a bot (human_users_only)', async (method, path, params) => {
+    const res = await t.as('bot').request(method, path, params, { skipSchema: true });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({
+      result: 'error',
+      code: 'BAD_REQUEST',
+      msg: 'This endpoint does not accept bot requests.',
+    });
+  });
+
   it('leaves the parameters to whoever has the role', async () => {
     const res = await t.as('admin').post('/realm/profile_fields', {}, { skipSchema: true });
     expect(res.body).toMatchObject({ code: 'REQUEST_VARIABLE_MISSING', var_name: 'field_type' });

@@ -19,17 +19,18 @@ export const messageEditRoutes = [
   route({
     method: 'PATCH',
     path: '/messages/:message_id(^\\d+)',
+    // In the (alphabetical) order of Zulip's update_message_backend.
     params: {
-      message_id: messageId,
       content: p.str().optional(),
-      topic: p.str().alias('subject').optional(),
-      stream_id: p.int({ min: 0 }).optional(),
+      message_id: messageId,
+      prev_content_sha256: p.str().optional(),
       propagate_mode: p
         .oneOf(['change_one', 'change_later', 'change_all'] as const)
         .default('change_one'),
-      send_notification_to_old_thread: p.bool().default(false),
       send_notification_to_new_thread: p.bool().default(true),
-      prev_content_sha256: p.str().optional(),
+      send_notification_to_old_thread: p.bool().default(false),
+      stream_id: p.int({ min: 0 }).optional(),
+      topic: p.str().alias('subject').optional(),
     },
     handler: (ctx, user, params) =>
       updateMessage(ctx, user, {

@@ -7,6 +7,7 @@ export const presenceRoutes = [
   route({
     method: 'POST',
     path: '/users/me/presence',
+    requires: 'human',
     params: {
       // Checked by the action, which words the error as Zulip does.
       status: p.str(),

@@ -3,6 +3,7 @@ import {
   createProfileField,
   deleteProfileFieldById,
   getProfileFields,
+  removeOwnProfileData,
   reorderProfileFields,
   updateOwnProfileData,
   updateProfileFieldById,
@@ -51,7 +52,7 @@ const fieldInput = (params: {
   useForUserMatching: params.use_for_user_matching,
 });
 
-/** /realm/profile_fields and /users/me/profile_data */
+/** /realm/profile_fields and /users/me/profile_data (PATCH sets values, DELETE removes them) */
 export const profileFieldRoutes = [
   route({
     method: 'GET',
@@ -92,7 +93,15 @@ export const profileFieldRoutes = [
   route({
     method: 'PATCH',
     path: '/users/me/profile_data',
+    requires: 'human',
     params: { data: p.json(profileDataSchema) },
     handler: (ctx, user, params) => updateOwnProfileData(ctx, user, params.data),
+  }),
+  route({
+    method: 'DELETE',
+    path: '/users/me/profile_data',
+    requires: 'human',
+    params: { data: p.json(z.array(z.int())) },
+    handler: (ctx, user, params) => removeOwnProfileData(ctx, user, params.data),
   }),
 ];

@@ -32,6 +32,7 @@ export const settingsRoutes = [
   route({
     method: 'PATCH',
     path: '/settings',
+    requires: 'human',
     params: {
       full_name: p.str().optional(),
       email: p.str().optional(),
