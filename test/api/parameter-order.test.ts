@@ -33,6 +33,13 @@ describe('the first parameter in Zulip’s order is the one reported', () => {
       { num_before: 'many', narrow: 'nonsense' },
       bad('narrow is not valid JSON'),
     ],
+    ['POST', '/mark_topic_as_read', {}, missing('topic_name')],
+    [
+      'POST',
+      '/messages/1/report',
+      { description: 'x'.repeat(1001) },
+      bad('description is too long (limit: 1000 characters)'),
+    ],
     [
       'PATCH',
       '/scheduled_messages/1',

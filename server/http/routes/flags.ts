@@ -79,7 +79,8 @@ export const flagRoutes = [
   route({
     method: 'POST',
     path: '/mark_topic_as_read',
-    params: { stream_id: p.int(), topic_name: p.str() },
+    // Zulip's mark_topic_as_read declares topic_name first.
+    params: { topic_name: p.str(), stream_id: p.int() },
     handler: (ctx, user, params) =>
       markTopicAsRead(ctx, user, { streamId: params.stream_id, topicName: params.topic_name }),
   }),

@@ -55,8 +55,9 @@ export const messageEditRoutes = [
     path: '/messages/:message_id(^\\d+)/report',
     params: {
       message_id: messageId,
-      report_type: p.oneOf(Object.keys(REPORT_REASONS) as ReportType[]),
+      // Zulip's report_message_backend order.
       description: p.str({ maxLength: MAX_REPORT_MESSAGE_EXPLANATION_LENGTH }).default(''),
+      report_type: p.oneOf(Object.keys(REPORT_REASONS) as ReportType[]),
     },
     handler: (ctx, user, params) =>
       reportMessage(ctx, user, {
