@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 import { ApiError, badRequest, missingArgument } from '../core/errors.js';
 
 /**
@@ -124,6 +124,37 @@ function parseJson(raw: string, name: string): unknown {
   }
 }
 
+/**
+ * A whole number written with a fraction or an exponent (1.0, 1e3). Python
+ * reads it as a float, which Zulip's strict Json[int] refuses; JavaScript's
+ * JSON.parse makes it an integer. JSON parameters keep such numbers apart,
+ * so integer schemas refuse them as Zulip does; `jsonFloat()` takes them
+ * where any number is wanted.
+ */
+export class FloatLiteral {
+  constructor(readonly value: number) {}
+}
+
+function parseJsonKeepingFloats(raw: string, name: string): unknown {
+  if (jsonTooDeep(raw)) throw badRequest(tooDeepMessage(name));
+  try {
+    return JSON.parse(raw, (_key, value, context?: { source?: string }) =>
+      typeof value === 'number' &&
+      Number.isInteger(value) &&
+      context?.source !== undefined &&
+      /[.eE]/.test(context.source)
+        ? new FloatLiteral(value)
+        : value,
+    );
+  } catch {
+    throw badRequest(`${name} is not valid JSON`);
+  }
+}
+
+/** A number inside a JSON parameter, integral or not (Zulip's float). */
+export const jsonFloat = () =>
+  z.preprocess((v) => (v instanceof FloatLiteral ? v.value : v), z.number());
+
 /** `name[0]["key"]`: Zulip's way of naming a value inside a JSON parameter. */
 function pathName(name: string, path: readonly PropertyKey[]): string {
   let out = name;
@@ -219,7 +250,7 @@ export const p = {
     return new Param<z.infer<S>>(
       'json',
       (raw, name) => {
-        const parsed = schema.safeParse(parseJson(raw, name));
+        const parsed = schema.safeParse(parseJsonKeepingFloats(raw, name));
         if (!parsed.success) throw badRequest(zodIssueMessage(name, parsed.error));
         return parsed.data;
       },

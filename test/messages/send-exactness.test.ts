@@ -240,4 +240,24 @@ describe('integers', () => {
       'stream_id is not an integer',
     );
   });
+
+  it('are integer literals inside JSON parameters too, while floats stay floats', async () => {
+    expectError(
+      await member().post('/messages/flags', { messages: '[1.0]', op: 'add', flag: 'starred' }),
+      400,
+      'BAD_REQUEST',
+      'messages[0] is not an integer',
+    );
+    const narrowed = await member().get(
+      '/messages',
+      { anchor: 'newest', narrow: '[{"operator":"id","operand":1.0}]' },
+      { skipSchema: true },
+    );
+    expect(narrowed.body.msg).toBe('operand is not a string or integer');
+    // A draft's timestamp is a float in Zulip: 1.0 is a time like any other.
+    const draft = await member().post('/drafts', {
+      drafts: '[{"type":"","to":[],"topic":"","content":"x","timestamp":1700000000.0}]',
+    });
+    expect(draft.status, JSON.stringify(draft.body)).toBe(200);
+  });
 });
