@@ -267,7 +267,9 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
         }
         reply.headers(headersFor(rate));
 
-        if (def.requires !== undefined && user !== null) requireRole(user, def.requires);
+        if (def.requires !== undefined && user !== null) {
+          for (const requirement of [def.requires].flat()) requireRole(user, requirement);
+        }
         const raw = collectRawParams(request);
         // Zulip's get_client_name: a `client` parameter names the client before the User-Agent does.
         const client = raw.get('client');

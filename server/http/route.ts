@@ -49,9 +49,10 @@ interface BaseRoute<S extends ParamShape> {
   params: S;
   /**
    * Who may call it, checked before the parameters are read, as Zulip's
-   * decorators (require_realm_admin, require_realm_owner) check it.
+   * decorators (require_realm_admin, require_realm_owner) check it; a list
+   * is checked in order (require_member_or_admin: member, then human).
    */
-  requires?: Requirement;
+  requires?: Requirement | readonly Requirement[];
   /** Exempt from the per-user (or, unauthenticated, per-address) rate limit (e.g. long-polling GET /events, static files). */
   rateLimitExempt?: boolean;
   /**

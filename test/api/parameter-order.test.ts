@@ -46,6 +46,18 @@ describe('the first parameter in Zulip’s order is the one reported', () => {
       { to: '[1.5]', content: 'x', scheduled_delivery_timestamp: 'soon' },
       bad('scheduled_delivery_timestamp is not valid JSON'),
     ],
+    [
+      'POST',
+      '/user_groups/1/members',
+      { delete_subgroups: 'x', delete: 'z', add_subgroups: 'y' },
+      bad('add_subgroups is not valid JSON'),
+    ],
+    [
+      'PATCH',
+      '/user_groups/1',
+      { name: 5, deactivated: 'x', can_join_group: 'y' },
+      bad('can_join_group is not valid JSON'),
+    ],
   ] as const)('%s %s', async (method, path, params, error) => {
     const res = await t.as('member').request(method, path, params, { skipSchema: true });
     expect(res.status).toBe(400);

@@ -74,6 +74,37 @@ describe('the role is checked before the parameters', () => {
     });
   });
 
+  it.each([
+    ['GET', '/user_groups', { include_deactivated_groups: 'maybe' }],
+    ['PATCH', '/user_groups/1', { can_manage_group: 'x' }],
+    ['POST', '/user_groups/1/members', { add: 'x' }],
+    ['GET', '/user_groups/1/members', { direct_member_only: 'x' }],
+    ['GET', '/user_groups/1/members/1', { direct_member_only: 'x' }],
+    ['GET', '/user_groups/1/subgroups', { direct_subgroup_only: 'x' }],
+    ['POST', '/user_groups/1/subgroups', { add: 'x' }],
+  ] as const)('%s %s by a guest (require_member_or_admin)', async (method, path, params) => {
+    const res = await t.as('guest').request(method, path, params, { skipSchema: true });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({
+      result: 'error',
+      code: 'BAD_REQUEST',
+      msg: 'Not allowed for guest users',
+    });
+  });
+
+  it.each([
+    ['GET', '/user_groups', { include_deactivated_groups: 'maybe' }],
+    ['PATCH', '/user_groups/1', { can_manage_group: 'x' }],
+    ['POST', '/user_groups/1/members', { add: 'x' }],
+  ] as const)('%s %s by a bot (require_member_or_admin)', async (method, path, params) => {
+    const res = await t.as('bot').request(method, path, params, { skipSchema: true });
+    expect(res.body).toEqual({
+      result: 'error',
+      code: 'BAD_REQUEST',
+      msg: 'This endpoint does not accept bot requests.',
+    });
+  });
+
   it('leaves the parameters to whoever has the role', async () => {
     const res = await t.as('admin').post('/realm/profile_fields', {}, { skipSchema: true });
     expect(res.body).toMatchObject({ code: 'REQUEST_VARIABLE_MISSING', var_name: 'field_type' });
