@@ -21,14 +21,15 @@ export function roleLabel(role: number): string {
   return ROLES.find((r) => r.value === role)?.label ?? `Role ${role}`;
 }
 
-export function botTypeLabel(botType: number | null): string {
-  if (botType === null) return 'Human';
+/** A user's kind; people have no bot_type at all (Zulip sends it for bots only). */
+export function botTypeLabel(botType: number | null | undefined): string {
+  if (botType === null || botType === undefined) return 'Human';
   if (botType === 4) return 'Embedded bot';
   return BOT_TYPES.find((b) => b.value === botType)?.label ?? `Bot type ${botType}`;
 }
 
 /** Bots the server speaks through (the Notification Bot) have no owner and no settings. */
-export const isSystemBot = (user: { is_bot: boolean; bot_owner_id: number | null }) =>
+export const isSystemBot = (user: { is_bot: boolean; bot_owner_id?: number | null }) =>
   user.is_bot && user.bot_owner_id === null;
 
 /** A Python snippet that connects with the owner's zuliprc (or with explicit values). */

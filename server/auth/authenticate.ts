@@ -3,6 +3,7 @@ import {
   ApiError,
   badRequest,
   invalidApiKey,
+  malformedApiKey,
   missingArgument,
   notLoggedIn,
   realmDeactivated,
@@ -198,7 +199,8 @@ function checkCredentials(ctx: AppContext, header: string | undefined): UserRow 
 function userOfHeader(db: Db, header: string | undefined): UserRow {
   const credentials = parseBasicAuth(header);
   if (!credentials) throw notLoggedIn();
-  const user = credentials.apiKey ? userOfKey(db, credentials.apiKey) : undefined;
+  if (!/^[A-Za-z0-9]{32}$/.test(credentials.apiKey)) throw malformedApiKey();
+  const user = userOfKey(db, credentials.apiKey);
   if (!user) throw invalidApiKey();
   const realm = realmOf(db);
   const given = credentials.email.trim().toLowerCase();

@@ -14,7 +14,7 @@ import {
 } from '../db/queries/channel-folders.js';
 import { activeUserIds, type UserRow } from '../db/queries/users.js';
 import { renderContent } from '../markdown/index.js';
-import { unprintablePosition } from '../shared/printable.js';
+import { firstUnprintablePosition } from '../shared/printable.js';
 import { requireRole } from '../shared/roles.js';
 
 /** Zulip's ChannelFolderDict. */
@@ -43,8 +43,8 @@ export function accessChannelFolder(ctx: AppContext, id: number): ChannelFolderR
 /** Zulip's check_channel_folder_name. */
 function checkFolderName(ctx: AppContext, name: string): void {
   if (name.trim() === '') throw badRequest("Channel folder name can't be empty.");
-  const position = unprintablePosition(name);
-  if (position !== null) {
+  const position = firstUnprintablePosition(name);
+  if (position !== undefined) {
     throw badRequest(`Invalid character in channel folder name, at position ${position}.`);
   }
   if (activeChannelFolderNamed(ctx.db, name)) {

@@ -11,7 +11,7 @@ import {
 import { type UserRow, userById } from '../db/queries/users.js';
 import { type StoredGroupSetting, userHasGroupSetting } from '../shared/group-settings.js';
 import { MAX_CHANNEL_NAME_LENGTH } from '../shared/limits.js';
-import { unprintablePosition } from '../shared/printable.js';
+import { firstUnprintablePosition } from '../shared/printable.js';
 import { loadRealm, resolveGroupSetting } from '../shared/realm.js';
 import type { RealmSettings } from '../shared/realm-settings.js';
 import { isAdmin, isGuest } from '../shared/roles.js';
@@ -180,15 +180,15 @@ export function checkCanPost(ctx: AppContext, sender: UserRow, stream: StreamRow
 
 const ownerRole = (ctx: AppContext, ownerId: number) => userById(ctx.db, ownerId)?.role;
 
-/** Channel names: stripped, 1 to MAX_CHANNEL_NAME_LENGTH characters, no control characters. */
+/** Channel names: stripped, 1 to MAX_CHANNEL_NAME_LENGTH characters, all printable. */
 export function checkChannelName(raw: string): string {
   const name = raw.trim();
   if (name.length === 0) throw badRequest("Channel name can't be empty.");
   if ([...name].length > MAX_CHANNEL_NAME_LENGTH) {
     throw badRequest(`Channel name too long (limit: ${MAX_CHANNEL_NAME_LENGTH} characters).`);
   }
-  const position = unprintablePosition(name);
-  if (position !== null) {
+  const position = firstUnprintablePosition(name);
+  if (position !== undefined) {
     throw badRequest(`Invalid character in channel name, at position ${position}.`);
   }
   return name;

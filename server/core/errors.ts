@@ -49,6 +49,10 @@ export const notLoggedIn = () =>
 export const invalidApiKey = () =>
   new ApiError('Invalid API key', { code: 'INVALID_API_KEY', status: 401 });
 
+/** Zulip's InvalidAPIKeyFormatError: a key that is not 32 letters and digits. */
+export const malformedApiKey = () =>
+  new ApiError('Malformed API key', { code: 'INVALID_API_KEY', status: 401 });
+
 export const userDeactivated = () =>
   new ApiError('Account is deactivated', { code: 'USER_DEACTIVATED', status: 401 });
 

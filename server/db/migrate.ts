@@ -8,6 +8,9 @@ export function latestSchemaVersion(): number {
   return migrations.length === 0 ? 0 : migrations[migrations.length - 1]!.version;
 }
 
+const brokenForeignKeys = (db: Database.Database) =>
+  (db.pragma('foreign_key_check') as unknown[]).length;
+
 /**
  * Applies pending migrations in one transaction and records the schema
  * version in PRAGMA user_version. A database written by a newer Hearth is
@@ -24,11 +27,24 @@ export function migrate(db: Database.Database): { from: number; to: number } {
   }
   const pending = migrations.filter((m) => m.version > current);
   if (pending.length === 0) return { from: current, to: current };
-  db.transaction(() => {
-    for (const migration of pending) {
-      migration.up(db);
-      db.pragma(`user_version = ${migration.version}`);
-    }
-  })();
+  // PRAGMA foreign_keys is a no-op inside a transaction, so it is set around it.
+  const foreignKeysOff = pending.some((m) => m.foreignKeysOff);
+  const foreignKeysWereOn = db.pragma('foreign_keys', { simple: true }) === 1;
+  if (foreignKeysOff) db.pragma('foreign_keys = OFF');
+  try {
+    db.transaction(() => {
+      // Rows an older build left broken are not the migration's doing: only new breakage stops it.
+      const brokenBefore = foreignKeysOff ? brokenForeignKeys(db) : 0;
+      for (const migration of pending) {
+        migration.up(db);
+        db.pragma(`user_version = ${migration.version}`);
+      }
+      if (foreignKeysOff && brokenForeignKeys(db) > brokenBefore) {
+        throw new Error('A migration left rows whose foreign keys point nowhere');
+      }
+    })();
+  } finally {
+    if (foreignKeysOff && foreignKeysWereOn) db.pragma('foreign_keys = ON');
+  }
   return { from: current, to: latest };
 }

@@ -49,11 +49,11 @@ export function checkEmoji(ctx: AppContext, name: string, emoji: Emoji): void {
     }
     case ReactionType.extra:
     case ReactionType.extraSpecName:
-      if (!EXTRA_EMOJI.includes(emoji.code)) throw badRequest('Invalid emoji code');
+      if (!EXTRA_EMOJI.includes(emoji.code)) throw badRequest('Invalid emoji code.');
       if (name !== emoji.code) throw badRequest('Invalid emoji name.');
       return;
     case ReactionType.unicode:
-      if (!isUnicodeEmojiCode(emoji.code)) throw badRequest('Invalid emoji code');
+      if (!isUnicodeEmojiCode(emoji.code)) throw badRequest('Invalid emoji code.');
       if (unicodeEmojiCode(name) !== emoji.code) throw badRequest('Invalid emoji name.');
       return;
     default:

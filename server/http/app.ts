@@ -17,6 +17,7 @@ import type { UserRow } from '../db/queries/users.js';
 import { FileAnswer } from '../shared/files.js';
 import { SerialisedFields } from '../shared/json-fields.js';
 import { BODY_LIMIT_BYTES } from '../shared/limits.js';
+import { requireRole } from '../shared/roles.js';
 import type { ServerTls } from '../tls/index.js';
 import { checkHosts } from './allowed-hosts.js';
 import { parseByteRange } from './byte-range.js';
@@ -94,6 +95,8 @@ function lastValue(value: unknown): string | undefined {
   const last = Array.isArray(value) ? value[value.length - 1] : value;
   return typeof last === 'string' ? last : undefined;
 }
+/** Zulip's Client.name is at most 30 characters. */
+const MAX_CLIENT_NAME = 30;
 
 /** "ZulipPython/0.9.1 (Debian; 12)" → "ZulipPython", the name Zulip records as the client. */
 export function clientNameFromUserAgent(userAgent: string | undefined): string {
@@ -361,7 +364,15 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
         };
         const user = callers.get(request) ?? null;
 
-        const { params, ignored } = parseParams(def.params, collectRawParams(request));
+        if (def.requires !== undefined && user !== null) {
+          for (const requirement of [def.requires].flat()) requireRole(user, requirement);
+        }
+        const raw = collectRawParams(request);
+        // Zulip's get_client_name: a `client` parameter names the client before the User-Agent does.
+        const client = raw.get('client');
+        if (client !== undefined && client !== '')
+          info.clientName = client.slice(0, MAX_CLIENT_NAME);
+        const { params, ignored } = parseParams(def.params, raw);
         const handler = def.handler as (...args: unknown[]) => unknown;
         let result: unknown;
         form?.hold();

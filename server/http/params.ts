@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 import { ApiError, badRequest, missingArgument } from '../core/errors.js';
 import { jsonTooDeep, MAX_JSON_DEPTH, tooDeepMessage } from '../shared/json-depth.js';
 
@@ -75,8 +75,10 @@ export type ParsedParams<S extends ParamShape> = {
  * text that is not JSON at all differently from JSON of the wrong type.
  */
 function parseInteger(raw: string, name: string): number {
-  const value = parseJson(raw.trim(), name);
-  if (typeof value !== 'number' || !Number.isSafeInteger(value)) {
+  const text = raw.trim();
+  const value = parseJson(text, name);
+  // Strictly an integer literal: Python reads 1.0 or 1e3 as a float, which Zulip refuses.
+  if (typeof value !== 'number' || !/^-?\d+$/.test(text) || !Number.isSafeInteger(value)) {
     throw badRequest(`${name} is not an integer`);
   }
   return value;
@@ -92,6 +94,37 @@ function parseJson(raw: string, name: string): unknown {
     throw badRequest(`${name} is not valid JSON`);
   }
 }
+
+/**
+ * A whole number written with a fraction or an exponent (1.0, 1e3). Python
+ * reads it as a float, which Zulip's strict Json[int] refuses; JavaScript's
+ * JSON.parse makes it an integer. JSON parameters keep such numbers apart,
+ * so integer schemas refuse them as Zulip does; `jsonFloat()` takes them
+ * where any number is wanted.
+ */
+export class FloatLiteral {
+  constructor(readonly value: number) {}
+}
+
+function parseJsonKeepingFloats(raw: string, name: string): unknown {
+  if (jsonTooDeep(raw)) throw badRequest(tooDeepMessage(name));
+  try {
+    return JSON.parse(raw, (_key, value, context?: { source?: string }) =>
+      typeof value === 'number' &&
+      Number.isInteger(value) &&
+      context?.source !== undefined &&
+      /[.eE]/.test(context.source)
+        ? new FloatLiteral(value)
+        : value,
+    );
+  } catch {
+    throw badRequest(`${name} is not valid JSON`);
+  }
+}
+
+/** A number inside a JSON parameter, integral or not (Zulip's float). */
+export const jsonFloat = () =>
+  z.preprocess((v) => (v instanceof FloatLiteral ? v.value : v), z.number());
 
 /** `name[0]["key"]`: Zulip's way of naming a value inside a JSON parameter. */
 function pathName(name: string, path: readonly PropertyKey[]): string {
@@ -157,6 +190,15 @@ export const p = {
     });
   },
 
+  /** A JSON number (Zulip's Json[float]; integers are floats too). */
+  float(): Param<number> {
+    return new Param('number', (raw, name) => {
+      const value = parseJson(raw.trim(), name);
+      if (typeof value !== 'number') throw badRequest(`${name} is not a float`);
+      return value;
+    });
+  },
+
   /** JSON booleans, as every Zulip client sends them. */
   bool(): Param<boolean> {
     return new Param('boolean', (raw, name) => {
@@ -179,7 +221,7 @@ export const p = {
     return new Param<z.infer<S>>(
       'json',
       (raw, name) => {
-        const parsed = schema.safeParse(parseJson(raw, name));
+        const parsed = schema.safeParse(parseJsonKeepingFloats(raw, name));
         if (!parsed.success) throw badRequest(zodIssueMessage(name, parsed.error));
         return parsed.data;
       },
@@ -195,6 +237,13 @@ export const p = {
     return new Param(kind, parser);
   },
 };
+
+/** Zulip's RequestConfusingParamsError: a parameter sent under two of its names. */
+const confusingArguments = (first: string, second: string) =>
+  new ApiError(`Can't decide between '${first}' and '${second}' arguments`, {
+    code: 'REQUEST_CONFUSING_VAR',
+    extra: { var_name1: first, var_name2: second },
+  });
 
 export interface ParseResult<S extends ParamShape> {
   params: ParsedParams<S>;
@@ -215,10 +264,9 @@ export function parseParams<S extends ParamShape>(
   for (const [name, spec] of Object.entries(shape)) {
     let key: string | undefined;
     for (const candidate of [name, ...spec.aliases]) {
-      if (raw.has(candidate)) {
-        key = candidate;
-        break;
-      }
+      if (!raw.has(candidate)) continue;
+      if (key !== undefined) throw confusingArguments(key, candidate);
+      key = candidate;
     }
     if (key === undefined) {
       if (spec.required) throw missingArgument(name);

@@ -4,6 +4,7 @@ import type { UserRow } from '../db/queries/users.js';
 import type { ClientHangup } from '../events/hub.js';
 import type { FileAnswer, UploadedFile } from '../shared/files.js';
 import type { SerialisedFields } from '../shared/json-fields.js';
+import type { Requirement } from '../shared/roles.js';
 import type { ParamShape, ParsedParams } from './params.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE' | 'PUT';
@@ -59,6 +60,12 @@ interface BaseRoute<S extends ParamShape> {
    */
   atRoot?: boolean;
   params: S;
+  /**
+   * Who may call it, checked before the parameters are read, as Zulip's
+   * decorators (require_realm_admin, require_realm_owner) check it; a list
+   * is checked in order (require_member_or_admin: member, then human).
+   */
+  requires?: Requirement | readonly Requirement[];
   /** Exempt from the per-user (or, unauthenticated, per-address) rate limit (e.g. long-polling GET /events, static files). */
   rateLimitExempt?: boolean;
   /**

@@ -7,6 +7,8 @@
  * horizontal rules or reference links.
  */
 
+import { silenceMentions } from './mentions.js';
+
 export interface BNode {
   tag: string;
   attrs: string;
@@ -325,7 +327,8 @@ class BlockParser {
       .slice(m.index)
       .replace(/^\n/, '')
       .split('\n')
-      .map((line) => {
+      .map((raw) => {
+        const line = silenceMentions(raw);
         if (line.trim() === '>') return '';
         const q = /^[ ]{0,3}>[ ]?(.*)/.exec(line);
         return q ? q[1]! : line;

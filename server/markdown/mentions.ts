@@ -28,9 +28,24 @@ function findUser(spec: string, ctx: RenderContext): MarkdownUser | undefined {
   return matches.length === 1 ? matches[0] : undefined;
 }
 
+const USER_MENTION = /(?<![^\s'"({[/<])@(_?)\*\*([^*]+)\*\*/g;
+const GROUP_MENTION = /(?<![^\s'"({[/<])@(_?)\*([^*]+)\*/g;
+
+/**
+ * Quoted text mentions nobody: Zulip makes every user and group mention in a
+ * quoted line silent before the quote is parsed, so quoting a message (as
+ * quote-and-reply does) does not notify the people it mentioned again.
+ */
+export function silenceMentions(line: string): string {
+  // Copies: the patterns' lastIndex belongs to the inline scanner.
+  return line
+    .replace(new RegExp(USER_MENTION), (_m, _silent, spec: string) => `@_**${spec}**`)
+    .replace(new RegExp(GROUP_MENTION), (_m, _silent, name: string) => `@_*${name}*`);
+}
+
 export const userMentionPattern: InlinePattern = regexPattern(
   'user_mention',
-  /(?<![^\s'"({[/<])@(_?)\*\*([^*]+)\*\*/g,
+  USER_MENTION,
   (m, st) => {
     const silent = m[1] === '_';
     const spec = m[2]!;
@@ -61,7 +76,7 @@ export const userMentionPattern: InlinePattern = regexPattern(
 
 export const groupMentionPattern: InlinePattern = regexPattern(
   'group_mention',
-  /(?<![^\s'"({[/<])@(_?)\*([^*]+)\*/g,
+  GROUP_MENTION,
   (m, st) => {
     const silent = m[1] === '_';
     const group = st.ctx.lookups.groupByName(m[2]!.trim());

@@ -35,7 +35,6 @@ import {
   RESOLVE_TOPIC_UNDO_GRACE_PERIOD_SECONDS,
   visibleTopicMessages,
 } from './edit-plan.js';
-import { highlightHtmlDifferences } from './html-diff.js';
 import { sendInternalChannelMessage } from './send.js';
 
 export function messagesToMove(ctx: AppContext, user: UserRow, plan: EditPlan): MessageRow[] {
@@ -116,9 +115,7 @@ export function moveMessages(
       topic: plan.topicEdited ? plan.targetTopic : null,
       prev_stream_id: plan.streamEdited ? plan.origStream!.id : null,
       stream_id: plan.streamEdited ? target.id : null,
-      content_html_diff: contentChange
-        ? highlightHtmlDifferences(plan.message.rendered_content, plan.rendered!.html)
-        : null,
+      content_html_diff: null, // computed when the history is read
     });
   }
   if (plan.streamEdited) {

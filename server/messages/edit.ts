@@ -33,7 +33,6 @@ import {
 } from './edit-move.js';
 import { type EditInput, type EditPlan, planEdit, visibleTopicMessages } from './edit-plan.js';
 import { emitDeleteMessageEvents } from './events.js';
-import { highlightHtmlDifferences } from './html-diff.js';
 import { mentionedUsers, mentionFlags } from './mentions.js';
 
 export type { EditInput, PropagateMode } from './edit-plan.js';
@@ -187,7 +186,7 @@ export function updateMessage(
         topic: null,
         prev_stream_id: null,
         stream_id: null,
-        content_html_diff: highlightHtmlDifferences(message.rendered_content, plan.rendered!.html),
+        content_html_diff: null, // computed when the history is read
       });
       const after = messageById(ctx.db, message.id)!;
       emitUpdateEvent(ctx, tx, user, plan, timestamp, [after], usersWithMessageAccess(ctx, after));

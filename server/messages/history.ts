@@ -53,8 +53,8 @@ export function getMessageHistory(
       const prevRendered = edit.prev_rendered_content ?? '';
       entry.prev_content = edit.prev_content;
       entry.prev_rendered_content = prevRendered;
-      entry.content_html_diff =
-        edit.content_html_diff ?? highlightHtmlDifferences(prevRendered, rendered);
+      // Computed when read, as Zulip does: diffs stored by older versions had other markup.
+      entry.content_html_diff = highlightHtmlDifferences(prevRendered, rendered);
       content = edit.prev_content;
       rendered = prevRendered;
     }

@@ -2,7 +2,8 @@
  * Messages: sending (recipients, mentions, delivery), editing and moving,
  * deleting (also whole topics), fetching with narrows, edit history, message dicts and events, widget submessages.
  */
-export { parseRecipientList } from './addressee.js';
+export type { MessageTarget } from './addressee.js';
+export { parseJsonExactIntegers, parseRecipientList } from './addressee.js';
 export { normalizeContent, searchableText } from './content.js';
 export { deleteMessage } from './delete.js';
 export { deleteTopic } from './delete-topic.js';
@@ -14,7 +15,7 @@ export { userForEmail } from './recipients.js';
 export { renderPreview } from './render-preview.js';
 export type { ReportType } from './report.js';
 export { REPORT_REASONS, reportMessage } from './report.js';
-export type { SendInput } from './send.js';
+export type { MessageRequest, SendInput } from './send.js';
 export {
   deliverMessage,
   prepareMessage,

@@ -6,7 +6,7 @@ import {
   hasChannelPermission,
 } from '../channels/index.js';
 import type { AppContext } from '../core/context.js';
-import { ApiError, badRequest, missingArgument } from '../core/errors.js';
+import { ApiError, badRequest } from '../core/errors.js';
 import { dmConversationHasMessages } from '../db/queries/messages.js';
 import { type StreamRow, streamById, streamByName } from '../db/queries/streams.js';
 import { topicHasOtherMessages } from '../db/queries/user-topics.js';
@@ -14,11 +14,9 @@ import { type UserRow, userByEmailKey, userById } from '../db/queries/users.js';
 import { type StoredGroupSetting, userHasGroupSetting } from '../shared/group-settings.js';
 import { escapeHtml } from '../shared/html.js';
 import { loadRealm } from '../shared/realm.js';
-import { normalizeTopic } from '../shared/topics.js';
+import { canonicalTopic, checkTopicCharacters, truncateTopic } from '../shared/topics.js';
 import { apiEmail } from '../users/index.js';
-import { parseChannelIndicator, parseRecipientList } from './addressee.js';
-/** Clients that render their own sent messages, so the sender has read them (Zulip's list). */
-import type { SendInput } from './send.js';
+import type { ChannelIndicator, MessageTarget } from './addressee.js';
 import { channelRecipients } from './subscriber-cache.js';
 
 export interface Addressee {
@@ -74,10 +72,61 @@ export function checkCanCreateTopic(
   throw badRequest('You do not have permission to create new topics in this channel.');
 }
 
-export function resolveChannel(ctx: AppContext, sender: UserRow, input: SendInput): Addressee {
-  if (input.to === undefined) throw missingArgument('to');
-  if (input.topic === undefined) throw missingArgument('topic');
-  const indicator = parseChannelIndicator(input.to);
+/**
+ * Zulip's Addressee.legacy_build: what a message's recipients can be refused
+ * for before its content is read. A channel message needs a channel (a bot's
+ * default channel stands in) and a topic, whose characters are checked; a
+ * direct message needs recipients, who must exist.
+ */
+export type AddresseePlan =
+  | { type: 'stream'; channel: ChannelIndicator; topic: string }
+  | { type: 'private'; users: UserRow[] };
+
+export function planAddressee(
+  ctx: AppContext,
+  sender: UserRow,
+  target: MessageTarget,
+): AddresseePlan {
+  const realm = loadRealm(ctx);
+  if (target.type === 'stream') {
+    let channel = target.channel;
+    if (channel === undefined) {
+      if (sender.default_sending_stream_id === null) throw badRequest('Missing channel');
+      channel = { id: sender.default_sending_stream_id };
+    }
+    if (target.topic === undefined) throw badRequest('Missing topic');
+    const topic = canonicalTopic(target.topic, realm.settings.empty_topic_display_name);
+    checkTopicCharacters(topic);
+    return { type: 'stream', channel, topic };
+  }
+  const list = target.recipients;
+  const users: UserRow[] = [];
+  if ('ids' in list) {
+    if (list.ids.length === 0) throw badRequest('Message must have recipients');
+    for (const id of list.ids) {
+      const user = userById(ctx.db, id);
+      if (!user) throw badRequest(`Invalid user ID ${id}`);
+      users.push(user);
+    }
+  } else {
+    if (list.emails.length === 0) throw badRequest('Message must have recipients');
+    for (const email of list.emails) {
+      const user = userForEmail(ctx, email, realm.row.email_domain);
+      if (!user) throw badRequest(`Invalid email '${email}'`);
+      users.push(user);
+    }
+  }
+  return { type: 'private', users };
+}
+
+/** The channel a planned message goes to, checked in Zulip's order: exists, may post, may start the topic, topics policy. */
+export function resolveChannel(
+  ctx: AppContext,
+  sender: UserRow,
+  plan: Extract<AddresseePlan, { type: 'stream' }>,
+): Addressee {
+  const indicator = plan.channel;
+  const topic = truncateTopic(plan.topic);
   let stream: StreamRow | undefined;
   if ('id' in indicator) {
     stream = streamById(ctx.db, indicator.id);
@@ -86,33 +135,19 @@ export function resolveChannel(ctx: AppContext, sender: UserRow, input: SendInpu
     stream = streamByName(ctx.db, indicator.name);
   }
   if (!stream) throw channelNotFound(indicator);
-  const realm = loadRealm(ctx);
-  const topic = normalizeTopic(input.topic, realm.settings.empty_topic_display_name);
-  checkTopicForChannel(ctx, stream, topic);
   checkCanPost(ctx, sender, stream);
   checkCanCreateTopic(ctx, sender, stream, topic);
+  checkTopicForChannel(ctx, stream, topic);
   return { stream, topic, recipients: channelRecipients(ctx.db, stream.id) };
 }
 
-export function resolveDirect(ctx: AppContext, sender: UserRow, input: SendInput): Addressee {
-  if (input.to === undefined) throw missingArgument('to');
-  const list = parseRecipientList(input.to);
+export function resolveDirect(
+  ctx: AppContext,
+  sender: UserRow,
+  plan: Extract<AddresseePlan, { type: 'private' }>,
+): Addressee {
   const realm = loadRealm(ctx);
-  const users: UserRow[] = [];
-  if ('ids' in list) {
-    for (const id of list.ids) {
-      const user = userById(ctx.db, id);
-      if (!user) throw badRequest(`Invalid user ID ${id}`);
-      users.push(user);
-    }
-  } else {
-    for (const email of list.emails) {
-      const user = userForEmail(ctx, email, realm.row.email_domain);
-      if (!user) throw badRequest(`Invalid email '${email}'`);
-      users.push(user);
-    }
-  }
-  if (users.length === 0) throw badRequest('Message must have recipients');
+  const users = plan.users;
   for (const user of users) {
     if (!user.is_active) {
       throw badRequest(`'${apiEmail(user, realm.row.email_domain)}' is no longer using Zulip.`);

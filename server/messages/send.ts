@@ -1,6 +1,6 @@
 import { recipientsAlertedBy } from '../alert-words/index.js';
 import type { AppContext, Tx } from '../core/context.js';
-import { missingArgument } from '../core/errors.js';
+import { badRequest, missingArgument } from '../core/errors.js';
 import { setMessageHasAttachment } from '../db/queries/attachments.js';
 import { dmGroupFor } from '../db/queries/dm-groups.js';
 import { insertMessage } from '../db/queries/messages.js';
@@ -24,14 +24,15 @@ import { Flag } from '../shared/flags.js';
 import { mergeUserSettings } from '../shared/user-settings.js';
 import { setVisibilityPolicy } from '../topics/index.js';
 import { claimAttachments } from '../uploads/index.js';
+import { type MessageTarget, parseChannelIndicator, parsePrivateRecipients } from './addressee.js';
 import { normalizeContent, searchableText } from './content.js';
 import { emitMessageEvent } from './events.js';
 import { checkMentionPermissions, mentionedUsers, mentionFlags } from './mentions.js';
-/** Clients that render their own sent messages, so the sender has read them (Zulip's list). */
-import { type Addressee, resolveChannel, resolveDirect } from './recipients.js';
+import { type Addressee, planAddressee, resolveChannel, resolveDirect } from './recipients.js';
 import { recipientSet } from './subscriber-cache.js';
 import { widgetOf } from './widgets.js';
 
+/** Clients that render their own sent messages, so the sender has read them (Zulip's list). */
 export const selfRenderingClients = new Set([
   'zulipandroid',
   'zulipios',
@@ -45,11 +46,26 @@ export const selfRenderingClients = new Set([
   'android',
 ]);
 
+/** POST /messages as the client sent it. */
 export interface SendInput {
   type: 'direct' | 'private' | 'stream' | 'channel';
   to: string | undefined;
   content: string;
   topic: string | undefined;
+  queueId?: string;
+  localId?: string;
+  readBySender?: boolean;
+  clientName: string;
+  /** `forged`: only Zulip's API super-users may forge messages; Hearth has none. */
+  forged?: string;
+  /** `sender`: the mirrored sender, for mirroring clients only. */
+  mirrorSender?: string;
+}
+
+/** A message to check and render: where it goes, already read from `to`. */
+export interface MessageRequest {
+  target: MessageTarget;
+  content: string;
   queueId?: string;
   localId?: string;
   readBySender?: boolean;
@@ -316,15 +332,19 @@ export function sendInternalDirectMessage(
  * storing it: scheduled messages are checked with it when saved and again
  * when delivered.
  */
-export function prepareMessage(ctx: AppContext, sender: UserRow, input: SendInput): MessageDraft {
+export function prepareMessage(
+  ctx: AppContext,
+  sender: UserRow,
+  input: MessageRequest,
+): MessageDraft {
   if ((input.queueId === undefined) !== (input.localId === undefined)) {
     throw missingArgument(input.queueId === undefined ? 'queue_id' : 'local_id');
   }
+  // Zulip's order: the recipients as given, then the content, then the channel or people.
+  const plan = planAddressee(ctx, sender, input.target);
   const content = normalizeContent(input.content);
-  const isChannel = input.type === 'stream' || input.type === 'channel';
-  const addressee = isChannel
-    ? resolveChannel(ctx, sender, input)
-    : resolveDirect(ctx, sender, input);
+  const addressee =
+    plan.type === 'stream' ? resolveChannel(ctx, sender, plan) : resolveDirect(ctx, sender, plan);
   const settings = mergeUserSettings(sender.settings);
   const rendered = renderMessage(ctx, content, {
     translateEmoticons: settings.translate_emoticons,
@@ -359,8 +379,47 @@ export function prepareMessage(ctx: AppContext, sender: UserRow, input: SendInpu
   };
 }
 
+/** Clients that forward messages from another chat system (Zulip's mirroring clients). */
+const MIRROR_CLIENTS = new Set(['irc_mirror', 'jabber_mirror', 'JabberMirror']);
+
+/** What send_message_backend checks before the message itself: `to`, `forged`, `sender`. */
+function sendTarget(input: SendInput): MessageTarget {
+  const target: MessageTarget =
+    input.type === 'stream' || input.type === 'channel'
+      ? {
+          type: 'stream',
+          channel: input.to === undefined ? undefined : parseChannelIndicator(input.to),
+          topic: input.topic,
+        }
+      : {
+          type: 'private',
+          recipients: input.to === undefined ? { ids: [] } : parsePrivateRecipients(input.to),
+        };
+  if (input.forged === 'yes' || input.forged === 'true') {
+    throw badRequest('User not authorized for this query');
+  }
+  if (MIRROR_CLIENTS.has(input.clientName)) {
+    if (input.mirrorSender === undefined) throw badRequest('Missing sender');
+    if (target.type !== 'private') throw badRequest('User not authorized for this query');
+    if ('ids' in target.recipients && target.recipients.ids.length > 0) {
+      throw badRequest('Mirroring not allowed with recipient user IDs');
+    }
+    // Hearth creates no users for another system's people.
+    throw badRequest('Invalid mirrored message');
+  }
+  if (input.mirrorSender !== undefined) throw badRequest('Invalid mirrored message');
+  return target;
+}
+
 /** POST /messages */
 export function sendMessage(ctx: AppContext, sender: UserRow, input: SendInput): SendResult {
-  const draft = prepareMessage(ctx, sender, input);
+  const draft = prepareMessage(ctx, sender, {
+    target: sendTarget(input),
+    content: input.content,
+    queueId: input.queueId,
+    localId: input.localId,
+    readBySender: input.readBySender,
+    clientName: input.clientName,
+  });
   return ctx.transaction((tx) => deliverMessage(ctx, tx, draft));
 }

@@ -1,6 +1,6 @@
 /** Narrow parsing: both wire forms, Zulip's legacy operator names, and anchors. */
 import type { AppContext } from '../core/context.js';
-import { badRequest } from '../core/errors.js';
+import { ApiError, badRequest } from '../core/errors.js';
 import { firstMessageIdAtOrAfter } from '../db/queries/message-search.js';
 import type { NarrowTerm } from '../events/queue.js';
 
@@ -10,7 +10,16 @@ export type { NarrowTerm };
 export const LARGER_THAN_MAX_MESSAGE_ID = 10_000_000_000_000_000;
 
 export type Anchor = 'newest' | 'oldest' | 'first_unread' | number;
-export const badOperator = (desc: string) => badRequest(`Invalid narrow operator: ${desc}`);
+/** Zulip's BadNarrowOperatorError: code BAD_NARROW with the description in `desc`. */
+export const badOperator = (desc: string) =>
+  new ApiError(`Invalid narrow operator: ${desc}`, { code: 'BAD_NARROW', extra: { desc } });
+
+/** Zulip's InvalidOperatorCombinationError: terms that are fine alone but not together. */
+export const badOperatorCombination = (desc: string) =>
+  new ApiError(`Invalid narrow operator combination: ${desc}`, {
+    code: 'BAD_NARROW',
+    extra: { desc },
+  });
 
 // ---------------------------------------------------------------------------
 // Parsing
@@ -27,6 +36,9 @@ export const canonicalOperators: Record<string, string> = {
   'pm-with': 'dm',
   'dm-including': 'dm-including',
   'group-pm-with': 'group-pm-with',
+  // Zulip still accepts these underscore spellings of the dashed operators.
+  pm_with: 'dm',
+  group_pm_with: 'group-pm-with',
   is: 'is',
   has: 'has',
   in: 'in',
@@ -137,7 +149,7 @@ export function canonicalTerm(term: NarrowTerm): NarrowTerm {
       operand = Number(String(operand).trim());
       break;
     case 'with':
-      if (!/^\d+$/.test(String(operand).trim())) throw badOperator("Invalid 'with' operand");
+      if (!/^\d+$/.test(String(operand).trim())) throw badOperator("Invalid 'with' operator");
       operand = Number(String(operand).trim());
       break;
   }

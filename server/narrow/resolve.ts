@@ -1,7 +1,6 @@
 /** A parsed narrow resolved against the database: operands to channels and users, terms to conditions, within what the user may see. */
 import { hasContentAccess, hasMetadataAccess } from '../channels/index.js';
 import type { AppContext } from '../core/context.js';
-import { badRequest } from '../core/errors.js';
 import {
   dmGroupIdByMembers,
   longerWordsStartingWith,
@@ -23,7 +22,12 @@ import { ftsWithCompletions, parseSearchOperand, type SearchOperand } from './se
 
 export type { NarrowTerm };
 
-import { badOperator, canonicalTerm, LARGER_THAN_MAX_MESSAGE_ID } from './parse.js';
+import {
+  badOperator,
+  badOperatorCombination,
+  canonicalTerm,
+  LARGER_THAN_MAX_MESSAGE_ID,
+} from './parse.js';
 
 export interface ChannelReach {
   content: readonly StreamRow[];
@@ -147,6 +151,24 @@ export function dmMemberIds(ctx: AppContext, user: UserRow, operand: unknown): n
   return [...new Set([...ids, user.id])];
 }
 
+/** Zulip's can_narrow_define_conversation: a DM narrow, or a channel with a topic. */
+function definesConversation(terms: NarrowTerm[]): boolean {
+  if (terms.some((t) => t.operator === 'dm')) return true;
+  return terms.some((t) => t.operator === 'channel') && terms.some((t) => t.operator === 'topic');
+}
+
+/**
+ * Zulip refuses a narrow whose (non-negated) terms ask for a channel message
+ * and a direct message at once; `-is:dm` asks for a channel message.
+ */
+function conversationKind(term: NarrowTerm): 'channel' | 'dm' | undefined {
+  if (term.operator === 'is' && term.operand === 'dm') return term.negated ? 'channel' : 'dm';
+  if (term.negated) return undefined;
+  if (['channel', 'channels', 'topic'].includes(term.operator)) return 'channel';
+  if (['dm', 'dm-group', 'dm-including', 'group-pm-with'].includes(term.operator)) return 'dm';
+  return undefined;
+}
+
 /**
  * `with:<message id>` (Zulip's update_narrow_terms_containing_with_operator):
  * replaces the conversation terms by the conversation of that message if the
@@ -155,13 +177,15 @@ export function dmMemberIds(ctx: AppContext, user: UserRow, operand: unknown): n
 export function expandWith(ctx: AppContext, user: UserRow, terms: NarrowTerm[]): NarrowTerm[] {
   const withTerms = terms.filter((t) => t.operator === 'with');
   if (withTerms.length === 0) return terms;
-  if (withTerms.length > 1) throw badRequest("Duplicate 'with' operators.");
+  if (withTerms.length > 1) throw badOperatorCombination("Duplicate 'with' operators.");
   const rest = terms.filter((t) => t.operator !== 'with');
   let message: MessageRow;
   try {
     message = accessMessage(ctx, user, withTerms[0]!.operand as number).message;
   } catch {
-    return rest;
+    // A narrow that names a conversation by itself stands without the message.
+    if (definesConversation(rest)) return rest;
+    throw badOperator("Invalid 'with' operator");
   }
   const kept = rest.filter((t) => !['channel', 'topic', 'dm'].includes(t.operator));
   if (message.stream_id !== null) {
@@ -211,9 +235,15 @@ export function resolveNarrow(
   let oneChannel = false;
   let needUnread = options.needUnreadBound;
   const realm = loadRealm(ctx);
+  const kinds = new Set<'channel' | 'dm'>();
 
   for (const term of terms) {
     const negated = term.negated;
+    const kind = conversationKind(term);
+    if (kind !== undefined) kinds.add(kind);
+    if (kinds.size > 1) {
+      throw badOperator('No message can be both a channel message and direct message');
+    }
     switch (term.operator) {
       case 'channel': {
         const stream = channelByOperand(ctx, user, term.operand);

@@ -117,17 +117,21 @@ export function updateOwnProfileData(
 }
 
 /**
- * DELETE /users/me/profile_data: the caller's values of the fields given,
- * removed with PATCH's checks (a field one may not edit is refused).
+ * DELETE /users/me/profile_data (Zulip's remove_user_custom_profile_data):
+ * removes the caller's values for these fields, with the same checks as
+ * setting them; a field without a value is no error.
  */
 export function removeOwnProfileData(
   ctx: AppContext,
   user: UserRow,
   fieldIds: number[],
 ): Record<string, never> {
-  return updateOwnProfileData(
+  requireRole(user, 'human');
+  const values = checkProfileData(
     ctx,
     user,
     fieldIds.map((id) => ({ id, value: null })),
   );
+  ctx.transaction((tx) => writeProfileData(ctx, tx, user.id, values));
+  return {};
 }

@@ -1,6 +1,6 @@
 import { isSubscribed } from '../channels/index.js';
 import type { AppContext, Tx } from '../core/context.js';
-import { badRequest } from '../core/errors.js';
+import { ApiError, badRequest } from '../core/errors.js';
 import type { MessageRow } from '../db/queries/messages.js';
 import {
   deleteReaction,
@@ -54,6 +54,12 @@ function emitReaction(
   });
 }
 
+/** Zulip's ReactionExistsError and ReactionDoesNotExistError carry codes of their own. */
+const reactionAlreadyExists = () =>
+  new ApiError('Reaction already exists.', { code: 'REACTION_ALREADY_EXISTS' });
+const reactionDoesNotExist = () =>
+  new ApiError("Reaction doesn't exist.", { code: 'REACTION_DOES_NOT_EXIST' });
+
 /** Reacting counts as participating: follow (or unmute) the topic if the user asked for that. */
 function applyParticipationPolicy(
   ctx: AppContext,
@@ -94,7 +100,7 @@ export function addReaction(
     reactionType: emoji.type,
     emojiCode: emoji.code,
   };
-  if (reactionExists(ctx.db, key)) throw badRequest('Reaction already exists.');
+  if (reactionExists(ctx.db, key)) throw reactionAlreadyExists();
   // Someone reacted with this emoji already: keep their name so the counts agree.
   const existing = reactionWithEmoji(ctx.db, message.id, emoji.type, emoji.code);
   let name = input.emojiName;
@@ -139,7 +145,7 @@ export function removeReaction(
     emojiCode: emoji.code,
   };
   const reaction = reactionOf(ctx.db, key);
-  if (!reaction) throw badRequest("Reaction doesn't exist.");
+  if (!reaction) throw reactionDoesNotExist();
   ctx.transaction((tx) => {
     deleteReaction(ctx.db, key);
     emitReaction(ctx, tx, 'remove', user, message, { ...emoji, name: reaction.emoji_name });

@@ -49,9 +49,10 @@ export function registerQueue(
   user: UserRow,
   input: RegisterInput,
 ): SerialisedFields {
-  checkRegisterNarrow(input.narrow);
+  // Zulip's order: the view refuses all_public_streams, then do_events_register the narrow.
   if (input.allPublicStreams && isGuest(user))
     throw badRequest('User not authorized for this query');
+  checkRegisterNarrow(input.narrow);
   const capabilities = { ...DEFAULT_CLIENT_CAPABILITIES, ...input.clientCapabilities };
   const queue = ctx.events.register({
     userId: user.id,

@@ -51,10 +51,8 @@ export function createReminder(
   // Zulip checks (and renders) the reminder as a direct message from the
   // owner to themself, though Notification Bot will be the one sending it.
   const draft = prepareMessage(ctx, user, {
-    type: 'private',
-    to: JSON.stringify([user.id]),
+    target: { type: 'private', recipients: { ids: [user.id] } },
     content: reminderContent(ctx, message, stream, note),
-    topic: undefined,
     clientName: input.clientName,
   });
   return ctx.transaction((tx) => {

@@ -13,15 +13,44 @@ import {
   updateScheduledMessage,
 } from '../db/queries/scheduled-messages.js';
 import { type UserRow, userById } from '../db/queries/users.js';
-import { deliverMessage, prepareMessage, type SendInput } from '../messages/index.js';
-import { emptyTopicReplacement } from '../shared/topics.js';
+import {
+  deliverMessage,
+  type MessageTarget,
+  parseJsonExactIntegers,
+  prepareMessage,
+} from '../messages/index.js';
+import { loadRealm } from '../shared/realm.js';
+import {
+  canonicalTopic,
+  checkTopicCharacters,
+  emptyTopicReplacement,
+  truncateTopic,
+} from '../shared/topics.js';
 import { formatScheduledMessage } from './format.js';
 import { sendNotificationBotDm } from './notification-bot.js';
 
 export type ScheduledMessageType = 'direct' | 'private' | 'stream' | 'channel';
 
-/** A channel id, or direct-message recipients' ids; clients send both shapes as JSON. */
+/** `to` as clients send it (JSON): a channel id, or direct-message recipients' ids. */
 export type ScheduledTarget = number | number[];
+
+/**
+ * `to` of POST and PATCH /scheduled_messages: a channel id or a list of user
+ * ids (Zulip's Json[int | list[int]]); which one the message type needs is
+ * checked later. Anything else gets the message pydantic's union gives, its
+ * first branch named in the variable.
+ */
+export function parseScheduledTarget(raw: string, name: string): ScheduledTarget {
+  let value: unknown;
+  try {
+    value = parseJsonExactIntegers(raw);
+  } catch {
+    throw badRequest(`${name} is not valid JSON`);
+  }
+  if (Number.isSafeInteger(value)) return value as number;
+  if (Array.isArray(value) && value.every((v) => Number.isSafeInteger(v))) return value as number[];
+  throw badRequest(`${name}["int"] is not an integer`);
+}
 
 export interface ScheduleInput {
   type: ScheduledMessageType;
@@ -53,6 +82,26 @@ export function checkInFuture(ctx: AppContext, timestamp: number): void {
   if (timestamp <= Math.floor(ctx.now() / 1000)) throw futureRequired();
 }
 
+const isChannelType = (type: ScheduledMessageType | 'stream' | 'private') =>
+  type === 'stream' || type === 'channel';
+
+/**
+ * Zulip's extract_stream_id and extract_direct_message_recipient_ids: one
+ * channel id for a channel message, a list of user ids for a direct one.
+ */
+function messageTarget(
+  type: ScheduledMessageType | 'stream' | 'private',
+  to: ScheduledTarget,
+  topic: string | undefined,
+): MessageTarget {
+  if (isChannelType(type)) {
+    if (Array.isArray(to)) throw badRequest('Invalid data type for channel ID');
+    return { type: 'stream', channel: { id: to }, topic };
+  }
+  if (!Array.isArray(to)) throw badRequest('Invalid data type for recipients');
+  return { type: 'private', recipients: { ids: [...new Set(to)] } };
+}
+
 /**
  * Zulip shows a direct message's `to` as its display recipient: the other
  * person of a one-to-one conversation, everyone in a group conversation.
@@ -62,27 +111,19 @@ function displayRecipientIds(members: readonly number[], senderId: number): numb
   return [...members];
 }
 
-function sendInput(
-  target: Pick<ScheduleInput, 'type' | 'to' | 'content' | 'topic' | 'readBySender' | 'clientName'>,
-): SendInput {
-  return {
-    type: target.type,
-    to: JSON.stringify(target.to),
-    content: target.content,
-    topic: target.topic,
-    readBySender: target.readBySender,
-    clientName: target.clientName,
-  };
-}
-
 /** Checks a scheduled message exactly as sending it now would be checked, and renders it. */
 function validatedFields(
   ctx: AppContext,
   sender: UserRow,
-  input: Omit<ScheduleInput, 'scheduledDeliveryTimestamp'>,
+  input: {
+    target: MessageTarget;
+    content: string;
+    readBySender: boolean | undefined;
+    clientName: string;
+  },
   scheduledTimestamp: number,
 ): ScheduledMessageFields {
-  const draft = prepareMessage(ctx, sender, sendInput(input));
+  const draft = prepareMessage(ctx, sender, input);
   const { addressee } = draft;
   return {
     type: addressee.stream ? 'stream' : 'private',
@@ -131,7 +172,17 @@ export function createScheduledMessage(
   input: ScheduleInput,
 ): { scheduled_message_id: number } {
   checkInFuture(ctx, input.scheduledDeliveryTimestamp);
-  const fields = validatedFields(ctx, sender, input, input.scheduledDeliveryTimestamp);
+  const fields = validatedFields(
+    ctx,
+    sender,
+    {
+      target: messageTarget(input.type, input.to, input.topic),
+      content: input.content,
+      readBySender: input.readBySender,
+      clientName: input.clientName,
+    },
+    input.scheduledDeliveryTimestamp,
+  );
   return ctx.transaction((tx) => {
     const id = insertScheduledMessage(ctx.db, sender.id, fields);
     const row = pendingScheduledMessage(ctx.db, sender.id, id)!;
@@ -143,52 +194,94 @@ export function createScheduledMessage(
   });
 }
 
-/** The stored message as the input it was created from, so edits can change any part. */
-function storedTarget(row: ScheduledMessageRow): {
-  type: ScheduledMessageType;
-  to: ScheduledTarget;
-} {
-  if (row.type === 'stream') return { type: 'stream', to: row.stream_id! };
-  return { type: 'private', to: JSON.parse(row.recipient_ids ?? '[]') as number[] };
+/** The stored message's recipients, as a message target. */
+function storedTarget(row: ScheduledMessageRow, topic: string): MessageTarget {
+  if (row.type === 'stream') return { type: 'stream', channel: { id: row.stream_id! }, topic };
+  return {
+    type: 'private',
+    recipients: { ids: JSON.parse(row.recipient_ids ?? '[]') as number[] },
+  };
 }
 
-/** PATCH /scheduled_messages/{id}, and POST /scheduled_messages with scheduled_message_id */
+const storedReadBySender = (row: ScheduledMessageRow) =>
+  row.read_by_sender === null ? undefined : row.read_by_sender === 1;
+
+/**
+ * PATCH /scheduled_messages/{id}, and POST /scheduled_messages with
+ * scheduled_message_id. In Zulip's order: something must change; a new type
+ * needs recipients, and a channel type a topic; a new time must be in the
+ * future; then the message must exist (and a failed one needs a new time).
+ * A change of recipients or content is checked as a new send would be; a
+ * new topic alone is only checked as a topic.
+ */
 export function editScheduledMessage(
   ctx: AppContext,
   sender: UserRow,
   id: number,
   edit: ScheduleEdit,
 ): Record<string, never> {
-  const row = pendingScheduledMessage(ctx.db, sender.id, id);
-  if (!row) throw scheduledMessageNotFound();
-  const newType =
-    edit.type === undefined ? undefined : edit.type === 'channel' ? 'stream' : edit.type;
-  if (newType !== undefined && edit.to === undefined) {
+  if (
+    edit.type === undefined &&
+    edit.to === undefined &&
+    edit.topic === undefined &&
+    edit.content === undefined &&
+    edit.scheduledDeliveryTimestamp === undefined
+  ) {
+    throw badRequest('Nothing to change');
+  }
+  if (edit.type !== undefined && edit.to === undefined) {
     throw badRequest('Recipient required when updating type of scheduled message.');
   }
-  if (newType === 'stream' && row.type !== 'stream' && edit.topic === undefined) {
+  if (edit.type !== undefined && isChannelType(edit.type) && edit.topic === undefined) {
     throw badRequest('Topic required when updating scheduled message type to channel.');
   }
   if (edit.scheduledDeliveryTimestamp !== undefined) {
     checkInFuture(ctx, edit.scheduledDeliveryTimestamp);
-  } else if (row.failed === 1) {
-    // A failed message is only tried again at a new time.
-    throw futureRequired();
   }
-  const stored = storedTarget(row);
-  const fields = validatedFields(
-    ctx,
-    sender,
-    {
-      type: newType ?? stored.type,
-      to: edit.to ?? stored.to,
-      content: edit.content ?? row.content,
-      topic: edit.topic ?? row.topic,
-      readBySender: row.read_by_sender === null ? undefined : row.read_by_sender === 1,
-      clientName: edit.clientName,
-    },
-    edit.scheduledDeliveryTimestamp ?? row.scheduled_timestamp,
-  );
+  const row = pendingScheduledMessage(ctx.db, sender.id, id);
+  if (!row) throw scheduledMessageNotFound();
+  // A failed message is only tried again at a new time.
+  if (row.failed === 1 && edit.scheduledDeliveryTimestamp === undefined) throw futureRequired();
+
+  const timestamp = edit.scheduledDeliveryTimestamp ?? row.scheduled_timestamp;
+  let fields: ScheduledMessageFields;
+  if (edit.type !== undefined || edit.to !== undefined || edit.content !== undefined) {
+    const topic = edit.topic ?? row.topic;
+    const target =
+      edit.to === undefined
+        ? storedTarget(row, topic)
+        : messageTarget(edit.type ?? (row.type as 'stream' | 'private'), edit.to, topic);
+    fields = validatedFields(
+      ctx,
+      sender,
+      {
+        target,
+        content: edit.content ?? row.content,
+        readBySender: storedReadBySender(row),
+        clientName: edit.clientName,
+      },
+      timestamp,
+    );
+  } else {
+    let topic = row.topic;
+    if (edit.topic !== undefined && row.type === 'stream') {
+      topic = canonicalTopic(edit.topic, loadRealm(ctx).settings.empty_topic_display_name);
+      checkTopicCharacters(topic);
+      topic = truncateTopic(topic);
+    }
+    fields = {
+      type: row.type as 'stream' | 'private',
+      stream_id: row.stream_id,
+      recipient_ids:
+        row.recipient_ids === null ? null : (JSON.parse(row.recipient_ids) as number[]),
+      topic,
+      content: row.content,
+      rendered_content: row.rendered_content,
+      scheduled_timestamp: timestamp,
+      sending_client: edit.clientName,
+      read_by_sender: storedReadBySender(row) ?? null,
+    };
+  }
   return ctx.transaction((tx) => {
     updateScheduledMessage(ctx.db, id, fields);
     emitUpdate(ctx, tx, sender.id, id);
@@ -266,18 +359,12 @@ function deliverScheduledMessage(ctx: AppContext, row: ScheduledMessageRow): boo
     ctx.transaction((tx) => {
       const sender = userById(ctx.db, row.sender_id);
       if (!sender?.is_active) throw badRequest('Account is deactivated');
-      const target = storedTarget(row);
-      const draft = prepareMessage(
-        ctx,
-        sender,
-        sendInput({
-          ...target,
-          content: row.content,
-          topic: row.topic,
-          readBySender: row.read_by_sender === null ? undefined : row.read_by_sender === 1,
-          clientName: row.sending_client,
-        }),
-      );
+      const draft = prepareMessage(ctx, sender, {
+        target: storedTarget(row, row.topic),
+        content: row.content,
+        readBySender: storedReadBySender(row),
+        clientName: row.sending_client,
+      });
       const { id } = deliverMessage(ctx, tx, draft);
       markScheduledMessageDelivered(ctx.db, row.id, id);
       emitToOwner(ctx, tx, row.sender_id, () => ({

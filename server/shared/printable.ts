@@ -1,20 +1,24 @@
 /**
- * Zulip's check_string_is_printable: the 1-based position of the first
- * control character (Cc) or Unicode non-character, or null. (Lone
- * surrogates, Cs, cannot reach here: request text is decoded as UTF-8.)
+ * Zulip's check_string_is_printable, for names people see (topics, channel
+ * names): control characters (Cc), lone surrogates (Cs) and the 66 Unicode
+ * non-characters (U+FDD0–U+FDEF and the last two code points of every plane)
+ * are refused. Returns the 1-based position, in characters, of the first
+ * such character, or undefined.
  */
-export function unprintablePosition(text: string): number | null {
-  const chars = [...text];
-  for (let i = 0; i < chars.length; i++) {
-    const code = chars[i]!.codePointAt(0)!;
+export function firstUnprintablePosition(text: string): number | undefined {
+  let position = 0;
+  for (const char of text) {
+    position++;
+    const code = char.codePointAt(0)!;
     if (
       code < 0x20 ||
       (code >= 0x7f && code < 0xa0) ||
+      (code >= 0xd800 && code <= 0xdfff) ||
       (code >= 0xfdd0 && code <= 0xfdef) ||
       (code & 0xfffe) === 0xfffe
     ) {
-      return i + 1;
+      return position;
     }
   }
-  return null;
+  return undefined;
 }

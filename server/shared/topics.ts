@@ -2,6 +2,7 @@ import type { AppContext } from '../core/context.js';
 import { badRequest } from '../core/errors.js';
 import type { EventQueue } from '../events/queue.js';
 import { MAX_TOPIC_LENGTH } from './limits.js';
+import { firstUnprintablePosition } from './printable.js';
 import { loadRealm } from './realm.js';
 
 /**
@@ -22,14 +23,11 @@ export function canonicalTopic(raw: string, emptyTopicDisplayName: string): stri
   return topic === '(no topic)' || topic === emptyTopicDisplayName ? '' : topic;
 }
 
-/** Control characters are refused with Zulip's message and 1-based position. */
+/** Unprintable characters are refused with Zulip's message and 1-based position. */
 export function checkTopicCharacters(topic: string): void {
-  const chars = [...topic];
-  for (let i = 0; i < chars.length; i++) {
-    const code = chars[i]!.codePointAt(0)!;
-    if (code < 0x20 || (code >= 0x7f && code < 0xa0)) {
-      throw badRequest(`Invalid character in topic, at position ${i + 1}!`);
-    }
+  const position = firstUnprintablePosition(topic);
+  if (position !== undefined) {
+    throw badRequest(`Invalid character in topic, at position ${position}!`);
   }
 }
 

@@ -8,8 +8,9 @@ import { topicForQueue } from '../shared/topics.js';
  * Stores a user's visibility policy for a topic and tells the user's clients,
  * whatever changed it (POST /user_topics, the legacy muted_topics endpoint,
  * following a topic automatically on sending, moving a topic): a user_topic
- * event, and the whole deprecated muted_topics list to queues that asked for
- * that but not for user_topic (Zulip suppresses it where user_topic is handled).
+ * event, and before it the whole deprecated muted_topics list to every queue
+ * that takes that type, except those that asked for user_topic by name
+ * (Zulip's accepts_event suppresses it there; a queue of every type gets it).
  */
 export function setVisibilityPolicy(
   ctx: AppContext,
@@ -22,6 +23,21 @@ export function setVisibilityPolicy(
   const now = Math.floor(ctx.now() / 1000);
   setUserTopicPolicy(ctx.db, { userId, streamId, topic, policy, now });
   const emptyName = loadRealm(ctx).settings.empty_topic_display_name;
+  // The deprecated list goes first, as in Zulip, so an old client has it
+  // before the user_topic event that newer ones read.
+  const muted = mutedTopicsList(ctx.db, userId, emptyName);
+  const mutedNative = mutedTopicsList(ctx.db, userId, null);
+  tx.emit({
+    type: 'muted_topics',
+    users: [userId],
+    payload: (queue: EventQueue) => {
+      if (queue.options.eventTypes?.has('user_topic')) return null;
+      return {
+        type: 'muted_topics',
+        muted_topics: queue.options.capabilities.empty_topic_name ? mutedNative : muted,
+      };
+    },
+  });
   tx.emit({
     type: 'user_topic',
     users: [userId],
@@ -32,19 +48,5 @@ export function setVisibilityPolicy(
       last_updated: now,
       visibility_policy: policy,
     }),
-  });
-  const muted = mutedTopicsList(ctx.db, userId, emptyName);
-  const mutedNative = mutedTopicsList(ctx.db, userId, null);
-  tx.emit({
-    type: 'muted_topics',
-    users: [userId],
-    payload: (queue: EventQueue) => {
-      const types = queue.options.eventTypes;
-      if (types === null || types.has('user_topic')) return null;
-      return {
-        type: 'muted_topics',
-        muted_topics: queue.options.capabilities.empty_topic_name ? mutedNative : muted,
-      };
-    },
   });
 }

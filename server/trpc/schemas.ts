@@ -15,8 +15,9 @@ export const userRecord = z.looseObject({
   role: z.number(),
   is_active: z.boolean(),
   is_bot: z.boolean(),
-  bot_type: z.number().nullable(),
-  bot_owner_id: z.number().nullable(),
+  // Zulip gives the bot fields to bots only.
+  bot_type: z.number().nullable().optional(),
+  bot_owner_id: z.number().nullable().optional(),
   date_joined: z.string(),
 });
 export type UserRecord = z.infer<typeof userRecord>;

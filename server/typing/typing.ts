@@ -16,7 +16,7 @@ import { apiEmail } from '../users/index.js';
 /** Channels bigger than this get no typing notifications (Zulip's default). */
 
 export interface TypingInput {
-  type: 'direct' | 'private' | 'stream' | 'channel';
+  type: 'direct' | 'stream' | 'channel';
   op: 'start' | 'stop';
   /** Raw `to`: a JSON list of user ids (or, leniently, e-mails). */
   to?: string;
@@ -41,7 +41,8 @@ export function sendTyping(
   const senderDict = { user_id: sender.id, email: apiEmail(sender, domain) };
 
   if (input.type === 'stream' || input.type === 'channel') {
-    if (input.streamId === undefined) throw missingArgument('stream_id');
+    // Zulip words these like a missing parameter, but as a plain BAD_REQUEST.
+    if (input.streamId === undefined) throw badRequest("Missing 'stream_id' argument");
     if (input.topic === undefined) throw badRequest('Missing topic');
     if (!settings.send_stream_typing_notifications) {
       throw badRequest('User has disabled typing notifications for channel messages');
@@ -78,7 +79,7 @@ export function sendTyping(
     return {};
   }
 
-  if (input.to === undefined) throw missingArgument('to');
+  if (input.to === undefined) throw badRequest("Missing 'to' argument");
   const list = parseRecipientList(input.to);
   const recipients: UserRow[] = [];
   if ('ids' in list) {

@@ -83,14 +83,17 @@ export function formatUser(user: UserRow, viewer: Viewer | null, options: UserFo
     is_admin: user.role <= 200,
     is_guest: user.role === 600,
     is_bot: user.is_bot === 1,
-    bot_type: user.is_bot ? user.bot_type : null,
-    bot_owner_id: user.is_bot ? user.bot_owner_id : null,
     role: user.role,
     timezone: user.timezone,
     avatar_url: avatarUrl(user),
     avatar_version: user.avatar_version,
     is_imported_stub: user.is_imported_stub === 1,
   };
+  // Zulip's format_user_row gives the bot fields to bots only (bot_owner_id may be null).
+  if (user.is_bot) {
+    formatted.bot_type = user.bot_type;
+    formatted.bot_owner_id = user.bot_owner_id;
+  }
   if (user.is_deleted) formatted.is_deleted = true;
   if (options.profileValues && !user.is_bot) {
     const data: Record<string, { value: unknown; rendered_value?: string }> = {};

@@ -56,9 +56,14 @@ describe('invalid credentials', () => {
   it('a wrong key is INVALID_API_KEY, 401, without a challenge', async () => {
     const owner = t.accounts.owner;
     expectInvalidKey(await client(owner.email, 'A'.repeat(32)).get('/users/me'));
-    expectInvalidKey(await client(owner.email, `${owner.apiKey}x`).get('/users/me'));
-    expectInvalidKey(await client(owner.email, owner.apiKey.slice(1)).get('/users/me'));
-    expectInvalidKey(await client(owner.email, '').get('/users/me'));
+    // A key that is not 32 letters and digits is "Malformed API key" (Zulip's InvalidAPIKeyFormatError).
+    for (const key of [`${owner.apiKey}x`, owner.apiKey.slice(1), `${owner.apiKey.slice(1)}-`]) {
+      const res = await client(owner.email, key).get('/users/me');
+      expectError(res as never, 401, 'INVALID_API_KEY', 'Malformed API key');
+      expect(res.headers.get('www-authenticate')).toBeNull();
+    }
+    const empty = await client(owner.email, '').get('/users/me');
+    expectError(empty as never, 401, 'INVALID_API_KEY', 'Malformed API key');
   });
 
   it("the right key with someone else's or no e-mail is an invalid key", async () => {

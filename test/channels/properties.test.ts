@@ -181,6 +181,15 @@ describe('POST /users/me/subscriptions/{stream_id}', () => {
     );
   });
 
+  it("is also PATCH, Zulip's method for it", async () => {
+    const res = await t
+      .as('member')
+      .patch(`/users/me/subscriptions/${mine}`, { property: 'pin_to_top', value: true });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect((await mySubscription()).pin_to_top).toBe(true);
+    await watchers.take();
+  });
+
   it('accepts multipart and the python form encoding alike', async () => {
     const res = await t
       .as('member')

@@ -247,21 +247,15 @@ describe('POST /register: narrow', () => {
     ]);
   });
 
-  it('accepts the dict form', async () => {
-    const res = await t.as('member').post('/register', {
-      fetch_event_types: [],
-      narrow: [
-        { operator: 'channel', operand: 'Denmark' },
-        { operator: 'is', operand: 'starred', negated: false },
-        { operator: 'sender', operand: 'owner@example.com' },
-      ],
-    });
-    expect(res.status).toBe(200);
-    expect(queueOptions(res.body.queue_id, t.accounts.member.id).narrow).toEqual([
-      { operator: 'channel', operand: 'Denmark', negated: false },
-      { operator: 'is', operand: 'starred', negated: false },
-      { operator: 'sender', operand: 'owner@example.com', negated: false },
-    ]);
+  it("takes [operator, operand] string pairs only, as Zulip's NarrowT does", async () => {
+    const refused = async (narrow: unknown, msg: string) => {
+      const res = await t.as('member').post('/register', { fetch_event_types: [], narrow });
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({ result: 'error', code: 'BAD_REQUEST', msg });
+    };
+    await refused([{ operator: 'channel', operand: 'Denmark' }], 'narrow[0] is not a list');
+    await refused([['stream', 5]], 'narrow[0][1] is not a string');
+    await refused({ stream: 'Denmark' }, 'narrow is not a list');
   });
 
   it('accepts the empty narrow that the python bindings always send', async () => {
@@ -272,13 +266,14 @@ describe('POST /register: narrow', () => {
 
   it('refuses operators a queue cannot filter on', async () => {
     const before = t.server.ctx.events.queueCount;
-    for (const narrow of [[['search', 'x']], [{ operator: 'dm', operand: [1] }]]) {
-      const res = await t.as('member').post('/register', { narrow });
+    for (const [operator, operand] of [
+      ['search', 'x'],
+      ['dm', 'a@example.com'],
+    ]) {
+      const res = await t.as('member').post('/register', { narrow: [[operator, operand]] });
       expect(res.status).toBe(400);
       expect(res.body.code).toBe('BAD_REQUEST');
-      expect(res.body.msg).toBe(
-        `Operator ${Array.isArray(narrow[0]) ? 'search' : 'dm'} not supported.`,
-      );
+      expect(res.body.msg).toBe(`Operator ${operator} not supported.`);
     }
     const followed = await t.as('member').post('/register', { narrow: [['is', 'followed']] });
     expect(followed.status).toBe(400);

@@ -62,7 +62,6 @@ describe('POST /user_topics', () => {
       id: expect.any(Number),
     });
     expect(event.last_updated).toBeGreaterThanOrEqual(before);
-    expect(await modern.take('muted_topics')).toEqual([]);
     expect(await legacy.take()).toEqual([
       {
         type: 'muted_topics',
@@ -81,6 +80,28 @@ describe('POST /user_topics', () => {
       visibility_policy: 1,
     });
     expect(state.muted_topics).toContainEqual(['open', 'Future plans', event.last_updated]);
+  });
+
+  it('sends the whole muted_topics list before user_topic to a queue of every type', async () => {
+    await setPolicy({ stream_id: open, topic: 'order one', visibility_policy: 1 });
+    await setPolicy({ stream_id: open, topic: 'order two', visibility_policy: 1 });
+    const events = await modern.take();
+    expect(events.map((e) => e.type)).toEqual([
+      'muted_topics',
+      'user_topic',
+      'muted_topics',
+      'user_topic',
+    ]);
+    const lists = events.filter((e) => e.type === 'muted_topics').map((e) => e.muted_topics);
+    const names = (list: [string, string, number][]) => list.map(([, topic]) => topic);
+    expect(names(lists[0])).toContain('order one');
+    expect(names(lists[0])).not.toContain('order two');
+    expect(names(lists[1])).toEqual(expect.arrayContaining(['order one', 'order two']));
+    // Unmuting sends the list without the topic.
+    await setPolicy({ stream_id: open, topic: 'order one', visibility_policy: 0 });
+    const [unmuted] = await modern.take('muted_topics');
+    expect(names(unmuted.muted_topics)).not.toContain('order one');
+    expect(await capable.take('muted_topics')).toEqual([]);
   });
 
   it('changes nothing when the value is already set, and removes with 0', async () => {

@@ -41,8 +41,8 @@ type Params = Record<string, unknown>;
 /**
  * Fields the spec (feature levels up to 496) adds beyond the reference
  * snapshot (level 420): the user object's is_imported_stub / is_deleted, and
- * bot_type / bot_owner_id, which the spec's User object always carries (null
- * for humans) while some snapshot schemas (GET /users/me) omit them.
+ * bots' bot_type / bot_owner_id, which some snapshot schemas (GET /users/me)
+ * omit.
  */
 export function specNewerThanReference(key: string, value: unknown): boolean {
   if (key === 'is_imported_stub' || key === 'is_deleted') return typeof value === 'boolean';

@@ -26,18 +26,18 @@ describe('POST /messages/render', () => {
     );
   });
 
-  it('escapes raw HTML and rejects empty content', async () => {
+  it('escapes raw HTML and renders whitespace to nothing, as Zulip does', async () => {
     const res = await t
       .as('member')
       .post('/messages/render', { content: '<script>alert(1)</script>' });
     expect(res.body.rendered).toBe('<p>&lt;script&gt;alert(1)&lt;/script&gt;</p>');
-    const empty = await t.as('member').post('/messages/render', { content: '   ' });
-    expect(empty.status).toBe(400);
-    expect(empty.body).toMatchObject({
-      result: 'error',
-      code: 'BAD_REQUEST',
-      msg: 'Message must not be empty',
-    });
+    for (const content of ['   ', '', '\n \n']) {
+      const empty = await t.as('member').post('/messages/render', { content });
+      expect(empty.status).toBe(200);
+      expect(empty.body).toEqual({ result: 'success', msg: '', rendered: '' });
+    }
+    const nul = await t.as('member').post('/messages/render', { content: 'a\u0000b `c\u0000`' });
+    expect(nul.status, JSON.stringify(nul.body)).toBe(200);
     const missing = await t.as('member').post('/messages/render', {});
     expect(missing.body).toMatchObject({ code: 'REQUEST_VARIABLE_MISSING', var_name: 'content' });
   });

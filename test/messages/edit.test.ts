@@ -56,9 +56,10 @@ describe('content edits', () => {
       prev_topic: null,
       prev_stream_id: null,
     });
-    expect(snapshot!.content_html_diff).toContain('<span class="highlight_text_inserted">');
-    expect(snapshot!.content_html_diff).toContain(
-      '<span class="highlight_text_deleted">pineapple</span>',
+    const history = await t.as('member').get(`/messages/${id}/history`);
+    expect(history.body.message_history[1].content_html_diff).toBe(
+      '<div><p>hello <span class="highlight_text_inserted"><strong>mango</strong></span> ' +
+        '<span class="highlight_text_deleted">pineapple</span> </p></div>',
     );
 
     // The search index follows the new text (same row id).

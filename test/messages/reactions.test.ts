@@ -101,7 +101,14 @@ describe('adding reactions', () => {
       expect(res.status).toBe(400);
       expect(res.body).toEqual({ result: 'error', code: 'BAD_REQUEST', msg });
     };
-    await expectError({ emoji_name: 'tada' }, 'Reaction already exists.');
+    // Zulip's ReactionExistsError has a code of its own.
+    const dup = await react('member', id, { emoji_name: 'tada' });
+    expect(dup.status).toBe(400);
+    expect(dup.body).toEqual({
+      result: 'error',
+      code: 'REACTION_ALREADY_EXISTS',
+      msg: 'Reaction already exists.',
+    });
     await expectError({ emoji_name: 'no_such_emoji' }, "Emoji 'no_such_emoji' does not exist");
     await expectError(
       { emoji_name: 'wave', emoji_code: '1f44d', reaction_type: 'unicode_emoji' },
@@ -109,7 +116,7 @@ describe('adding reactions', () => {
     );
     await expectError(
       { emoji_name: 'wave', emoji_code: 'zzzz', reaction_type: 'unicode_emoji' },
-      'Invalid emoji code',
+      'Invalid emoji code.',
     );
     await expectError(
       { emoji_name: 'party', emoji_code: '999', reaction_type: 'realm_emoji' },
@@ -226,7 +233,7 @@ describe('removing reactions', () => {
     const res = await unreact('member', id, { emoji_name: 'wave' });
     expect(res.body).toEqual({
       result: 'error',
-      code: 'BAD_REQUEST',
+      code: 'REACTION_DOES_NOT_EXIST',
       msg: "Reaction doesn't exist.",
     });
     // Someone else's reaction is not yours to remove.

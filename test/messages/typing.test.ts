@@ -93,6 +93,15 @@ describe('direct-message typing', () => {
     await expectError({ to: [99999], op: 'start' }, 'Invalid user ID 99999');
     await expectError({ to: [t.accounts.owner.id], op: 'typing' }, 'Invalid op');
     await expectError({ to: [t.accounts.owner.id], op: 'start', type: 'shout' }, 'Invalid type');
+    // Zulip's typing types are direct, stream and channel only.
+    await expectError({ to: [t.accounts.owner.id], op: 'start', type: 'private' }, 'Invalid type');
+    // Zulip words a missing `to` like a missing parameter, but as a plain BAD_REQUEST.
+    const missing = await typing('member', { op: 'start' }, { skipSchema: true });
+    expect(missing.body).toEqual({
+      result: 'error',
+      code: 'BAD_REQUEST',
+      msg: "Missing 'to' argument",
+    });
     setUser(t, t.accounts.member.id, { send_private_typing_notifications: false });
     try {
       await expectError(
@@ -147,6 +156,19 @@ describe('channel typing', () => {
       expect(res.body.msg).toBe(msg);
     };
     await expectError('member', { topic: 'x' }, "Missing 'stream_id' argument");
+    const missing = await typing(
+      'member',
+      { type: 'stream', op: 'start', topic: 'x' },
+      { skipSchema: true },
+    );
+    expect(missing.body).not.toHaveProperty('var_name');
+    expect(missing.body.code).toBe('BAD_REQUEST');
+    await expectError('member', { stream_id: -1, topic: 'x' }, 'Invalid channel ID');
+    await expectError(
+      'member',
+      { stream_id: general, topic: 'a', subject: 'b' },
+      "Can't decide between 'topic' and 'subject' arguments",
+    );
     await expectError('member', { stream_id: general }, 'Missing topic');
     await expectError('member', { stream_id: secret, topic: 'x' }, 'Invalid channel ID');
     await expectError('member', { stream_id: 99999, topic: 'x' }, 'Invalid channel ID');

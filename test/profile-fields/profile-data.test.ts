@@ -130,6 +130,33 @@ describe('PATCH /users/me/profile_data', () => {
   });
 });
 
+describe('DELETE /users/me/profile_data', () => {
+  it('removes the listed values, with the checks of setting them', async () => {
+    await setOwn('admin', [
+      { id: ids.short, value: 'keep me?' },
+      { id: ids.url, value: 'https://example.com/a' },
+    ]);
+    const res = await t
+      .as('admin')
+      .delete('/users/me/profile_data', { data: [ids.short, ids.date] });
+    expect(res.body).toEqual(ok);
+    const profile = await profileOf(t.accounts.admin.id);
+    expect(profile).not.toHaveProperty(String(ids.short));
+    expect(profile[ids.url]).toEqual({ value: 'https://example.com/a' });
+    expect(
+      (await t.as('member').delete('/users/me/profile_data', { data: [999999] })).body,
+    ).toEqual(err('Field id 999999 not found.'));
+    expect(
+      (await t.as('member').delete('/users/me/profile_data', { data: [ids.locked] })).body,
+    ).toEqual(
+      err('You are not allowed to change this field. Contact an administrator to update it.'),
+    );
+    expect((await t.as('bot').delete('/users/me/profile_data', { data: 'x' })).body).toEqual(
+      err('This endpoint does not accept bot requests.'),
+    );
+  });
+});
+
 describe('PATCH /users/{user_id} profile_data', () => {
   it('administrators set anyone’s values, locked fields included', async () => {
     const target = t.accounts.guest.id;

@@ -62,6 +62,25 @@ async function deactivatedOwner(): Promise<Account> {
   return former;
 }
 
+describe('GET /realm/domains', () => {
+  it('lists the domains to any user, in the order they were added', async () => {
+    expect((await add('owner', 'b.example.org', true)).status).toBe(200);
+    expect((await add('owner', 'a.example.org')).status).toBe(200);
+    for (const who of ['guest', 'member', 'bot'] as const) {
+      const res = await t.as(who).get('/realm/domains');
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({
+        result: 'success',
+        msg: '',
+        domains: [
+          { domain: 'b.example.org', allow_subdomains: true },
+          { domain: 'a.example.org', allow_subdomains: false },
+        ],
+      });
+    }
+  });
+});
+
 describe('POST /realm/domains', () => {
   it('adds the domain, lower-cased and trimmed, and tells everyone', async () => {
     expect(await registered()).toEqual([]);

@@ -56,7 +56,7 @@ describe("the spec's service_extra_emoji", () => {
     expect((await set({ emoji_name: 'zulip', emoji_code: 'hearth' })).body).toEqual({
       result: 'error',
       code: 'BAD_REQUEST',
-      msg: 'Invalid emoji code',
+      msg: 'Invalid emoji code.',
     });
     expect((await set({ emoji_name: 'octopus', emoji_code: 'zulip' })).body).toEqual({
       result: 'error',

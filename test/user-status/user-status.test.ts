@@ -301,7 +301,7 @@ describe('POST /users/me/status', () => {
       [{ emoji_name: 'car', emoji_code: '1f44d' }, 'Invalid emoji name.'],
       [
         { emoji_name: 'car', emoji_code: 'zzzz', reaction_type: 'unicode_emoji' },
-        'Invalid emoji code',
+        'Invalid emoji code.',
       ],
       [
         { emoji_name: 'party_parrot', emoji_code: '999999', reaction_type: 'realm_emoji' },
@@ -321,7 +321,7 @@ describe('POST /users/me/status', () => {
       ],
       [
         { emoji_name: 'zulip', emoji_code: 'hearth', reaction_type: 'zulip_extra_emoji' },
-        'Invalid emoji code',
+        'Invalid emoji code.',
       ],
       [
         { emoji_name: 'car', emoji_code: 'zulip', reaction_type: 'zulip_extra_emoji' },

@@ -14,11 +14,18 @@ import { navigationViews } from './0012-navigation-views.js';
 import { realmUserSettingsDefaults } from './0013-realm-user-settings-defaults.js';
 import { browserSessions } from './0014-browser-sessions.js';
 import { realmExports } from './0015-realm-exports.js';
+import { autoincrementIds } from './0016-autoincrement-ids.js';
 
 export interface Migration {
   version: number;
   name: string;
   up(db: Database.Database): void;
+  /**
+   * Rebuilds tables: the runner turns foreign-key enforcement off for the
+   * run (dropping a parent table would otherwise delete or cascade into its
+   * children) and checks every foreign key before it commits.
+   */
+  foreignKeysOff?: boolean;
 }
 
 /** Ordered; versions are consecutive and never reused. */
@@ -38,4 +45,5 @@ export const migrations: Migration[] = [
   realmUserSettingsDefaults,
   browserSessions,
   realmExports,
+  autoincrementIds,
 ];

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { createDrafts, editDraft, listDrafts, removeDraft } from '../../drafts/index.js';
-import { p } from '../params.js';
+import { jsonFloat, p } from '../params.js';
 import { route } from '../route.js';
 
 const requiredKeys = ['type', 'to', 'topic', 'content'] as const;
@@ -34,7 +34,7 @@ const draftSchema = z.preprocess(
         .string()
         .transform((s) => s.trim())
         .refine((s) => s.length > 0, { message: '{var_name} cannot be blank' }),
-      timestamp: z.number().nullable().optional(),
+      timestamp: jsonFloat().nullable().optional(),
     })
     .superRefine((draft, ctx) => {
       for (const key of Object.keys(draft)) {

@@ -28,10 +28,11 @@ export const flagRoutes = [
     method: 'POST',
     path: '/messages/flags',
     groupCommit: true,
+    // Zulip's (alphabetical) order.
     params: {
+      flag: p.str(),
       messages: p.json(z.array(z.int())),
       op: p.str(),
-      flag: p.str(),
     },
     handler: (ctx, user, params) =>
       updateMessageFlags(ctx, user, {
@@ -43,14 +44,15 @@ export const flagRoutes = [
   route({
     method: 'POST',
     path: '/messages/flags/narrow',
+    // Zulip's (alphabetical) order.
     params: {
       anchor: p.str(),
-      include_anchor: p.bool().default(true),
-      num_before: p.int({ min: 0 }),
-      num_after: p.int({ min: 0 }),
-      narrow: p.json(z.unknown()).refine((raw) => parseNarrow(raw)),
-      op: p.str(),
       flag: p.str(),
+      include_anchor: p.bool().default(true),
+      narrow: p.json(z.unknown()).refine((raw) => parseNarrow(raw)),
+      num_after: p.int({ min: 0 }),
+      num_before: p.int({ min: 0 }),
+      op: p.str(),
     },
     handler: (ctx, user, params) =>
       updateMessageFlagsForNarrow(ctx, user, {
@@ -78,7 +80,8 @@ export const flagRoutes = [
   route({
     method: 'POST',
     path: '/mark_topic_as_read',
-    params: { stream_id: p.int(), topic_name: p.str() },
+    // Zulip's mark_topic_as_read declares topic_name first.
+    params: { topic_name: p.str(), stream_id: p.int() },
     handler: (ctx, user, params) =>
       markTopicAsRead(ctx, user, { streamId: params.stream_id, topicName: params.topic_name }),
   }),

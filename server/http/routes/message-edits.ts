@@ -19,17 +19,18 @@ export const messageEditRoutes = [
   route({
     method: 'PATCH',
     path: '/messages/:message_id(^\\d+)',
+    // In the (alphabetical) order of Zulip's update_message_backend.
     params: {
-      message_id: messageId,
       content: p.str().optional(),
-      topic: p.str().alias('subject').optional(),
-      stream_id: p.int({ min: 0 }).optional(),
+      message_id: messageId,
+      prev_content_sha256: p.str().optional(),
       propagate_mode: p
         .oneOf(['change_one', 'change_later', 'change_all'] as const)
         .default('change_one'),
-      send_notification_to_old_thread: p.bool().default(false),
       send_notification_to_new_thread: p.bool().default(true),
-      prev_content_sha256: p.str().optional(),
+      send_notification_to_old_thread: p.bool().default(false),
+      stream_id: p.int({ min: 0 }).optional(),
+      topic: p.str().alias('subject').optional(),
     },
     handler: (ctx, user, params) =>
       updateMessage(ctx, user, {
@@ -54,8 +55,9 @@ export const messageEditRoutes = [
     path: '/messages/:message_id(^\\d+)/report',
     params: {
       message_id: messageId,
-      report_type: p.oneOf(Object.keys(REPORT_REASONS) as ReportType[]),
+      // Zulip's report_message_backend order.
       description: p.str({ maxLength: MAX_REPORT_MESSAGE_EXPLANATION_LENGTH }).default(''),
+      report_type: p.oneOf(Object.keys(REPORT_REASONS) as ReportType[]),
     },
     handler: (ctx, user, params) =>
       reportMessage(ctx, user, {
@@ -110,12 +112,13 @@ export const messageEditRoutes = [
   route({
     method: 'POST',
     path: '/typing',
+    // Zulip's send_notification_backend, in its order; `private` is no typing type there.
     params: {
-      type: p.oneOf(['direct', 'private', 'stream', 'channel'] as const).default('direct'),
-      op: p.oneOf(['start', 'stop'] as const),
       to: p.str().optional(),
-      stream_id: p.int({ min: 0 }).optional(),
-      topic: p.str().optional(),
+      op: p.oneOf(['start', 'stop'] as const),
+      type: p.oneOf(['direct', 'stream', 'channel'] as const).default('direct'),
+      stream_id: p.int().optional(),
+      topic: p.str().alias('subject').optional(),
     },
     handler: (ctx, user, params) =>
       sendTyping(ctx, user, {

@@ -23,17 +23,18 @@ export const messageFetchRoutes: Route[] = [
   route({
     method: 'GET',
     path: '/messages',
+    // In the (alphabetical) order of Zulip's get_messages_backend.
     params: {
+      allow_empty_topic_name: p.bool().default(false),
       anchor: p.str().optional(),
-      num_before: p.int().optional(),
-      num_after: p.int().optional(),
-      include_anchor: p.bool().optional(),
-      narrow: narrowParam.default([]),
       apply_markdown: p.bool().default(true),
       client_gravatar: p.bool().default(true),
-      use_first_unread_anchor: p.bool().optional(),
       message_ids: messageIdList.optional(),
-      allow_empty_topic_name: p.bool().default(false),
+      include_anchor: p.bool().optional(),
+      narrow: narrowParam.default([]),
+      num_after: p.int().optional(),
+      num_before: p.int().optional(),
+      use_first_unread_anchor: p.bool().optional(),
     },
     handler: (ctx, user, params) =>
       getMessages(ctx, user, {

@@ -8,14 +8,19 @@ export const messageRoutes = [
     path: '/messages',
     groupCommit: true,
     allowIncomingWebhooks: true,
+    // In the order of Zulip's send_message_backend, which checks them in turn.
     params: {
-      type: p.oneOf(['direct', 'private', 'stream', 'channel'] as const),
-      to: p.str().optional(),
-      content: p.str(),
-      topic: p.str().alias('subject').optional(),
-      queue_id: p.str().optional(),
+      forged: p.str().optional(),
       local_id: p.str().optional(),
+      content: p.str(),
+      queue_id: p.str().optional(),
       read_by_sender: p.bool().optional(),
+      sender: p.str().optional(),
+      to: p.str().optional(),
+      type: p.oneOf(['direct', 'private', 'stream', 'channel'] as const),
+      // A forged message's time; only API super-users may forge, so it is only checked.
+      time: p.float().optional(),
+      topic: p.str().alias('subject').optional(),
     },
     handler: (ctx, user, params, request) =>
       sendMessage(ctx, user, {
@@ -27,6 +32,8 @@ export const messageRoutes = [
         localId: params.local_id,
         readBySender: params.read_by_sender,
         clientName: request.clientName,
+        forged: params.forged,
+        mirrorSender: params.sender,
       }),
   }),
   route({

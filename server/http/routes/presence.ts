@@ -8,6 +8,7 @@ export const presenceRoutes = [
     method: 'POST',
     path: '/users/me/presence',
     groupCommit: true,
+    requires: 'human',
     params: {
       // Checked by the action, which words the error as Zulip does.
       status: p.str(),

@@ -19,16 +19,20 @@ export const profileDataSchema = z.array(
   }),
 );
 
-// field_data's shape is checked by the area, with Zulip's wording.
-const fieldParams = {
-  name: p.str().optional(),
-  hint: p.str().optional(),
-  field_data: p.json(z.unknown()).optional(),
+// field_data's shape is checked by the area, with Zulip's wording. In Zulip's
+// order (its views list them alphabetically), field_type between field_data and hint.
+const settingParams = {
   display_in_profile_summary: p.bool().optional(),
-  required: p.bool().optional(),
   editable_by_user: p.bool().optional(),
+  field_data: p.json(z.unknown()).optional(),
+};
+const textParams = {
+  hint: p.str().optional(),
+  name: p.str().optional(),
+  required: p.bool().optional(),
   use_for_user_matching: p.bool().optional(),
 };
+const fieldParams = { ...settingParams, ...textParams };
 
 const fieldInput = (params: {
   name?: string;
@@ -48,7 +52,7 @@ const fieldInput = (params: {
   useForUserMatching: params.use_for_user_matching,
 });
 
-/** /realm/profile_fields and /users/me/profile_data */
+/** /realm/profile_fields and /users/me/profile_data (PATCH sets values, DELETE removes them) */
 export const profileFieldRoutes = [
   route({
     method: 'GET',
@@ -59,19 +63,22 @@ export const profileFieldRoutes = [
   route({
     method: 'POST',
     path: '/realm/profile_fields',
-    params: { ...fieldParams, field_type: p.int() },
+    requires: 'admin',
+    params: { ...settingParams, field_type: p.int(), ...textParams },
     handler: (ctx, user, params) =>
       createProfileField(ctx, user, { ...fieldInput(params), fieldType: params.field_type }),
   }),
   route({
     method: 'PATCH',
     path: '/realm/profile_fields',
+    requires: 'admin',
     params: { order: p.json(z.array(z.int())) },
     handler: (ctx, user, params) => reorderProfileFields(ctx, user, params.order),
   }),
   route({
     method: 'PATCH',
     path: '/realm/profile_fields/:field_id(^\\d+)',
+    requires: 'admin',
     params: { field_id: p.int(), ...fieldParams },
     handler: (ctx, user, params) =>
       updateProfileFieldById(ctx, user, params.field_id, fieldInput(params)),
@@ -79,18 +86,21 @@ export const profileFieldRoutes = [
   route({
     method: 'DELETE',
     path: '/realm/profile_fields/:field_id(^\\d+)',
+    requires: 'admin',
     params: { field_id: p.int() },
     handler: (ctx, user, params) => deleteProfileFieldById(ctx, user, params.field_id),
   }),
   route({
     method: 'PATCH',
     path: '/users/me/profile_data',
+    requires: 'human',
     params: { data: p.json(profileDataSchema) },
     handler: (ctx, user, params) => updateOwnProfileData(ctx, user, params.data),
   }),
   route({
     method: 'DELETE',
     path: '/users/me/profile_data',
+    requires: 'human',
     params: { data: p.json(z.array(z.int())) },
     handler: (ctx, user, params) => removeOwnProfileData(ctx, user, params.data),
   }),

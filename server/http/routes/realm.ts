@@ -28,6 +28,7 @@ export const realmRoutes = [
   route({
     method: 'PATCH',
     path: '/realm',
+    requires: 'admin',
     params: {
       name: p.str({ maxLength: MAX_REALM_NAME_LENGTH }).optional(),
       description: p.str({ maxLength: MAX_REALM_DESCRIPTION_LENGTH }).optional(),

@@ -1,8 +1,9 @@
-import { z } from 'zod';
 import {
   editScheduledMessage,
   listScheduledMessages,
+  parseScheduledTarget,
   removeScheduledMessage,
+  type ScheduledTarget,
   scheduleMessage,
 } from '../../scheduled/index.js';
 import { p } from '../params.js';
@@ -10,8 +11,7 @@ import { route } from '../route.js';
 
 const scheduledMessageId = p.int({ min: 0 });
 const messageType = p.oneOf(['direct', 'private', 'stream', 'channel'] as const);
-/** A channel id, or a list of user ids (a bare integer is one recipient). */
-const target = p.json(z.union([z.number().int(), z.array(z.number().int()).min(1)]));
+const target = p.custom<ScheduledTarget>('json', parseScheduledTarget);
 
 /** POST/GET /scheduled_messages, PATCH/DELETE /scheduled_messages/{id} */
 export const scheduledMessageRoutes = [
@@ -24,14 +24,15 @@ export const scheduledMessageRoutes = [
   route({
     method: 'POST',
     path: '/scheduled_messages',
+    // In the order of Zulip's create_scheduled_message_backend; scheduled_message_id is the spec's.
     params: {
-      type: messageType,
-      to: target,
       content: p.str(),
-      topic: p.str().alias('subject').optional(),
-      scheduled_delivery_timestamp: p.int(),
-      scheduled_message_id: scheduledMessageId.optional(),
       read_by_sender: p.bool().optional(),
+      to: target,
+      type: messageType,
+      scheduled_delivery_timestamp: p.int(),
+      topic: p.str().alias('subject').optional(),
+      scheduled_message_id: scheduledMessageId.optional(),
     },
     handler: (ctx, user, params, request) =>
       scheduleMessage(ctx, user, {
@@ -50,11 +51,12 @@ export const scheduledMessageRoutes = [
     path: '/scheduled_messages/:scheduled_message_id(^\\d+)',
     params: {
       scheduled_message_id: scheduledMessageId,
-      type: messageType.optional(),
-      to: target.optional(),
+      // Zulip's update_scheduled_message_backend's order.
       content: p.str().optional(),
-      topic: p.str().alias('subject').optional(),
+      type: messageType.optional(),
       scheduled_delivery_timestamp: p.int().optional(),
+      to: target.optional(),
+      topic: p.str().alias('subject').optional(),
     },
     handler: (ctx, user, params, request) =>
       editScheduledMessage(ctx, user, params.scheduled_message_id, {

@@ -39,6 +39,7 @@ export const settingsRoutes = [
     route({
       method: 'PATCH',
       path,
+      requires: 'human',
       params: {
         full_name: p.str().optional(),
         email: p.str().optional(),

@@ -7,6 +7,7 @@ export const topicRoutes = [
   route({
     method: 'POST',
     path: '/streams/:stream_id(^\\d+)/delete_topic',
+    requires: 'admin',
     params: { stream_id: p.int(), topic_name: p.str() },
     handler: async (ctx, user, params) =>
       deleteTopic(ctx, user, params.stream_id, params.topic_name),

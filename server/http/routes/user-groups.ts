@@ -19,12 +19,18 @@ const ids = () => p.json(z.array(z.int())).optional();
 const setting = () => p.json(groupSettingValueSchema).optional();
 const settingChange = () => p.json(groupSettingChangeSchema).optional();
 const groupId = { user_group_id: p.int() };
+/** Zulip's require_member_or_admin, checked before the parameters. */
+const memberOrAdmin = ['member', 'human'] as const;
 
-/** /user_groups: list, create, update, members, subgroups, deactivate */
+/**
+ * /user_groups: list, create, update, members, subgroups, deactivate.
+ * Parameters in Zulip's (alphabetical) order, which is the order it checks them.
+ */
 export const userGroupRoutes = [
   route({
     method: 'GET',
     path: '/user_groups',
+    requires: memberOrAdmin,
     params: { include_deactivated_groups: p.bool().default(false) },
     handler: (ctx, user, params) => listUserGroups(ctx, user, params.include_deactivated_groups),
   }),
@@ -32,16 +38,16 @@ export const userGroupRoutes = [
     method: 'POST',
     path: '/user_groups/create',
     params: {
-      name: p.str(),
-      description: p.str(),
-      members: p.json(z.array(z.int())),
-      subgroups: ids(),
       can_add_members_group: setting(),
       can_join_group: setting(),
       can_leave_group: setting(),
       can_manage_group: setting(),
       can_mention_group: setting(),
       can_remove_members_group: setting(),
+      description: p.str(),
+      members: p.json(z.array(z.int())),
+      name: p.str(),
+      subgroups: ids(),
     },
     handler: (ctx, user, params) =>
       createUserGroup(ctx, user, {
@@ -62,17 +68,18 @@ export const userGroupRoutes = [
   route({
     method: 'PATCH',
     path: '/user_groups/:user_group_id(^\\d+)',
+    requires: memberOrAdmin,
     params: {
       ...groupId,
-      name: p.str().optional(),
-      description: p.str().optional(),
-      deactivated: p.bool().optional(),
       can_add_members_group: settingChange(),
       can_join_group: settingChange(),
       can_leave_group: settingChange(),
       can_manage_group: settingChange(),
       can_mention_group: settingChange(),
       can_remove_members_group: settingChange(),
+      deactivated: p.bool().optional(),
+      description: p.str().optional(),
+      name: p.str().optional(),
     },
     handler: (ctx, user, params) =>
       updateUserGroup(ctx, user, params.user_group_id, {
@@ -92,11 +99,12 @@ export const userGroupRoutes = [
   route({
     method: 'POST',
     path: '/user_groups/:user_group_id(^\\d+)/members',
+    requires: memberOrAdmin,
     params: {
       ...groupId,
       add: ids(),
-      delete: ids(),
       add_subgroups: ids(),
+      delete: ids(),
       delete_subgroups: ids(),
     },
     handler: (ctx, user, params) =>
@@ -110,6 +118,7 @@ export const userGroupRoutes = [
   route({
     method: 'GET',
     path: '/user_groups/:user_group_id(^\\d+)/members',
+    requires: memberOrAdmin,
     params: { ...groupId, direct_member_only: p.bool().default(false) },
     handler: (ctx, user, params) =>
       getUserGroupMembers(ctx, user, params.user_group_id, params.direct_member_only),
@@ -117,6 +126,7 @@ export const userGroupRoutes = [
   route({
     method: 'GET',
     path: '/user_groups/:user_group_id(^\\d+)/members/:user_id(^\\d+)',
+    requires: memberOrAdmin,
     params: { ...groupId, user_id: p.int(), direct_member_only: p.bool().default(false) },
     handler: (ctx, user, params) =>
       isUserGroupMember(ctx, user, params.user_group_id, params.user_id, params.direct_member_only),
@@ -124,6 +134,7 @@ export const userGroupRoutes = [
   route({
     method: 'POST',
     path: '/user_groups/:user_group_id(^\\d+)/subgroups',
+    requires: 'member',
     params: { ...groupId, add: ids(), delete: ids() },
     handler: (ctx, user, params) =>
       updateUserGroupSubgroups(ctx, user, params.user_group_id, {
@@ -134,6 +145,7 @@ export const userGroupRoutes = [
   route({
     method: 'GET',
     path: '/user_groups/:user_group_id(^\\d+)/subgroups',
+    requires: memberOrAdmin,
     params: { ...groupId, direct_subgroup_only: p.bool().default(false) },
     handler: (ctx, user, params) =>
       getUserGroupSubgroups(ctx, user, params.user_group_id, params.direct_subgroup_only),

@@ -15,6 +15,7 @@ export const userStatusRoutes = [
   route({
     method: 'POST',
     path: '/users/me/status',
+    requires: 'human',
     params: { ...statusParams, away: p.bool().optional() },
     handler: (ctx, user, params) =>
       updateOwnStatus(ctx, user, {
@@ -28,6 +29,7 @@ export const userStatusRoutes = [
   route({
     method: 'POST',
     path: '/users/:user_id(^\\d+)/status',
+    requires: 'human',
     params: { user_id: p.int(), ...statusParams },
     handler: (ctx, user, params) =>
       updateUserStatus(ctx, user, params.user_id, {

@@ -44,7 +44,7 @@ export function BotsPage() {
                 {
                   heading: 'Owner',
                   cell: (bot) =>
-                    bot.bot_owner_id === null ? '—' : (names.get(bot.bot_owner_id) ?? '?'),
+                    bot.bot_owner_id == null ? '—' : (names.get(bot.bot_owner_id) ?? '?'),
                 },
               ]}
             />
