@@ -9,6 +9,7 @@ import { ensureOrganization } from './bootstrap.js';
 import { ApiError } from './core/errors.js';
 import { defaultDataDir } from './data-dir.js';
 import { DatabaseTooNewError } from './db/migrate.js';
+import { parseTrustedProxies } from './http/client-address.js';
 import { consoleLogger, createServer, type RunningServer } from './index.js';
 import { deactivateOrganization } from './realm/index.js';
 import { isLoopbackHost, isWildcardHost, normalizeExternalUrl } from './shared/network.js';
@@ -23,6 +24,8 @@ export interface CliOptions {
   externalUrl?: string;
   demo: boolean;
   rateLimit: boolean;
+  /** Reverse proxies whose X-Forwarded-For names the client (addresses or CIDR ranges). */
+  trustedProxies: string[];
   /** Deactivate the organization and exit instead of serving. */
   deactivateOrganization: boolean;
   /**
@@ -46,6 +49,7 @@ export function parseCliOptions(argv: string[], env: NodeJS.ProcessEnv): CliOpti
       'external-url': { type: 'string' },
       demo: { type: 'boolean' },
       'no-rate-limit': { type: 'boolean' },
+      'trusted-proxy': { type: 'string', multiple: true },
       'deactivate-organization': { type: 'boolean' },
       'set-jwt-key': { type: 'string' },
       'clear-jwt-key': { type: 'boolean' },
@@ -64,6 +68,9 @@ export function parseCliOptions(argv: string[], env: NodeJS.ProcessEnv): CliOpti
                      realm_url, the zuliprc's site and the banner (HEARTH_EXTERNAL_URL)
   --demo             seed a demo organization and enable the dev login endpoints (HEARTH_DEMO=1)
   --no-rate-limit    turn rate limiting off, e.g. for benchmarks (HEARTH_RATE_LIMIT=0)
+  --trusted-proxy ADDR[,ADDR]
+                     reverse proxies (addresses or CIDR ranges) whose X-Forwarded-For names
+                     the client, for per-address limits (HEARTH_TRUSTED_PROXIES)
   --deactivate-organization
                      deactivate the organization (every API request then fails) and exit
   --set-jwt-key KEY  store the organization's JWT key (HS256, at least 32 bytes), enabling
@@ -85,6 +92,9 @@ export function parseCliOptions(argv: string[], env: NodeJS.ProcessEnv): CliOpti
     rateLimit: values['no-rate-limit']
       ? false
       : env.HEARTH_RATE_LIMIT === undefined || truthy(env.HEARTH_RATE_LIMIT),
+    trustedProxies: parseTrustedProxies(
+      (values['trusted-proxy'] ?? [env.HEARTH_TRUSTED_PROXIES ?? '']).join(','),
+    ),
     deactivateOrganization: values['deactivate-organization'] ?? false,
   };
 }
@@ -123,6 +133,7 @@ export async function main(
     externalUrl: options.externalUrl,
     demo: options.demo,
     rateLimit: options.rateLimit,
+    trustedProxies: options.trustedProxies,
     log: consoleLogger,
     adminToken,
   });

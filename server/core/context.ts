@@ -24,6 +24,11 @@ export interface ServerConfig {
   host: string;
   /** The port listened on (known after listen). */
   port: number;
+  /**
+   * Reverse proxies whose `X-Forwarded-For` names the client (addresses,
+   * CIDR ranges; `--trusted-proxy`); empty: the header is ignored.
+   */
+  trustedProxies: readonly string[];
   /** The external URL given by the operator (undefined: derived from host and port). */
   givenExternalUrl?: string;
   /** This run's log file (`<data dir>/logs/hearth.log`), or null when logging to a file is off. */

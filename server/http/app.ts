@@ -17,6 +17,7 @@ import { FileAnswer } from '../shared/files.js';
 import { SerialisedFields } from '../shared/json-fields.js';
 import { BODY_LIMIT_BYTES } from '../shared/limits.js';
 import { parseByteRange } from './byte-range.js';
+import { clientAddressResolver } from './client-address.js';
 import { ConnectionHangup } from './hangup.js';
 import { lazySchemaCompilers } from './lazy-schema-compilers.js';
 import { addMultipartParser } from './multipart-body.js';
@@ -154,6 +155,7 @@ function toApiError(error: unknown, beforeHandler = false): ApiError {
 export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInstance> {
   const { ctx, routes, rateLimiter } = options;
   const requestTimeout = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+  const clientAddressOf = clientAddressResolver(ctx.config.trustedProxies);
   /** Requests whose handler has started; errors of the others came from parsing. */
   const handled = new WeakSet<FastifyRequest>();
   const app = Fastify({
@@ -228,9 +230,10 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
       url: def.atRoot ? def.path : API_PREFIX + def.path,
       handler: async (request, reply) => {
         handled.add(request);
+        const clientAddress = clientAddressOf(request);
         const info: RequestInfo = {
           clientName: clientNameFromUserAgent(request.headers['user-agent']),
-          ip: request.ip,
+          ip: clientAddress,
           files: multipartBodies.filesOf(request),
           hangup: new ConnectionHangup(request.raw, reply.raw),
         };
@@ -239,7 +242,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
         let rate: RateStatus;
         try {
           if (def.auth === 'none') {
-            const key = `ip:${request.ip}`;
+            const key = `ip:${clientAddress}`;
             rate = def.rateLimitExempt
               ? rateLimiter.peek(key, defaultRules.unauthenticatedIp)
               : rateLimiter.hit(key, defaultRules.unauthenticatedIp);
@@ -250,7 +253,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
                 : undefined;
             user =
               session === undefined
-                ? authenticate(ctx, request.headers.authorization, request.ip)
+                ? authenticate(ctx, request.headers.authorization, clientAddress)
                 : authenticateChatSession(ctx, session);
             checkIncomingWebhookAccess(user, def.allowIncomingWebhooks === true);
             const key = `user:${user.id}`;

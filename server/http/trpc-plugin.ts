@@ -10,6 +10,7 @@ import { MAX_EMOJI_FILE_SIZE_MIB } from '../shared/limits.js';
 import { ownerContext, type TrpcContext } from '../trpc/context.js';
 import { toTrpcError } from '../trpc/init.js';
 import { type AppRouter, createAppRouter } from '../trpc/router.js';
+import { clientAddressResolver } from './client-address.js';
 import { jsonTooDeep, tooDeepMessage } from './params.js';
 
 export const TRPC_PREFIX = '/trpc';
@@ -27,6 +28,9 @@ export interface TrpcDoorOptions {
   zuliprcPath: string;
 }
 
+/** What wrong admin tokens count against besides their address: they name no user. */
+const ADMIN_TOKEN_ACCOUNT = 'admin token';
+
 const digest = (text: string) => createHash('sha256').update(text).digest();
 
 /** Constant-time comparison (hashing first makes the lengths equal). */
@@ -38,7 +42,8 @@ function tokenMatches(given: string, expected: string): boolean {
  * Who a /trpc request acts as. `Bearer <admin token>` is the admin UI, acting
  * as the organization owner; Zulip's `Basic email:api_key` acts as that user,
  * rate-limited like the REST API, and the actions decide what it may do.
- * Wrong tokens and keys count against the client address's failed attempts.
+ * Wrong tokens and keys count against the client address (rate-limit.ts);
+ * the right token always passes.
  */
 export function trpcContextFor(
   options: TrpcDoorOptions,
@@ -54,8 +59,9 @@ export function trpcContextFor(
       }
     };
     try {
-      ctx.rateLimiter.authenticationAttempt(
+      ctx.rateLimiter.checkCredential(
         clientAddress,
+        () => ADMIN_TOKEN_ACCOUNT,
         checkToken,
         (err) => err instanceof TRPCError,
       );
@@ -95,11 +101,12 @@ function checkInputDepth(req: FastifyRequest): void {
 
 /** Serves the tRPC router under /trpc on the API's own Fastify server. */
 export async function registerTrpc(app: FastifyInstance, options: TrpcDoorOptions): Promise<void> {
+  const clientAddressOf = clientAddressResolver(options.ctx.config.trustedProxies);
   const trpcOptions: FastifyTRPCPluginOptions<AppRouter>['trpcOptions'] = {
     router: createAppRouter(),
     createContext: ({ req }) => {
       checkInputDepth(req);
-      return trpcContextFor(options, req.headers.authorization, req.ip);
+      return trpcContextFor(options, req.headers.authorization, clientAddressOf(req));
     },
     onError({ error, path }) {
       if (error.code === 'INTERNAL_SERVER_ERROR') {

@@ -177,6 +177,8 @@ export interface TestServerOptions {
   topicDeletion?: { batchSize?: number; timeBudgetMs?: number };
   /** See ServerOptions.outgoingWebhookTimeoutMs. */
   outgoingWebhookTimeoutMs?: number;
+  /** See ServerOptions.trustedProxies. */
+  trustedProxies?: readonly string[];
 }
 
 export const FIXTURE_PASSWORD = 'correct horse battery staple';
@@ -200,6 +202,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     requestTimeoutMs: options.requestTimeoutMs,
     topicDeletion: options.topicDeletion,
     outgoingWebhookTimeoutMs: options.outgoingWebhookTimeoutMs,
+    trustedProxies: options.trustedProxies,
   });
   const { ctx } = server;
   const owner = await createOrganization(ctx, {
