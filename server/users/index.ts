@@ -10,6 +10,7 @@ export {
 export { createBot, type NewBotInput, visibleBots } from './bots.js';
 export { apiEmail, avatarUrl, canSeeDeliveryEmail } from './format.js';
 export { notificationBot } from './notification-bot.js';
+export { accountWords, isStrongPassword } from './passwords.js';
 export {
   miscPersonalState,
   onboardingStepsState,
