@@ -11,7 +11,7 @@ import { activeUserIds, type UserRow } from '../db/queries/users.js';
 import { MAX_PYGMENTS_LANGUAGE_LENGTH } from '../shared/limits.js';
 import { loadRealm, setRealmSetting } from '../shared/realm.js';
 import { requireRole } from '../shared/roles.js';
-import { isValidUrlTemplate, templateVariableNames } from './url-template.js';
+import { isValidUrlTemplate, isWebUrlTemplate, templateVariableNames } from './url-template.js';
 
 /**
  * Language names are not limited to Pygments' lexers (a playground may serve
@@ -45,11 +45,16 @@ function checkNewPlayground(
     errors[field].push(msg);
   };
   const { name, pygmentsLanguage, urlTemplate } = playground;
+  // Zulip checks only the syntax; Hearth also keeps links to http and https
+  // (a playground link is clicked in every client), with the same message.
+  const wellFormed = isValidUrlTemplate(urlTemplate);
   if (urlTemplate === '') add('url_template', BLANK);
-  else if (!isValidUrlTemplate(urlTemplate)) add('url_template', 'Invalid URL template.');
+  else if (!wellFormed || !isWebUrlTemplate(urlTemplate)) {
+    add('url_template', 'Invalid URL template.');
+  }
   if (name === '') add('name', BLANK);
   if (pygmentsLanguage === '') add('pygments_language', BLANK);
-  if (isValidUrlTemplate(urlTemplate)) {
+  if (wellFormed) {
     const variables = templateVariableNames(urlTemplate);
     if (!variables.has('code')) {
       add('__all__', 'Missing the required variable "code" in the URL template');
