@@ -4,6 +4,7 @@
  * current file keeps one name so users and support can always find it.
  */
 import {
+  chmodSync,
   closeSync,
   existsSync,
   mkdirSync,
@@ -19,6 +20,12 @@ import type { Logger } from './context.js';
 
 export const LOGS_DIR = 'logs';
 export const LOG_FILE = 'hearth.log';
+/**
+ * Logs name people and channels and hold requests' paths: owner-only, like
+ * the database, whatever the umask and whatever an older version left.
+ */
+const LOG_DIR_MODE = 0o700;
+const LOG_FILE_MODE = 0o600;
 
 export interface LogFileOptions {
   /** Bytes after which the file is rotated (default 10 MiB). */
@@ -78,7 +85,16 @@ class RotatingFile {
     this.day = localDay(existing?.mtimeMs ?? now());
     // Synchronous: a line logged just before a crash is on disk for the
     // supervisor and the user; the server logs a line per request at most.
-    this.dest = pino.destination({ dest: file, sync: true, mkdir: true }) as never;
+    this.dest = pino.destination({
+      dest: file,
+      sync: true,
+      mkdir: true,
+      mode: LOG_FILE_MODE,
+    }) as never;
+    for (let n = 0; n <= keep; n++) {
+      const name = n === 0 ? file : `${file}.${n}`;
+      if (existsSync(name)) chmodSync(name, LOG_FILE_MODE);
+    }
   }
 
   write(chunk: string): void {
@@ -151,7 +167,8 @@ const REDACT = [
 /** Opens (creating) `<dataDir>/logs/hearth.log` for this run's log. */
 export function openFileLog(dataDir: string, options: LogFileOptions = {}): FileLog {
   const dir = path.join(dataDir, LOGS_DIR);
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  mkdirSync(dir, { recursive: true, mode: LOG_DIR_MODE });
+  chmodSync(dir, LOG_DIR_MODE);
   const file = path.join(dir, LOG_FILE);
   const sink = new RotatingFile(
     file,
