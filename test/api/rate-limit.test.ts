@@ -452,6 +452,37 @@ describe('with rate limiting on', () => {
   });
 });
 
+describe('demo logins (POST /dev_fetch_api_key) with rate limiting on', () => {
+  let t: TestServer;
+  beforeAll(async () => {
+    t = await startTestServer({ rateLimit: true, demo: true });
+  });
+  afterAll(() => t.close());
+
+  it('unknown names and wrong keys from the address never hold up a demo login', async () => {
+    const anon = t.anonymous();
+    for (let i = 0; i < 20; i++) {
+      const res = await anon.post('/dev_fetch_api_key', { username: `nobody${i}@example.com` });
+      expect(res.status).toBe(401);
+    }
+    for (let i = 0; i < FAILED_AUTH_BUDGET + 5; i++) {
+      await t.as({ ...t.accounts.member, apiKey: 'y'.repeat(32) }).get('/users/me', {}, fast);
+    }
+    for (let i = 0; i < 6; i++) {
+      const res = await anon.post(
+        '/fetch_api_key',
+        { username: t.accounts.member.email, password: `wrong ${i}` },
+        fast,
+      );
+      expect(res.status).toBe(i < 5 ? 401 : 429);
+    }
+    const login = await anon.post('/dev_fetch_api_key', { username: t.accounts.member.email });
+    expect(login.status).toBe(200);
+    expect(login.body.api_key).toBe(t.accounts.member.apiKey);
+    expect((await t.as('member').get('/users/me')).status).toBe(200);
+  });
+});
+
 describe('with rate limiting off (--no-rate-limit)', () => {
   let t: TestServer;
   beforeAll(async () => {
