@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import {
   PASSWORD_MAX_LENGTH,
@@ -14,9 +14,11 @@ import {
  * known words, so neither is a password.
  *
  * The dictionaries take about 60 MB once loaded, and passwords are set
- * rarely; so each estimate runs in a short-lived Node process of its own
- * (the Electron binary runs as Node with ELECTRON_RUN_AS_NODE) and the
- * server's memory never holds them. Estimates run one at a time.
+ * rarely; so estimates run in a Node process of their own (the Electron
+ * binary runs as Node with ELECTRON_RUN_AS_NODE), started on demand and
+ * left to exit once no estimate came for ESTIMATOR_IDLE_MS: a burst (an
+ * administrator adding several people) starts it once, and the server's
+ * memory never holds the dictionaries. Estimates run one at a time.
  */
 
 const resolve = createRequire(import.meta.url).resolve;
@@ -28,57 +30,111 @@ const modules = () => ({
   english: resolve('@zxcvbn-ts/language-en'),
 });
 
-/** Reads {modules, password, userInputs} from stdin, prints the guesses. */
+/**
+ * Loads the packages named in its argument, then answers each line of
+ * stdin, {password, userInputs}, with a line {guesses}; exits when stdin
+ * ends. Passwords travel through the pipe, never the command line.
+ */
 const ESTIMATOR_SOURCE = `
-let input = '';
-process.stdin.setEncoding('utf8');
-process.stdin.on('data', (chunk) => { input += chunk; });
-process.stdin.on('end', () => {
-  const { modules, password, userInputs } = JSON.parse(input);
-  const { ZxcvbnFactory } = require(modules.core);
-  const common = require(modules.common);
-  const english = require(modules.english);
-  const zxcvbn = new ZxcvbnFactory({
-    dictionary: { ...common.dictionary, ...english.dictionary },
-    graphs: common.adjacencyGraphs,
-  });
-  process.stdout.write(JSON.stringify({ guesses: zxcvbn.check(password, userInputs).guesses }));
+const modules = JSON.parse(process.argv[1]);
+const { ZxcvbnFactory } = require(modules.core);
+const common = require(modules.common);
+const english = require(modules.english);
+const zxcvbn = new ZxcvbnFactory({
+  dictionary: { ...common.dictionary, ...english.dictionary },
+  graphs: common.adjacencyGraphs,
 });
+require('node:readline')
+  .createInterface({ input: process.stdin })
+  .on('line', (line) => {
+    const { password, userInputs } = JSON.parse(line);
+    process.stdout.write(JSON.stringify({ guesses: zxcvbn.check(password, userInputs).guesses }) + '\\n');
+  });
 `;
 
-/** An estimate that has not finished by then has gone wrong. */
+/** How long the estimating process waits for another estimate before exiting. */
+const ESTIMATOR_IDLE_MS = 10_000;
+/** An estimate that has not come back by then has gone wrong. */
 const ESTIMATE_TIMEOUT_MS = 30_000;
 
-function estimateInChildProcess(password: string, userInputs: string[]): Promise<number> {
-  return new Promise((resolveGuesses, reject) => {
-    const child = spawn(process.execPath, ['-e', ESTIMATOR_SOURCE], {
-      stdio: ['pipe', 'pipe', 'pipe'],
+/** The estimating process, while it runs. */
+class EstimatorProcess {
+  private readonly child: ChildProcess;
+  private output = '';
+  private waiting: { resolve(guesses: number): void; reject(error: Error): void } | null = null;
+  private idleTimer: NodeJS.Timeout | null = null;
+  exited = false;
+
+  constructor(private readonly onExit: () => void) {
+    this.child = spawn(process.execPath, ['-e', ESTIMATOR_SOURCE, JSON.stringify(modules())], {
+      stdio: ['pipe', 'pipe', 'ignore'],
       env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' },
       windowsHide: true,
     });
-    let out = '';
-    let err = '';
-    const timer = setTimeout(() => child.kill('SIGKILL'), ESTIMATE_TIMEOUT_MS);
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-      out += chunk;
+    // Nothing here keeps the server's process alive: it may exit meanwhile.
+    this.child.unref();
+    for (const stream of [this.child.stdin, this.child.stdout]) {
+      (stream as unknown as { unref?: () => void }).unref?.();
+    }
+    this.child.stdout!.setEncoding('utf8').on('data', (chunk: string) => this.read(chunk));
+    this.child.stdin!.on('error', () => {});
+    this.child.on('error', (error) => this.end(error));
+    this.child.on('exit', (code) => this.end(new Error(`password estimator exited (${code})`)));
+  }
+
+  estimate(password: string, userInputs: string[]): Promise<number> {
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    return new Promise((resolveGuesses, reject) => {
+      const timer = setTimeout(() => this.child.kill('SIGKILL'), ESTIMATE_TIMEOUT_MS);
+      this.waiting = {
+        resolve: (guesses) => {
+          clearTimeout(timer);
+          resolveGuesses(guesses);
+        },
+        reject: (error) => {
+          clearTimeout(timer);
+          reject(error);
+        },
+      };
+      this.child.stdin!.write(`${JSON.stringify({ password, userInputs })}\n`);
     });
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
-      err += chunk;
+  }
+
+  private read(chunk: string): void {
+    this.output += chunk;
+    const newline = this.output.indexOf('\n');
+    if (newline < 0) return;
+    const line = this.output.slice(0, newline);
+    this.output = this.output.slice(newline + 1);
+    const waiting = this.waiting;
+    this.waiting = null;
+    const guesses = (JSON.parse(line) as { guesses?: unknown }).guesses;
+    if (typeof guesses === 'number') waiting?.resolve(guesses);
+    else waiting?.reject(new Error('password estimator gave no estimate'));
+    this.idleTimer = setTimeout(() => this.child.stdin!.end(), ESTIMATOR_IDLE_MS);
+    this.idleTimer.unref();
+  }
+
+  private end(error: Error): void {
+    if (this.exited) return;
+    this.exited = true;
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    this.waiting?.reject(error);
+    this.waiting = null;
+    this.onExit();
+  }
+}
+
+let estimator: EstimatorProcess | null = null;
+
+function estimateInChildProcess(password: string, userInputs: string[]): Promise<number> {
+  if (!estimator || estimator.exited) {
+    const started: EstimatorProcess = new EstimatorProcess(() => {
+      if (estimator === started) estimator = null;
     });
-    child.on('error', (error) => {
-      clearTimeout(timer);
-      reject(error);
-    });
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      const guesses = code === 0 ? (JSON.parse(out) as { guesses?: unknown }).guesses : undefined;
-      if (typeof guesses === 'number') resolveGuesses(guesses);
-      else reject(new Error(`password estimate failed (exit ${code}): ${err.slice(0, 500)}`));
-    });
-    // The password goes through a pipe: never the command line, which others may read.
-    child.stdin.on('error', () => {});
-    child.stdin.end(JSON.stringify({ modules: modules(), password, userInputs }));
-  });
+    estimator = started;
+  }
+  return estimator.estimate(password, userInputs);
 }
 
 /** The same estimate in this process: where no process can be started (it then keeps the dictionaries). */
