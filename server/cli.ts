@@ -10,6 +10,7 @@ import { ApiError } from './core/errors.js';
 import { defaultDataDir } from './data-dir.js';
 import { DatabaseTooNewError } from './db/migrate.js';
 import { deviceSetupUrl } from './hosting/index.js';
+import { parseTrustedProxies } from './http/client-address.js';
 import { PER_ADDRESS_LIMIT } from './http/connection-cap.js';
 import { consoleLogger, createServer, type RunningServer } from './index.js';
 import { type PortabilityCommand, runPortabilityCommand } from './portability-cli.js';
@@ -33,6 +34,8 @@ export interface CliOptions {
   tlsCertificate?: OwnCertificateFiles;
   /** Connections one address (not this machine) may hold open; undefined: the default. */
   maxConnectionsPerAddress?: number;
+  /** Reverse proxies whose X-Forwarded-For names the client (addresses or CIDR ranges). */
+  trustedProxies: string[];
   /** Deactivate the organization and exit instead of serving. */
   deactivateOrganization: boolean;
   /**
@@ -63,6 +66,7 @@ export function parseCliOptions(argv: string[], env: NodeJS.ProcessEnv): CliOpti
       demo: { type: 'boolean' },
       'no-rate-limit': { type: 'boolean' },
       'max-connections-per-address': { type: 'string' },
+      'trusted-proxy': { type: 'string', multiple: true },
       'deactivate-organization': { type: 'boolean' },
       'set-jwt-key': { type: 'string' },
       'clear-jwt-key': { type: 'boolean' },
@@ -96,6 +100,9 @@ export function parseCliOptions(argv: string[], env: NodeJS.ProcessEnv): CliOpti
                      connections one client address may keep open (default ${PER_ADDRESS_LIMIT}; this
                      machine's own clients are not limited per address)
                      (HEARTH_MAX_CONNECTIONS_PER_ADDRESS)
+  --trusted-proxy ADDR[,ADDR]
+                     reverse proxies (addresses or CIDR ranges) whose X-Forwarded-For names
+                     the client, for per-address limits (HEARTH_TRUSTED_PROXIES)
   --deactivate-organization
                      deactivate the organization (every API request then fails) and exit
   --set-jwt-key KEY  store the organization's JWT key (HS256, at least 32 bytes), enabling
@@ -142,6 +149,9 @@ export function parseCliOptions(argv: string[], env: NodeJS.ProcessEnv): CliOpti
     rateLimit: values['no-rate-limit']
       ? false
       : env.HEARTH_RATE_LIMIT === undefined || truthy(env.HEARTH_RATE_LIMIT),
+    trustedProxies: parseTrustedProxies(
+      (values['trusted-proxy'] ?? [env.HEARTH_TRUSTED_PROXIES ?? '']).join(','),
+    ),
     deactivateOrganization: values['deactivate-organization'] ?? false,
     portability: portabilityCommand(values),
   };
@@ -230,6 +240,7 @@ export async function main(
     ...(options.maxConnectionsPerAddress
       ? { connectionLimits: { perAddress: options.maxConnectionsPerAddress } }
       : {}),
+    trustedProxies: options.trustedProxies,
     log: consoleLogger,
     adminToken,
   });

@@ -68,6 +68,11 @@ export interface ServerOptions {
   tlsCertificate?: OwnCertificateFiles;
   demo?: boolean;
   rateLimit?: boolean;
+  /**
+   * Reverse proxies trusted to name the client in `X-Forwarded-For`
+   * (addresses, CIDR ranges; checked by the caller, see http/client-address.ts).
+   */
+  trustedProxies?: readonly string[];
   /** Milliseconds since the epoch; tests replace it. */
   now?: () => number;
   log?: Logger;
@@ -330,6 +335,7 @@ async function startRun(options: ServerOptions): Promise<ServerRun> {
       logFile: fileLog?.file ?? null,
       demo: options.demo ?? false,
       rateLimit: options.rateLimit ?? true,
+      trustedProxies: options.trustedProxies ?? [],
       startedAtMs: now(),
       topicDeletion: {
         batchSize: options.topicDeletion?.batchSize ?? TOPIC_DELETION_BATCH_SIZE,

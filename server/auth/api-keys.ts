@@ -5,7 +5,7 @@ import {
   realmDeactivated,
   userDeactivated,
 } from '../core/errors.js';
-import { defaultRules, type RateLimiter } from '../core/rate-limit.js';
+import type { RateLimiter } from '../core/rate-limit.js';
 import { allUsers, recordFirstLogin, type UserRow, userByEmailKey } from '../db/queries/users.js';
 import { verifyPassword } from '../shared/credentials.js';
 import { loadRealm } from '../shared/realm.js';
@@ -23,8 +23,10 @@ export function checkAccountUsable(ctx: AppContext, user: UserRow): void {
 }
 
 /**
- * POST /fetch_api_key: e-mail and password for the API key. Failures count
- * per username and against the client address's failed authentications.
+ * POST /fetch_api_key: e-mail and password for the API key. Wrong passwords
+ * count against the username from the client's address and from all
+ * addresses (rate-limit.ts); someone else's failures never lock out an
+ * address the account already uses.
  */
 export function fetchApiKey(
   ctx: AppContext,
@@ -33,32 +35,22 @@ export function fetchApiKey(
   password: string,
   clientAddress: string,
 ) {
-  return limiter.authenticationAttempt(
+  const normalized = username.trim().toLowerCase();
+  return limiter.checkPassword(
     clientAddress,
-    () => checkPassword(ctx, limiter, username, password),
+    normalized,
+    () => checkPassword(ctx, normalized, password),
     (err) => err instanceof ApiError && err.code === 'AUTHENTICATION_FAILED',
   );
 }
 
-async function checkPassword(
-  ctx: AppContext,
-  limiter: RateLimiter,
-  username: string,
-  password: string,
-) {
-  const key = `password:${username.trim().toLowerCase()}`;
-  // Only failed attempts count; once over the limit even a right password waits.
-  // (hit() on a full window throws RATE_LIMIT_HIT without recording anything.)
-  if (limiter.enabled && limiter.peek(key, defaultRules.passwordAttempts).remaining === 0) {
-    limiter.hit(key, defaultRules.passwordAttempts);
-  }
-
-  const user = userByEmailKey(ctx.db, username.trim().toLowerCase());
-  const ok = user && !user.is_bot && (await verifyPassword(password, user.password_hash));
-  if (!user || !ok) {
-    limiter.hit(key, defaultRules.passwordAttempts);
-    throw authenticationFailed();
-  }
+async function checkPassword(ctx: AppContext, username: string, password: string) {
+  const user = userByEmailKey(ctx.db, username);
+  // Bots have no password; their hash (none) is checked all the same, so an
+  // unknown or passwordless account costs what a wrong password does.
+  const hash = user && !user.is_bot ? user.password_hash : null;
+  const ok = await verifyPassword(password, hash);
+  if (!user || !ok) throw authenticationFailed();
   checkAccountUsable(ctx, user);
   recordFirstLogin(ctx.db, user.id, ctx.now());
   return keyResponse(ctx, user);

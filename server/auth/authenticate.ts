@@ -50,21 +50,37 @@ const isCredentialFailure = (error: unknown) =>
   (error.code === 'INVALID_API_KEY' || error.message === INVALID_BASIC_HEADER);
 
 /**
+ * The account a Basic header names (its e-mail, as given), for counting the
+ * header's failures; '' when it names none.
+ */
+function claimedAccount(header: string | undefined): string {
+  try {
+    return parseBasicAuth(header)?.email.trim().toLowerCase().slice(0, 254) ?? '';
+  } catch {
+    return '';
+  }
+}
+
+/**
  * The user a request from `clientAddress` acts as. The key identifies the
  * account; the e-mail must be that account's API e-mail or its real one
- * (clients use either). Failures count against the address's budget of
- * failed authentications (rate-limit.ts).
+ * (clients use either). Wrong credentials count against the address and the
+ * account they name (rate-limit.ts); a right key always authenticates, and
+ * makes the address known for the account.
  */
 export function authenticate(
   ctx: AppContext,
   header: string | undefined,
   clientAddress: string,
 ): UserRow {
-  return ctx.rateLimiter.authenticationAttempt(
+  const user = ctx.rateLimiter.checkCredential(
     clientAddress,
+    () => claimedAccount(header),
     () => checkCredentials(ctx, header),
     isCredentialFailure,
   );
+  ctx.rateLimiter.noteAuthenticated(clientAddress, user.email_key);
+  return user;
 }
 
 /**
@@ -84,8 +100,10 @@ export function authenticateWebhook(
     if (header === undefined) throw missingArgument('api_key');
     return authenticate(ctx, header, clientAddress);
   }
-  return ctx.rateLimiter.authenticationAttempt(
+  return ctx.rateLimiter.checkCredential(
     clientAddress,
+    // A key in the URL names no account.
+    () => '',
     () => {
       const key = apiKey.trim();
       const user = key ? userOfKey(ctx.db, key) : undefined;

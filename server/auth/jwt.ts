@@ -1,4 +1,4 @@
-import { jwtVerify } from 'jose';
+import { decodeJwt, jwtVerify } from 'jose';
 import type { AppContext } from '../core/context.js';
 import { ApiError, authenticationFailed, badRequest } from '../core/errors.js';
 import { setRealmJwtKey } from '../db/queries/realm.js';
@@ -57,21 +57,35 @@ export function setJwtKey(ctx: AppContext, actor: UserRow | null, key: string | 
   return { jwt_enabled: value !== null };
 }
 
+/** The e-mail a token claims, unverified: only to count the token's failure against it. */
+function claimedEmail(token: string): string {
+  try {
+    const email = decodeJwt(token).email;
+    return typeof email === 'string' ? email.trim().toLowerCase().slice(0, 254) : '';
+  } catch {
+    return '';
+  }
+}
+
 /**
  * POST /jwt/fetch_api_key. Bad tokens and unknown addresses count against
- * the client address's failed authentications, as wrong passwords do.
+ * the client address and the e-mail claimed; only those get RATE_LIMIT_HIT
+ * once the budget is used up: a token signed with the key always works.
  */
-export function jwtFetchApiKey(
+export async function jwtFetchApiKey(
   ctx: AppContext,
   token: string,
   includeProfile: boolean,
   clientAddress: string,
 ) {
-  return ctx.rateLimiter.authenticationAttempt(
+  const { account, result } = await ctx.rateLimiter.checkCredential(
     clientAddress,
+    () => claimedEmail(token),
     () => exchangeToken(ctx, token, includeProfile),
     isTokenFailure,
   );
+  ctx.rateLimiter.noteAuthenticated(clientAddress, account.email_key);
+  return result;
 }
 
 async function exchangeToken(ctx: AppContext, token: string, includeProfile: boolean) {
@@ -113,5 +127,5 @@ async function exchangeToken(ctx: AppContext, token: string, includeProfile: boo
       includeCustomProfileFields: false,
     });
   }
-  return result;
+  return { account, result };
 }

@@ -26,6 +26,11 @@ export interface ServerConfig {
   host: string;
   /** The port listened on (known after listen). */
   port: number;
+  /**
+   * Reverse proxies whose `X-Forwarded-For` names the client (addresses,
+   * CIDR ranges; `--trusted-proxy`); empty: the header is ignored.
+   */
+  trustedProxies: readonly string[];
   /** The external URL given by the operator (undefined: derived from host and port). */
   givenExternalUrl?: string;
   /** Where the server speaks TLS (shared/network.ts); the URLs above follow it. */

@@ -4,6 +4,7 @@
  * current file keeps one name so users and support can always find it.
  */
 import {
+  chmodSync,
   closeSync,
   existsSync,
   mkdirSync,
@@ -19,6 +20,12 @@ import type { Logger } from './context.js';
 
 export const LOGS_DIR = 'logs';
 export const LOG_FILE = 'hearth.log';
+/**
+ * Logs name people and channels and hold requests' paths: owner-only, like
+ * the database, whatever the umask and whatever an older version left.
+ */
+const LOG_DIR_MODE = 0o700;
+const LOG_FILE_MODE = 0o600;
 
 export interface LogFileOptions {
   /** Bytes after which the file is rotated (default 10 MiB). */
@@ -98,7 +105,12 @@ class RotatingFile {
       sync: true,
       mkdir: true,
       maxLength: MAX_UNWRITTEN_BYTES,
+      mode: LOG_FILE_MODE,
     }) as never;
+    for (let n = 0; n <= keep; n++) {
+      const name = n === 0 ? file : `${file}.${n}`;
+      if (existsSync(name)) chmodSync(name, LOG_FILE_MODE);
+    }
     // Without a listener, sonic-boom throws a failed write at the caller.
     this.dest.on('error', (err: NodeJS.ErrnoException) => {
       this.failure = err;
@@ -212,7 +224,8 @@ const REDACT = [
 /** Opens (creating) `<dataDir>/logs/hearth.log` for this run's log. */
 export function openFileLog(dataDir: string, options: LogFileOptions = {}): FileLog {
   const dir = path.join(dataDir, LOGS_DIR);
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  mkdirSync(dir, { recursive: true, mode: LOG_DIR_MODE });
+  chmodSync(dir, LOG_DIR_MODE);
   const file = path.join(dir, LOG_FILE);
   const sink = new RotatingFile(
     file,

@@ -21,6 +21,7 @@ import { requireRole } from '../shared/roles.js';
 import type { ServerTls } from '../tls/index.js';
 import { checkHosts } from './allowed-hosts.js';
 import { parseByteRange } from './byte-range.js';
+import { clientAddressResolver } from './client-address.js';
 import { type ConnectionLimits, capConnections } from './connection-cap.js';
 import { ConnectionHangup } from './hangup.js';
 import { lazySchemaCompilers } from './lazy-schema-compilers.js';
@@ -182,9 +183,10 @@ function admitCaller(
   rateLimiter: RateLimiter,
   def: Route,
   request: FastifyRequest,
+  clientAddress: string,
 ): { user: UserRow | null; rate: RateStatus } {
   if (def.auth === 'none') {
-    const key = `ip:${request.ip}`;
+    const key = `ip:${clientAddress}`;
     const rate = def.rateLimitExempt
       ? rateLimiter.peek(key, defaultRules.unauthenticatedIp)
       : rateLimiter.hit(key, defaultRules.unauthenticatedIp);
@@ -198,7 +200,7 @@ function admitCaller(
           ctx,
           lastValue((request.query as Record<string, unknown>).api_key),
           authorization,
-          request.ip,
+          clientAddress,
         )
       : authorization === undefined && hasSessionCookie(cookie)
         ? authenticateBrowserSession(ctx, {
@@ -206,7 +208,7 @@ function admitCaller(
             method: request.method,
             csrfToken: headerText(request.headers[CSRF_HEADER]),
           })
-        : authenticate(ctx, authorization, request.ip);
+        : authenticate(ctx, authorization, clientAddress);
   checkIncomingWebhookAccess(user, def.allowIncomingWebhooks === true);
   const key = `user:${user.id}`;
   const rate = def.rateLimitExempt
@@ -218,6 +220,7 @@ function admitCaller(
 export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInstance> {
   const { ctx, routes, rateLimiter } = options;
   const requestTimeout = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+  const clientAddressOf = clientAddressResolver(ctx.config.trustedProxies);
   /** Requests whose handler has started; errors of the others came from parsing. */
   const handled = new WeakSet<FastifyRequest>();
   const app = Fastify({
@@ -331,7 +334,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
       onRequest: (request, reply, done) => {
         let admitted: ReturnType<typeof admitCaller>;
         try {
-          admitted = admitCaller(ctx, rateLimiter, def, request);
+          admitted = admitCaller(ctx, rateLimiter, def, request, clientAddressOf(request));
         } catch (err) {
           if (isMultipart(request)) {
             // Answered here; `done` is not called, so nothing further runs.
@@ -353,7 +356,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
         const form = multipartBodies.filesOf(request);
         const info: RequestInfo = {
           clientName: clientNameFromUserAgent(request.headers['user-agent']),
-          ip: request.ip,
+          ip: clientAddressOf(request),
           files: form?.files ?? [],
           hangup: new ConnectionHangup(request.raw, reply.raw),
           headers: request.headers,

@@ -15,6 +15,7 @@ import { MAX_EMOJI_FILE_SIZE_MIB } from '../shared/limits.js';
 import { ownerContext, type TrpcContext } from '../trpc/context.js';
 import { toTrpcError } from '../trpc/init.js';
 import { type AppRouter, createAppRouter } from '../trpc/router.js';
+import { clientAddressResolver } from './client-address.js';
 import { jsonTooDeep, tooDeepMessage } from './params.js';
 
 export const TRPC_PREFIX = '/trpc';
@@ -31,6 +32,9 @@ export interface TrpcDoorOptions {
   adminToken: string;
   zuliprcPath: string;
 }
+
+/** What wrong admin tokens count against besides their address: they name no user. */
+const ADMIN_TOKEN_ACCOUNT = 'admin token';
 
 const digest = (text: string) => createHash('sha256').update(text).digest();
 
@@ -54,7 +58,7 @@ export interface TrpcCaller {
  * rate-limited like the REST API, and the actions decide what it may do; so
  * does a browser session (the admin UI opened from the chat), which must
  * send its CSRF header on every call, reads too. Wrong tokens and keys count
- * against the client address's failed attempts.
+ * against the client address (rate-limit.ts); the right token always passes.
  */
 export function trpcContextFor(options: TrpcDoorOptions, caller: TrpcCaller): TrpcContext {
   const { ctx, adminToken, zuliprcPath } = options;
@@ -81,8 +85,9 @@ export function trpcContextFor(options: TrpcDoorOptions, caller: TrpcCaller): Tr
       }
     };
     try {
-      ctx.rateLimiter.authenticationAttempt(
+      ctx.rateLimiter.checkCredential(
         clientAddress,
+        () => ADMIN_TOKEN_ACCOUNT,
         checkToken,
         (err) => err instanceof TRPCError,
       );
@@ -122,6 +127,7 @@ function checkInputDepth(req: FastifyRequest): void {
 
 /** Serves the tRPC router under /trpc on the API's own Fastify server. */
 export async function registerTrpc(app: FastifyInstance, options: TrpcDoorOptions): Promise<void> {
+  const clientAddressOf = clientAddressResolver(options.ctx.config.trustedProxies);
   const trpcOptions: FastifyTRPCPluginOptions<AppRouter>['trpcOptions'] = {
     router: createAppRouter(),
     createContext: ({ req }) => {
@@ -131,7 +137,7 @@ export async function registerTrpc(app: FastifyInstance, options: TrpcDoorOption
         authorization: req.headers.authorization,
         cookie: req.headers.cookie,
         csrfToken: typeof csrf === 'string' ? csrf : undefined,
-        clientAddress: req.ip,
+        clientAddress: clientAddressOf(req),
       });
     },
     onError({ error, path }) {

@@ -72,7 +72,13 @@ export async function acceptInvitation(
   const created = await createAccount(
     ctx,
     null,
-    { email, password: input.password, fullName: input.fullName, role: invitation.invited_as },
+    {
+      email,
+      password: input.password,
+      fullName: input.fullName,
+      role: invitation.invited_as,
+      passwordChosenBySelf: true,
+    },
     {
       channels,
       includeDefaultChannels: invitation.include_default_channels === 1,

@@ -11,7 +11,11 @@ import { activeUserIds, type UserRow } from '../db/queries/users.js';
 import { MAX_PYGMENTS_LANGUAGE_LENGTH } from '../shared/limits.js';
 import { loadRealm, setRealmSetting } from '../shared/realm.js';
 import { requireRole } from '../shared/roles.js';
-import { isValidUrlTemplate, templateVariableNames } from '../shared/url-templates.js';
+import {
+  isValidUrlTemplate,
+  isWebUrlTemplate,
+  templateVariableNames,
+} from '../shared/url-templates.js';
 
 /**
  * Language names are not limited to Pygments' lexers (a playground may serve
@@ -40,11 +44,16 @@ function checkNewPlayground(
   const errors = new FieldErrors();
   const add = (field: string, msg: string) => errors.add(field, msg);
   const { name, pygmentsLanguage, urlTemplate } = playground;
+  // Zulip checks only the syntax; Hearth also keeps links to http and https
+  // (a playground link is clicked in every client), with the same message.
+  const wellFormed = isValidUrlTemplate(urlTemplate);
   if (urlTemplate === '') add('url_template', BLANK_FIELD);
-  else if (!isValidUrlTemplate(urlTemplate)) add('url_template', 'Invalid URL template.');
+  else if (!wellFormed || !isWebUrlTemplate(urlTemplate)) {
+    add('url_template', 'Invalid URL template.');
+  }
   if (name === '') add('name', BLANK_FIELD);
   if (pygmentsLanguage === '') add('pygments_language', BLANK_FIELD);
-  if (isValidUrlTemplate(urlTemplate)) {
+  if (wellFormed) {
     const variables = templateVariableNames(urlTemplate);
     if (!variables.has('code')) {
       add('__all__', 'Missing the required variable "code" in the URL template');

@@ -3,7 +3,7 @@ import { backupsOf } from '../backup/index.js';
 import type { AppContext } from '../core/context.js';
 import { ApiError, badRequest } from '../core/errors.js';
 import { organizationExists } from '../realm/index.js';
-import { MIN_PASSWORD_LENGTH } from '../shared/limits.js';
+import { isStrongPassword } from '../users/index.js';
 import { prepareZulipImport } from './import/import-zulip.js';
 import { ImportRefused } from './import/source.js';
 import { DEFAULT_PROFILE, profileNamed } from './profiles/index.js';
@@ -19,10 +19,9 @@ export async function importIntoNewOrganization(
   input: { source: string; ownerPassword: string },
 ) {
   if (organizationExists(ctx)) throw badRequest('The organization has already been set up');
-  if ([...input.ownerPassword].length < MIN_PASSWORD_LENGTH) {
-    throw new ApiError(`Password is too short (at least ${MIN_PASSWORD_LENGTH} characters)`, {
-      extra: { var_name: 'password' },
-    });
+  // The one password rule (users/passwords.ts), as the wizard's "Create" applies it.
+  if (!(await isStrongPassword(input.ownerPassword, []))) {
+    throw new ApiError('The password is too weak.', { extra: { var_name: 'password' } });
   }
   if (input.source.trim() === '') {
     throw new ApiError('Give the path of a Zulip export', { extra: { var_name: 'source' } });

@@ -4,14 +4,16 @@ import { ApiError, badRequest } from '../core/errors.js';
 import { getRealm, insertRealm } from '../db/queries/realm.js';
 import { addSubgroup, groupByName, insertGroup } from '../db/queries/user-groups.js';
 import { allUsers, type UserRow } from '../db/queries/users.js';
-import {
-  MAX_REALM_DESCRIPTION_LENGTH,
-  MAX_REALM_NAME_LENGTH,
-  MIN_PASSWORD_LENGTH,
-} from '../shared/limits.js';
+import { MAX_REALM_DESCRIPTION_LENGTH, MAX_REALM_NAME_LENGTH } from '../shared/limits.js';
 import { loadRealm } from '../shared/realm.js';
 import { Role, requireRole, systemGroups } from '../shared/roles.js';
-import { checkEmail, checkFullName, createUser } from '../users/index.js';
+import {
+  accountWords,
+  checkEmail,
+  checkFullName,
+  createUser,
+  isStrongPassword,
+} from '../users/index.js';
 
 export interface NewOrganization {
   name: string;
@@ -92,14 +94,12 @@ export async function setUpOrganization(ctx: AppContext, input: OrganizationSetu
   }
   const ownerName = withVarName(() => checkFullName(input.ownerName), 'owner_name');
   const email = withVarName(() => checkEmail(input.email), 'email');
-  if ([...input.password].length < MIN_PASSWORD_LENGTH) {
-    throw invalidField(
-      `Password is too short (at least ${MIN_PASSWORD_LENGTH} characters)`,
-      'password',
-    );
-  }
   setupInProgress = true;
   try {
+    // Zulip's PASSWORD_TOO_WEAK_ERROR, as for any new account's password.
+    if (!(await isStrongPassword(input.password, accountWords(email, ownerName, realmName)))) {
+      throw invalidField('The password is too weak.', 'password');
+    }
     return await createOrganization(ctx, {
       name: realmName,
       emailDomain: SETUP_EMAIL_DOMAIN,

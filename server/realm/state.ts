@@ -15,6 +15,11 @@ import {
   MAX_REMINDER_NOTE_LENGTH,
   MAX_TOPIC_LENGTH,
 } from '../shared/limits.js';
+import {
+  PASSWORD_MAX_LENGTH,
+  PASSWORD_MIN_GUESSES,
+  PASSWORD_MIN_LENGTH,
+} from '../shared/password-rule.js';
 import { loadRealm, resolveGroupSetting } from '../shared/realm.js';
 import { groupSettingNames } from '../shared/realm-settings.js';
 import { serverThumbnailFormats } from '../shared/uploads.js';
@@ -108,9 +113,9 @@ export const realmState: StateProvider = {
       jitsi_server_url: 'https://meet.jit.si',
       development_environment: ctx.config.demo,
       server_generation: ctx.config.startedAtMs,
-      password_min_length: 6,
-      password_max_length: 100,
-      password_min_guesses: 10000,
+      password_min_length: PASSWORD_MIN_LENGTH,
+      password_max_length: PASSWORD_MAX_LENGTH,
+      password_min_guesses: PASSWORD_MIN_GUESSES,
       giphy_rating_options: {},
       demo_organization_scheduled_deletion_date: undefined,
       realm_billing: undefined,

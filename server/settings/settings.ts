@@ -1,5 +1,5 @@
 import type { AppContext, Tx } from '../core/context.js';
-import { badRequest } from '../core/errors.js';
+import { ApiError, badRequest } from '../core/errors.js';
 import { activeAdminIds } from '../db/queries/bots.js';
 import {
   activeUserIds,
@@ -12,17 +12,18 @@ import {
 import { draftsSynchronizationChanged } from '../drafts/index.js';
 import { setPresenceEnabled } from '../presence/index.js';
 import { hashPassword, verifyPassword } from '../shared/credentials.js';
-import { MIN_PASSWORD_LENGTH } from '../shared/limits.js';
 import { loadRealm } from '../shared/realm.js';
 import { isAdmin, requireRole } from '../shared/roles.js';
 import { mergeUserSettings, type UserSettings } from '../shared/user-settings.js';
 import {
+  accountWords,
   apiEmail,
   avatarUrl,
   canSeeDeliveryEmail,
   changeFullName,
   checkFullName,
   displaySettingNames,
+  isStrongPassword,
   notificationSettingNames,
 } from '../users/index.js';
 import { checkSettingValues, isTimezone, languageNames } from './rules.js';
@@ -34,9 +35,44 @@ export interface SettingsChange {
   email?: string;
   oldPassword?: string;
   newPassword?: string;
+  /** Where the request came from: wrong old passwords count against it (rate-limit.ts). */
+  clientAddress: string;
 }
 
 const displayNames = new Set<string>(displaySettingNames);
+
+/**
+ * The old password a change needs is a login like any other: it is limited
+ * as POST /fetch_api_key is (whoever holds a key could otherwise guess the
+ * password here), with Zulip's wording when the limit is hit.
+ */
+async function checkOldPassword(
+  ctx: AppContext,
+  user: UserRow,
+  oldPassword: string,
+  clientAddress: string,
+): Promise<void> {
+  try {
+    await ctx.rateLimiter.checkPassword(
+      clientAddress,
+      user.email_key,
+      async () => {
+        if (!(await verifyPassword(oldPassword, user.password_hash))) {
+          throw badRequest(WRONG_PASSWORD);
+        }
+      },
+      (error) => error instanceof ApiError && error.message === WRONG_PASSWORD,
+    );
+  } catch (error) {
+    if (error instanceof ApiError && error.code === 'RATE_LIMIT_HIT') {
+      const seconds = Math.trunc(Number(error.extra['retry-after']));
+      throw badRequest(`You're making too many attempts! Try again in ${seconds} seconds.`);
+    }
+    throw error;
+  }
+}
+
+const WRONG_PASSWORD = 'Wrong password!';
 const notificationNames = new Set<string>(notificationSettingNames);
 
 /**
@@ -58,11 +94,9 @@ export async function changeSettings(
 
   let passwordHash: string | undefined;
   if (change.newPassword !== undefined) {
-    const ok =
-      change.oldPassword !== undefined &&
-      (await verifyPassword(change.oldPassword, user.password_hash));
-    if (!ok) throw badRequest('Wrong password!');
-    if ([...change.newPassword].length < MIN_PASSWORD_LENGTH) {
+    await checkOldPassword(ctx, user, change.oldPassword ?? '', change.clientAddress);
+    const words = accountWords(user.delivery_email, user.full_name);
+    if (!(await isStrongPassword(change.newPassword, words))) {
       throw badRequest('New password is too weak!');
     }
     passwordHash = await hashPassword(change.newPassword);

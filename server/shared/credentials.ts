@@ -13,18 +13,49 @@ const scryptAsync = promisify(scrypt) as (
 const params = { N: 2 ** 15, r: 8, p: 1, maxmem: 64 * 1024 * 1024 };
 const KEY_LENGTH = 32;
 
+interface ScryptParams {
+  N: number;
+  r: number;
+  p: number;
+  maxmem: number;
+}
+
+/**
+ * The key derivation every hash and check goes through (an object, so a
+ * test can count derivations: logins must cost the same whether or not the
+ * account exists).
+ */
+export const passwordKdf = {
+  derive: (password: string, salt: Buffer, keyLength: number, options: ScryptParams) =>
+    scryptAsync(password, salt, keyLength, options),
+};
+
 export async function hashPassword(password: string): Promise<string> {
   const salt = randomBytes(16);
-  const key = await scryptAsync(password, salt, KEY_LENGTH, params);
+  const key = await passwordKdf.derive(password, salt, KEY_LENGTH, params);
   return `scrypt$${params.N}$${params.r}$${params.p}$${salt.toString('base64')}$${key.toString('base64')}`;
 }
 
+/**
+ * Stands in for the hash of an account that has none (unknown, a bot, never
+ * given a password): checking against it costs what a real check does, and
+ * nothing matches it.
+ */
+const NO_HASH = { salt: Buffer.alloc(16), key: Buffer.alloc(KEY_LENGTH) };
+
+/**
+ * Whether `password` matches `stored`. Always derives a key, with the
+ * current parameters when there is no usable hash, so the time taken does
+ * not tell whether the account exists or has a password.
+ */
 export async function verifyPassword(password: string, stored: string | null): Promise<boolean> {
-  if (!stored) return false;
-  const [scheme, n, r, p, saltB64, keyB64] = stored.split('$');
-  if (scheme !== 'scrypt' || !saltB64 || !keyB64) return false;
+  const [scheme, n, r, p, saltB64, keyB64] = (stored ?? '').split('$');
+  if (scheme !== 'scrypt' || !saltB64 || !keyB64) {
+    await passwordKdf.derive(password, NO_HASH.salt, NO_HASH.key.length, params);
+    return false;
+  }
   const expected = Buffer.from(keyB64, 'base64');
-  const key = await scryptAsync(password, Buffer.from(saltB64, 'base64'), expected.length, {
+  const key = await passwordKdf.derive(password, Buffer.from(saltB64, 'base64'), expected.length, {
     N: Number(n),
     r: Number(r),
     p: Number(p),

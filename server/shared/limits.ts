@@ -67,8 +67,6 @@ export const MAX_JWT_KEY_BYTES = 1024;
 /** An embedded bot's configuration: keys and values together, in characters (Zulip's BOT_CONFIG_SIZE_LIMIT). */
 export const MAX_BOT_CONFIG_SIZE = 10_000;
 
-/** Shortest new password PATCH /settings accepts (Zulip's PASSWORD_MIN_LENGTH). */
-export const MIN_PASSWORD_LENGTH = 6;
 /** Zulip's max_file_upload_size_mib default (register, server settings). */
 export const MAX_FILE_UPLOAD_SIZE_MIB = 25;
 /** Profile pictures (Zulip's MAX_AVATAR_FILE_SIZE_MIB; register's max_avatar_file_size_mib). */

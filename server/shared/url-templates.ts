@@ -27,6 +27,15 @@ export function isValidUrlTemplate(template: string): boolean {
   return true;
 }
 
+/**
+ * Whether a template's links can only be web pages: it starts with a literal
+ * http:// or https://, so no expansion can make a javascript: or data: URL
+ * that a click would run.
+ */
+export function isWebUrlTemplate(template: string): boolean {
+  return /^https?:\/\//i.test(template);
+}
+
 /** The names of a valid template's variables, as the url-template library reads them. */
 export function templateVariableNames(template: string): Set<string> {
   const names = new Set<string>();

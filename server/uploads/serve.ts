@@ -13,10 +13,12 @@ import { mayAccessAttachment } from './access.js';
 import { baseType } from './names.js';
 
 /**
- * Serving uploads. Files are served with the type they were stored as, but
- * only types browsers merely display (INLINE_MIME_TYPES) are inline;
- * everything else (HTML, SVG, scripts, ...) is a download. The app adds
- * nosniff and a sandboxing CSP to every file answer.
+ * Serving uploads. Only types browsers merely display (INLINE_MIME_TYPES)
+ * are served with their type, inline; everything else (HTML, SVG, scripts,
+ * ...) is a download typed application/octet-stream, as Zulip's nginx
+ * serves every type it does not list, so that even a page that came to
+ * load one in a <script> or <iframe> could not run it. The app adds nosniff
+ * and a sandboxing CSP to every file answer.
  */
 
 /** Zulip's bodies for the browser-facing paths (serve_file's 404 and 403). */
@@ -56,12 +58,20 @@ export function fileNameOf(attachment: AttachmentRow): string {
   return attachment.path_id.slice(attachment.path_id.lastIndexOf('/') + 1);
 }
 
+/** The type a stored file is served with: its own if it is one browsers merely display. */
+function servedType(contentType: string): string {
+  return INLINE_MIME_TYPES.has(baseType(contentType)) ? contentType : 'application/octet-stream';
+}
+
 export function answerWithFile(ctx: AppContext, attachment: AttachmentRow, download: boolean) {
-  const inline = !download && INLINE_MIME_TYPES.has(baseType(attachment.content_type));
+  const displayable = INLINE_MIME_TYPES.has(baseType(attachment.content_type));
   return new FileAnswer({
     body: { path: storedFilePath(ctx, attachment.storage_key)! },
-    contentType: attachment.content_type,
-    disposition: { type: inline ? 'inline' : 'attachment', fileName: fileNameOf(attachment) },
+    contentType: servedType(attachment.content_type),
+    disposition: {
+      type: displayable && !download ? 'inline' : 'attachment',
+      fileName: fileNameOf(attachment),
+    },
     // The bytes under a path id never change.
     cacheControl: 'private, max-age=31536000, immutable',
   });

@@ -9,6 +9,7 @@ export {
 } from './bot-records.js';
 export { createBot, type NewBotInput, visibleBots } from './bots.js';
 export { apiEmail, avatarUrl, canSeeDeliveryEmail } from './format.js';
+export { accountWords, isStrongPassword } from './passwords.js';
 export {
   miscPersonalState,
   onboardingStepsState,

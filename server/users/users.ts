@@ -37,11 +37,7 @@ import {
 } from '../profile-fields/index.js';
 import { checkEmailAllowedInRealm } from '../realm-domains/index.js';
 import { generateApiKey, hashPassword } from '../shared/credentials.js';
-import {
-  MAX_USER_NAME_LENGTH,
-  MIN_PASSWORD_LENGTH,
-  MIN_USER_NAME_LENGTH,
-} from '../shared/limits.js';
+import { MAX_USER_NAME_LENGTH, MIN_USER_NAME_LENGTH } from '../shared/limits.js';
 import { loadRealm } from '../shared/realm.js';
 import {
   isAdmin,
@@ -53,6 +49,7 @@ import {
 } from '../shared/roles.js';
 import { canAdminBot, emitBotOwnerChange, emitBotUpdate } from './bot-records.js';
 import { apiEmail, formatUser, groupProfileValues, type Viewer } from './format.js';
+import { accountWords, isStrongPassword } from './passwords.js';
 import { isSystemBot } from './system-bots.js';
 
 /** Characters that would break mention syntax (`@**name**`) or quoting. */
@@ -223,12 +220,20 @@ export interface NewUserInput {
   password: string | null;
   fullName: string;
   role?: number;
+  /** A person chose this password without an administrator (an invitation's sign-up): the rule applies. */
+  passwordChosenBySelf?: boolean;
 }
+
+/** Zulip's PASSWORD_TOO_WEAK_ERROR (POST /users). */
+const PASSWORD_TOO_WEAK = 'The password is too weak.';
 
 /**
  * Creates a human account (POST /users and first-start bootstrap share it).
- * `setUp` runs in the same transaction once the account exists: what a
- * higher area gives every new account (onboarding/'s subscriptions and
+ * A password an administrator chose (`actor` set: POST /users, the admin
+ * UI) or the person signing up chose must meet the password rule; the server's own callers (first start,
+ * the demo, the first-run wizard after its own check) pass ones they made
+ * or checked. `setUp` runs in the same transaction once the account exists:
+ * what a higher area gives every new account (onboarding/'s subscriptions and
  * welcome), so a failure there leaves no half-made account.
  */
 export async function createUser(
@@ -245,13 +250,18 @@ export async function createUser(
   const role = input.role ?? Role.member;
   if (!roleValues.includes(role)) throw badRequest('Invalid role');
   checkEmailAllowedInRealm(ctx, email);
+  if ((actor || input.passwordChosenBySelf) && input.password !== null) {
+    // Zulip's order: an address in use is reported before a weak password.
+    if (userByEmailKey(ctx.db, email.toLowerCase())) throw emailInUse(email);
+    if (!(await isStrongPassword(input.password, accountWords(email, fullName)))) {
+      throw badRequest(PASSWORD_TOO_WEAK);
+    }
+  }
   // Hash before the transaction: scrypt is deliberately slow and must not hold the write lock.
   const passwordHash = input.password ? await hashPassword(input.password) : null;
   const apiKey = generateApiKey();
   return ctx.transaction((tx) => {
-    if (userByEmailKey(ctx.db, email.toLowerCase())) {
-      throw badRequest(`Email '${email}' already in use`);
-    }
+    if (userByEmailKey(ctx.db, email.toLowerCase())) throw emailInUse(email);
     const id = insertUser(ctx.db, {
       delivery_email: email,
       full_name: fullName,
@@ -271,6 +281,8 @@ export async function createUser(
     return { user_id: id, api_key: apiKey };
   });
 }
+
+const emailInUse = (email: string) => badRequest(`Email '${email}' already in use`);
 
 export { emitPersonAdd };
 
@@ -486,7 +498,8 @@ export function replaceApiKey(ctx: AppContext, tx: Tx, target: UserRow): string 
 /**
  * The admin UI's "reset password": an administrator sets a person's password
  * (Hearth sends no e-mail, so there is no reset link to mail). Only owners
- * reset owners'.
+ * reset owners'. The password rule applies, with Zulip's text for a weak
+ * new password.
  */
 export async function setUserPassword(
   ctx: AppContext,
@@ -497,7 +510,9 @@ export async function setUserPassword(
   requireRole(actor, 'admin');
   const target = accessUserById(ctx, targetId, { allowDeactivated: true });
   if (target.role === Role.owner && !isOwner(actor)) throw ownerRequired();
-  if ([...password].length < MIN_PASSWORD_LENGTH) throw badRequest('New password is too weak!');
+  if (!(await isStrongPassword(password, accountWords(target.delivery_email, target.full_name)))) {
+    throw badRequest('New password is too weak!');
+  }
   const hash = await hashPassword(password);
   ctx.transaction(() => setUserPasswordHash(ctx.db, target.id, hash));
   return {};

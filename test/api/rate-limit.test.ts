@@ -1,8 +1,12 @@
 /**
  * Rate limiting: 200 requests per 60 s per user, 100 per 60 s per IP for
- * unauthenticated endpoints, 5 failed password attempts per 30 minutes per
- * username, 50 failed authentications (wrong API key or password) per 10
- * minutes per client address. A fake clock stands in for waiting.
+ * unauthenticated endpoints. Failed authentications never lock out someone
+ * whose credential is right because of others' failures: 50 wrong keys or
+ * tokens per 10 minutes for an account from an address turn that address's
+ * wrong ones for the account into 429s (right ones always pass); 5 failed
+ * passwords per 30 minutes lock a username from that address, and 25 from
+ * all addresses lock it from addresses it was not used from. A fake clock
+ * stands in for waiting.
  */
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -107,9 +111,31 @@ describe('with rate limiting on', () => {
   const wrongKey = (account: Account) => basicAuth(account.email, 'x'.repeat(32));
   const meFrom = (address: string, authorization: string) =>
     requestFrom(address, t.url, 'GET', '/api/v1/users/me', { authorization });
+  const loginFrom = (address: string, username: string, password: string) =>
+    requestFrom(
+      address,
+      t.url,
+      'POST',
+      `/api/v1/fetch_api_key?${new URLSearchParams({ username, password })}`,
+    );
 
-  it(`${FAILED_AUTH_BUDGET} failed API-key attempts lock the client address, not other addresses`, async () => {
+  const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+  const trpcUsers = (headers: Record<string, string>) =>
+    fetch(`${t.url}/trpc/users.list`, { headers });
+  /** An events request as a long-polling client sends it, on a fresh queue. */
+  async function pollEvents(who: 'owner' | 'member') {
+    const queue = await t.as(who).post('/register', { event_types: ['message'] });
+    expect(queue.status).toBe(200);
+    return t.as(who).get('/events', {
+      queue_id: queue.body.queue_id,
+      last_event_id: -1,
+      dont_block: true,
+    });
+  }
+
+  it(`after ${FAILED_AUTH_BUDGET} wrong keys for an account, those get 429; right keys never wait`, async () => {
     advance(3600);
+    // A bot left on the member's old key, on this machine.
     const statuses: number[] = [];
     for (let i = 0; i < 150; i++) {
       const res = await meFrom('127.0.0.1', wrongKey(t.accounts.member));
@@ -121,26 +147,23 @@ describe('with rate limiting on', () => {
       ...Array(FAILED_AUTH_BUDGET).fill(401),
       ...Array(150 - FAILED_AUTH_BUDGET).fill(429),
     ]);
-    // Now the address waits, whatever it sends: right keys, other endpoints, tRPC.
-    expectRateLimited(await t.as('member').get('/users/me'), 600);
-    expectRateLimited(await t.as('owner').post('/users/me/presence', { status: 'active' }), 600);
-    const trpc = await fetch(`${t.url}/trpc/users.list`, {
-      headers: { authorization: basicAuth(t.accounts.owner.email, t.accounts.owner.apiKey) },
-    });
-    expect(trpc.status).toBe(429);
-    const zulip = (await trpc.json()).error?.json?.data?.zulip ?? {};
-    expect(zulip.code).toBe('RATE_LIMIT_HIT');
-    expect(zulip['retry-after']).toBeGreaterThan(0);
-    // Unauthenticated endpoints keep their own budget.
-    expect((await t.anonymous().get('/server_settings')).status).toBe(200);
-
-    // Another address is unaffected, and has a budget of its own.
-    const other = await meFrom(
-      OTHER_ADDRESS,
-      basicAuth(t.accounts.member.email, t.accounts.member.apiKey),
+    // Right credentials from the same address pass: the member's own key, the
+    // owner's key, the chat's event long-poll, tRPC with a key or the admin token.
+    expect((await t.as('member').get('/users/me')).status).toBe(200);
+    expect((await t.as('owner').post('/users/me/presence', { status: 'active' })).status).toBe(200);
+    expect((await pollEvents('owner')).status).toBe(200);
+    expect((await pollEvents('member')).status).toBe(200);
+    const owner = basicAuth(t.accounts.owner.email, t.accounts.owner.apiKey);
+    expect((await trpcUsers({ authorization: owner })).status).toBe(200);
+    expect((await trpcUsers(bearer(ADMIN_TOKEN))).status).toBe(200);
+    // Another account's wrong key from this address is its own matter: still 401.
+    expectError(
+      await meFrom('127.0.0.1', wrongKey(t.accounts.admin)),
+      401,
+      'INVALID_API_KEY',
+      'Invalid API key',
     );
-    expect(other.status).toBe(200);
-    expect(other.body.user_id).toBe(t.accounts.member.id);
+    // The same wrong key from another address has a budget of its own.
     expectError(
       await meFrom(OTHER_ADDRESS, wrongKey(t.accounts.member)),
       401,
@@ -150,59 +173,92 @@ describe('with rate limiting on', () => {
 
     // Failures leave the window after 10 minutes.
     advance(9 * 60);
-    expectRateLimited(await t.as('member').get('/users/me'), 61);
+    expectRateLimited(await meFrom('127.0.0.1', wrongKey(t.accounts.member)), 61);
     advance(61);
-    expect((await t.as('member').get('/users/me')).status).toBe(200);
+    expect((await meFrom('127.0.0.1', wrongKey(t.accounts.member))).status).toBe(401);
   });
 
   it('unreadable credentials, wrong tRPC keys and admin tokens count too; missing ones do not', async () => {
     advance(3600);
-    for (let i = 0; i < 20; i++) {
-      const res = await t
-        .anonymous()
-        .get('/users/me', {}, { headers: { authorization: 'Basic !!!' } });
+    const unreadable = () =>
+      t.anonymous().get('/users/me', {}, { headers: { authorization: 'Basic !!!' } });
+    for (let i = 0; i < FAILED_AUTH_BUDGET; i++) expect((await unreadable()).status).toBe(401);
+    expectRateLimited(await unreadable(), 600);
+    for (let i = 0; i < FAILED_AUTH_BUDGET + 10; i++) {
+      expect((await t.anonymous().get('/users/me')).status).toBe(401);
+    }
+
+    // Wrong keys for one account count together over REST and tRPC.
+    for (let i = 0; i < FAILED_AUTH_BUDGET; i++) {
+      const res =
+        i % 2 === 0
+          ? await trpcUsers({ authorization: wrongKey(t.accounts.admin) })
+          : await t.as({ ...t.accounts.admin, apiKey: 'nope' }).get('/users/me', {}, fast);
       expect(res.status).toBe(401);
     }
-    for (let i = 0; i < 20; i++) {
-      const res = await t.anonymous().get('/users/me');
-      expect(res.status).toBe(401);
+    expectRateLimited(await t.as({ ...t.accounts.admin, apiKey: 'nope' }).get('/users/me'), 600);
+    expect((await trpcUsers({ authorization: wrongKey(t.accounts.admin) })).status).toBe(429);
+
+    for (let i = 0; i < FAILED_AUTH_BUDGET; i++) {
+      expect((await trpcUsers(bearer(`wrong-${ADMIN_TOKEN}`))).status).toBe(401);
     }
-    for (let i = 0; i < 20; i++) {
-      const auth = i % 2 === 0 ? wrongKey(t.accounts.admin) : `Bearer wrong-${ADMIN_TOKEN}`;
-      const res = await fetch(`${t.url}/trpc/users.list`, { headers: { authorization: auth } });
-      expect(res.status).toBe(401);
-    }
-    for (let i = 0; i < FAILED_AUTH_BUDGET - 40; i++) {
-      expect((await t.as({ ...t.accounts.admin, apiKey: 'nope' }).get('/users/me')).status).toBe(
-        401,
-      );
-    }
-    expectRateLimited(await t.as('admin').get('/users/me'), 600);
+    const refused = await trpcUsers(bearer(`wrong-${ADMIN_TOKEN}`));
+    expect(refused.status).toBe(429);
+    const zulip = (await refused.json()).error?.json?.data?.zulip ?? {};
+    expect(zulip.code).toBe('RATE_LIMIT_HIT');
+    expect(zulip['retry-after']).toBeGreaterThan(0);
+
+    // None of it holds up a right credential.
+    expect((await t.as('admin').get('/users/me')).status).toBe(200);
+    expect((await trpcUsers(bearer(ADMIN_TOKEN))).status).toBe(200);
+    expect(
+      (
+        await trpcUsers({
+          authorization: basicAuth(t.accounts.admin.email, t.accounts.admin.apiKey),
+        })
+      ).status,
+    ).toBe(200);
   });
 
-  it('failed passwords count against the address, across usernames', async () => {
+  // 60 failed logins, each a password key derivation.
+  it("others' failed passwords from the same address never lock an account out", {
+    timeout: 90_000,
+  }, async () => {
     advance(3600);
     const anon = t.anonymous();
-    // Four per username stays under the per-username lock.
-    for (let i = 0; i < FAILED_AUTH_BUDGET; i++) {
-      const username = `sprayed${Math.floor(i / 4)}@example.com`;
-      const res = await anon.post('/fetch_api_key', { username, password: 'wrong' }, fast);
+    // A page in a browser here posting guesses (no-cors), across usernames.
+    const sprayed = await burst(
+      55,
+      (() => {
+        let i = 0;
+        return () => {
+          const username = `sprayed${Math.floor(i++ / 4)}@example.com`;
+          return anon.post('/fetch_api_key', { username, password: 'wrong' }, fast);
+        };
+      })(),
+      5,
+    );
+    expect(sprayed.map((r) => r.status)).toEqual(Array(55).fill(401));
+    for (let i = 0; i < 4; i++) {
+      const res = await anon.post(
+        '/fetch_api_key',
+        { username: t.accounts.owner.email, password: `guess ${i}` },
+        fast,
+      );
       expect(res.status).toBe(401);
     }
-    expectRateLimited(
-      await anon.post('/fetch_api_key', {
-        username: t.accounts.moderator.email,
+    // Every other account logs in from this address, the owner too (4 failures are under 5).
+    for (const who of ['moderator', 'member', 'owner'] as const) {
+      const login = await anon.post('/fetch_api_key', {
+        username: t.accounts[who].email,
         password: FIXTURE_PASSWORD,
-      }),
-      600,
-    );
-    const login = await requestFrom(
-      OTHER_ADDRESS,
-      t.url,
-      'POST',
-      `/api/v1/fetch_api_key?${new URLSearchParams({ username: t.accounts.moderator.email, password: FIXTURE_PASSWORD })}`,
-    );
-    expect(login.status).toBe(200);
+      });
+      expect(login.status).toBe(200);
+      expect(login.body.api_key).toBe(t.accounts[who].apiKey);
+    }
+    // Keys, events and the admin token were never in question.
+    expect((await pollEvents('owner')).status).toBe(200);
+    expect((await trpcUsers(bearer(ADMIN_TOKEN))).status).toBe(200);
   });
 
   it('reports X-RateLimit-* headers on authenticated responses, errors included', async () => {
@@ -307,7 +363,7 @@ describe('with rate limiting on', () => {
     expect((await anon.get('/server_settings')).status).toBe(200);
   });
 
-  it('5 failed password attempts lock the username for 30 minutes', async () => {
+  it('5 failed passwords lock the username from that address for 30 minutes, right one included', async () => {
     advance(3600);
     const anon = t.anonymous();
     const username = t.accounts.guest.email;
@@ -319,7 +375,8 @@ describe('with rate limiting on', () => {
         'Your username or password is incorrect',
       );
     }
-    // Now even the right password waits, whatever case the username is in.
+    // Now even the right password waits, whatever case the username is in:
+    // answering it would tell a right guess from a wrong one.
     expectRateLimited(
       await anon.post('/fetch_api_key', { username, password: FIXTURE_PASSWORD }),
       1800,
@@ -328,13 +385,17 @@ describe('with rate limiting on', () => {
       await anon.post('/fetch_api_key', { username: username.toUpperCase(), password: 'x' }),
       1800,
     );
-    // Other usernames can still log in, and the guest's API key still works.
+    // Other usernames can still log in, the guest's API key still works, and
+    // from another address the guest's right password does too.
     const other = await anon.post('/fetch_api_key', {
       username: t.accounts.moderator.email,
       password: FIXTURE_PASSWORD,
     });
     expect(other.status).toBe(200);
     expect((await t.as('guest').get('/users/me')).status).toBe(200);
+    const elsewhere = await loginFrom(OTHER_ADDRESS, username, FIXTURE_PASSWORD);
+    expect(elsewhere.status).toBe(200);
+    expect(elsewhere.body.api_key).toBe(t.accounts.guest.apiKey);
 
     advance(29 * 60);
     expectRateLimited(
@@ -345,6 +406,36 @@ describe('with rate limiting on', () => {
     const ok = await anon.post('/fetch_api_key', { username, password: FIXTURE_PASSWORD });
     expect(ok.status).toBe(200);
     expect(ok.body.api_key).toBe(t.accounts.guest.apiKey);
+  });
+
+  it('guesses spread over many addresses lock the username, except where its owner already is', async () => {
+    advance(3600);
+    const target = await t.createMember('Distributed Target');
+    // The person uses their account from 127.0.0.1 (the chat, a key).
+    expect((await t.as(target).get('/users/me')).status).toBe(200);
+    // Five addresses, five guesses each: 25 failures for the username.
+    for (let a = 10; a < 15; a++) {
+      for (let i = 0; i < 5; i++) {
+        const res = await loginFrom(`127.0.0.${a}`, target.email, `guess ${a} ${i}`);
+        expect(res.status).toBe(401);
+      }
+    }
+    // A sixth address, never seen with this account, may not even try.
+    const fresh = await loginFrom('127.0.0.20', target.email, FIXTURE_PASSWORD);
+    expect(fresh.status).toBe(429);
+    expect(fresh.body.code).toBe('RATE_LIMIT_HIT');
+    // The address the person uses is not held up by the others' guesses.
+    const own = await t
+      .anonymous()
+      .post('/fetch_api_key', { username: target.email, password: FIXTURE_PASSWORD });
+    expect(own.status).toBe(200);
+    expect(own.body.api_key).toBe(target.apiKey);
+    // Other accounts are untouched everywhere.
+    expect(
+      (await loginFrom('127.0.0.20', t.accounts.moderator.email, FIXTURE_PASSWORD)).status,
+    ).toBe(200);
+    advance(30 * 60 + 1);
+    expect((await loginFrom('127.0.0.20', target.email, FIXTURE_PASSWORD)).status).toBe(200);
   });
 
   it('successful logins do not count as failed attempts', async () => {
@@ -368,6 +459,37 @@ describe('with rate limiting on', () => {
       expect((await anon.post('/fetch_api_key', { username, password: 'x' })).status).toBe(401);
     }
     expectRateLimited(await anon.post('/fetch_api_key', { username, password: 'x' }), 1800);
+  });
+});
+
+describe('demo logins (POST /dev_fetch_api_key) with rate limiting on', () => {
+  let t: TestServer;
+  beforeAll(async () => {
+    t = await startTestServer({ rateLimit: true, demo: true });
+  });
+  afterAll(() => t.close());
+
+  it('unknown names and wrong keys from the address never hold up a demo login', async () => {
+    const anon = t.anonymous();
+    for (let i = 0; i < 20; i++) {
+      const res = await anon.post('/dev_fetch_api_key', { username: `nobody${i}@example.com` });
+      expect(res.status).toBe(401);
+    }
+    for (let i = 0; i < FAILED_AUTH_BUDGET + 5; i++) {
+      await t.as({ ...t.accounts.member, apiKey: 'y'.repeat(32) }).get('/users/me', {}, fast);
+    }
+    for (let i = 0; i < 6; i++) {
+      const res = await anon.post(
+        '/fetch_api_key',
+        { username: t.accounts.member.email, password: `wrong ${i}` },
+        fast,
+      );
+      expect(res.status).toBe(i < 5 ? 401 : 429);
+    }
+    const login = await anon.post('/dev_fetch_api_key', { username: t.accounts.member.email });
+    expect(login.status).toBe(200);
+    expect(login.body.api_key).toBe(t.accounts.member.apiKey);
+    expect((await t.as('member').get('/users/me')).status).toBe(200);
   });
 });
 

@@ -211,6 +211,21 @@ describe('the admin UI in a browser', { timeout: 60_000 }, () => {
       .poll(() => fieldError('#add-user-form', 'Full name').textContent(), WAIT)
       .toBe('Name too short!');
     expect(await fieldError('#add-user-form', 'E-mail').count()).toBe(0);
+
+    // The password rule: shown under the field, and the server's refusal with it.
+    const hint = form
+      .locator('.field', { has: page.getByLabel('Password', { exact: true }) })
+      .locator('.field-hint');
+    expect(await hint.textContent()).toMatch(/^6 to 100 characters, and hard to guess.*empty/);
+    await form.getByLabel('Full name').fill('Mel Again');
+    await form.getByLabel('Password').fill('123456');
+    await form.getByRole('button', { name: 'Create user' }).click();
+    await expect
+      .poll(() => fieldError('#add-user-form', 'Password').textContent(), WAIT)
+      .toBe('The password is too weak.');
+    expect(await form.getByLabel('Password').getAttribute('aria-invalid')).toBe('true');
+    expect(await row('users-table', 'Mel Again').count()).toBe(0);
+    await screenshot(page, 'new-user-weak-password');
     await page.click('#add-user'); // close the form
   });
 

@@ -58,13 +58,23 @@ describe('first run', () => {
     await field('Organization name').fill('Riverside Makers');
     await field('Your name').fill('Rhea Owner');
     await field('E-mail').fill('rhea@example.org');
-    await field('Password').fill('short');
-    await field('Password again').fill('short');
-    await page.getByRole('button', { name: 'Create organization' }).click();
-    await expect
-      .poll(() => errorOf('Password').textContent(), WAIT)
-      .toContain('at least 6 characters');
-    expect(await field('Password').getAttribute('aria-invalid')).toBe('true');
+    // The rule is under the field before anything is typed.
+    const hint = page.locator('.field', { has: field('Password') }).locator('.field-hint');
+    expect(await hint.textContent()).toMatch(/^6 to 100 characters, and hard to guess/);
+    for (const weak of ['short', 'rhea@example.org']) {
+      await field('Password').fill(weak);
+      await field('Password again').fill(weak);
+      await page.getByRole('button', { name: 'Create organization' }).click();
+      // The answer is in once the button is back from "Creating…".
+      await expect
+        .poll(() => page.getByRole('button', { name: 'Create organization' }).count(), WAIT)
+        .toBe(1);
+      await expect
+        .poll(() => errorOf('Password').textContent(), WAIT)
+        .toBe('The password is too weak.');
+      expect(await field('Password').getAttribute('aria-invalid')).toBe('true');
+    }
+    await screenshot(page, 'setup-wizard-weak-password');
 
     await field('Password').fill('a long enough password');
     await field('Password again').fill('a different password');

@@ -193,6 +193,8 @@ export interface TestServerOptions {
   tlsCertificate?: ServerOptions['tlsCertificate'];
   /** See ServerOptions.diskSpace. */
   diskSpace?: ServerOptions['diskSpace'];
+  /** See ServerOptions.trustedProxies. */
+  trustedProxies?: readonly string[];
 }
 
 export const FIXTURE_PASSWORD = 'correct horse battery staple';
@@ -221,6 +223,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     https: options.https,
     tlsCertificate: options.tlsCertificate,
     diskSpace: options.diskSpace,
+    trustedProxies: options.trustedProxies,
   });
   const { ctx } = server;
   const owner = await createOrganization(ctx, {

@@ -331,6 +331,19 @@ describe('signing up with an invitation', () => {
     expect(again.status).toBe(404);
   });
 
+  it('refuses a weak password with the rule every password meets, and makes no account', async () => {
+    const a = address();
+    await invite('member', { invitee_emails: a, stream_ids: [lobby] });
+    const inv = (await invites('member')).find((i) => i.email === a)!;
+    for (const password of ['123456', a]) {
+      const res = await signUp(inv.link_url as string, { full_name: 'Wes Weak', password });
+      expect(res.status).toBe(400);
+      expect(res.text).toContain('The password is too weak.');
+    }
+    const users = (await t.as('owner').get('/users')).body.members as { email: string }[];
+    expect(users.some((u) => u.email === a)).toBe(false);
+  });
+
   it('a reusable link takes the address from the form, for several people, with its role', async () => {
     const made = await link('owner', { invite_as: 300, include_realm_default_subscriptions: true });
     for (const name of ['Lin One', 'Lin Two']) {

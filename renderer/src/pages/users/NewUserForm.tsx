@@ -1,4 +1,5 @@
 import { type FormEvent, useState } from 'react';
+import { PASSWORD_RULE_HINT } from '../../../../server/shared/password-rule.js';
 import { useApi } from '../../api/context.js';
 import { Field, TextField } from '../../components/Field.js';
 import { FormStatus } from '../../components/FormStatus.js';
@@ -8,7 +9,11 @@ import { MEMBER_ROLE, ROLES } from '../../labels.js';
 const EMPTY = { fullName: '', email: '', password: '', role: MEMBER_ROLE };
 const FIELDS = ['fullName', 'email', 'password', 'role'] as const;
 
-/** POST /users, then the role (which users.update checks) when it is not Member. */
+/**
+ * POST /users, then the role (which users.update checks) when it is not
+ * Member. An empty password creates the account without one (set it later
+ * with Set password); any other must meet the password rule.
+ */
 export function NewUserForm({ onCreated }: { onCreated(): void }) {
   const api = useApi();
   const form = useForm();
@@ -22,7 +27,7 @@ export function NewUserForm({ onCreated }: { onCreated(): void }) {
       const { user_id } = await api.users.create.mutate({
         fullName: sent.fullName,
         email: sent.email,
-        password: sent.password,
+        password: sent.password === '' ? null : sent.password,
       });
       setValues(EMPTY);
       onCreated();
@@ -60,6 +65,7 @@ export function NewUserForm({ onCreated }: { onCreated(): void }) {
           name="password"
           type="password"
           autoComplete="new-password"
+          hint={`${PASSWORD_RULE_HINT} Leave it empty to set one later.`}
           form={form}
           values={values}
           setValues={setValues}

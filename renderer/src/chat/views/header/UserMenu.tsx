@@ -6,6 +6,7 @@ import {
   useState,
 } from 'react';
 import { useChat } from '../../data/store-context.js';
+import { ChangePasswordDialog } from '../../people/ChangePasswordDialog.js';
 import { Avatar } from '../Avatar.js';
 import { type NotificationPermissionState, requestNotifications } from '../notifications.js';
 
@@ -16,7 +17,7 @@ interface UserMenuProps {
   onNotificationsChanged: () => void;
 }
 
-/** Your name in the header; its menu: administration, notifications, shortcuts, log out. */
+/** Your name in the header; its menu: administration, notifications, password, shortcuts, log out. */
 export function UserMenu({
   onLogOut,
   onShowShortcuts,
@@ -25,6 +26,7 @@ export function UserMenu({
 }: UserMenuProps) {
   const me = useChat((s) => s.users.get(s.ownUserId));
   const [open, setOpen] = useState(false);
+  const [changingPassword, setChangingPassword] = useState(false);
   const menuId = useId();
   const root = useRef<HTMLDivElement>(null);
   const button = useRef<HTMLButtonElement>(null);
@@ -102,6 +104,14 @@ export function UserMenu({
             role="menuitem"
             type="button"
             className="menu-item"
+            onClick={pick(() => setChangingPassword(true))}
+          >
+            Change password
+          </button>
+          <button
+            role="menuitem"
+            type="button"
+            className="menu-item"
             onClick={pick(onShowShortcuts)}
           >
             Keyboard shortcuts
@@ -111,6 +121,7 @@ export function UserMenu({
           </button>
         </div>
       )}
+      {changingPassword && <ChangePasswordDialog onClose={() => setChangingPassword(false)} />}
     </div>
   );
 }
