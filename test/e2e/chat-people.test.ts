@@ -151,9 +151,30 @@ describe('people and channels in the chat', { timeout: 60_000 }, () => {
 
   it('sends a direct message and views messages sent from the card', async () => {
     await userRow(t.accounts.admin.id).locator('.user-row-button').click();
+    const before = page.url();
     await dialog('Ada Admin').getByRole('button', { name: 'Send direct message' }).click();
-    await expect.poll(() => new URL(page.url()).hash, WAIT).toMatch(/^#narrow\/dm\/\d+-/);
+    // As Zulip's card does: the compose box opens to them, ready to type, where one is.
+    const compose = page.getByRole('region', { name: 'Compose' });
+    await expect
+      .poll(() => compose.locator('.compose-dm-recipients .chip').allTextContents(), WAIT)
+      .toEqual([expect.stringContaining('Ada Admin')]);
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label')), WAIT)
+      .toBe('Message');
+    expect(page.url()).toBe(before);
     expect(await page.getByRole('dialog').count()).toBe(0);
+    await compose.getByLabel('Message', { exact: true }).fill('Hello from the card');
+    await compose.getByRole('button', { name: 'Send', exact: true }).click();
+    await expect
+      .poll(async () => {
+        const res = await t.as('admin').get('/messages', {
+          anchor: 'newest',
+          num_before: 1,
+          num_after: 0,
+        });
+        return res.body.messages[0].content;
+      }, WAIT)
+      .toBe('<p>Hello from the card</p>');
     await userRow(t.accounts.admin.id).locator('.user-row-button').click();
     await dialog('Ada Admin').getByRole('button', { name: 'View messages sent' }).click();
     await expect.poll(() => new URL(page.url()).hash, WAIT).toMatch(/^#narrow\/sender\/\d+/);

@@ -183,16 +183,26 @@ export function ComposeBox({ defaultTarget }: ComposeBoxProps) {
     }
   });
 
-  /** Inserts at the cursor (at the end when the box was closed); blocks start on a line of their own. */
-  const insert = useCallback((snippet: string) => {
+  /**
+   * Inserts at the cursor (at the end when the box was closed); blocks start
+   * on a line of their own, and `ownLine` snippets (uploads) also end their
+   * line. Several inserts before the box redraws follow one another rather
+   * than all landing at the old cursor.
+   */
+  const insert = useCallback((snippet: string, ownLine = false) => {
     setText((current) => {
       const area = textarea.current;
-      const at = area && document.activeElement === area ? area.selectionStart : current.length;
-      const end = area && document.activeElement === area ? area.selectionEnd : current.length;
+      const focused = area !== null && document.activeElement === area;
+      const queued = pendingSelection.current;
+      const at = queued ?? (focused ? area.selectionStart : current.length);
+      const end = queued ?? (focused ? area.selectionEnd : current.length);
       const before = current.slice(0, at);
-      const lead = snippet.includes('\n') && before !== '' && !before.endsWith('\n') ? '\n' : '';
-      pendingSelection.current = at + lead.length + snippet.length;
-      return before + lead + snippet + current.slice(end);
+      const after = current.slice(end);
+      const block = ownLine || snippet.includes('\n');
+      const lead = block && before !== '' && !before.endsWith('\n') ? '\n' : '';
+      const trail = ownLine && after !== '' && !after.startsWith('\n') ? '\n' : '';
+      pendingSelection.current = at + lead.length + snippet.length + trail.length;
+      return before + lead + snippet + trail + after;
     });
   }, []);
 
@@ -200,7 +210,7 @@ export function ComposeBox({ defaultTarget }: ComposeBoxProps) {
     const next = applySuggestion(text, token, suggestion);
     changeText(next.text, next.cursor);
   });
-  const uploads = useUploads(insert, setText);
+  const uploads = useUploads((placeholder) => insert(placeholder, true), setText);
 
   // ---- opening and closing --------------------------------------------------
   const focusFirst = useCallback((target: EditingTarget) => {
@@ -283,9 +293,19 @@ export function ComposeBox({ defaultTarget }: ComposeBoxProps) {
     setPreview(null);
     saved.current = { target, text: '' };
     drafts.remove(target!).catch(() => {});
+    const failedShown = () => {
+      const state = store.getState();
+      return (state.list?.ids ?? []).some((id) => state.messages.get(id)?.failed === true);
+    };
+    const failedBefore = failedShown();
     try {
       await actions.send(target!, content);
     } catch (err) {
+      if (!failedBefore && failedShown()) {
+        // The feed shows it, marked "Not sent" with Retry: the text stays there, not here twice.
+        setError(`${errorText(err)} Your message is kept in the feed: retry it from there.`);
+        return;
+      }
       setError(errorText(err));
       // Nothing is lost: the text comes back unless something new was written meanwhile.
       setText((current) => (current === '' ? content : current));
