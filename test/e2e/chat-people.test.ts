@@ -245,6 +245,9 @@ describe('people and channels in the chat', { timeout: 60_000 }, () => {
       .poll(() => rows.locator('.channel-row-name').allInnerTexts(), WAIT)
       .toEqual(['#general', '#lobby']);
     expect(await rows.nth(1).innerText()).toContain('About lobby');
+    const lobbyCount = () =>
+      rows.filter({ hasText: '#lobby' }).locator('.channel-row-count').textContent();
+    expect(await lobbyCount()).toBe('1 subscriber');
     await shot(page, 'channel-browser');
     await browserDialog.getByRole('button', { name: 'Subscribe to lobby' }).click();
     await expect.poll(async () => (await subscriptionOf(lobby)) !== undefined, WAIT).toBe(true);
@@ -254,6 +257,12 @@ describe('people and channels in the chat', { timeout: 60_000 }, () => {
         WAIT,
       )
       .toBe(1);
+    await expect.poll(lobbyCount, WAIT).toBe('2 subscribers');
+    // Someone else joining shows at once too.
+    await t.as('admin').post('/users/me/subscriptions', {
+      subscriptions: JSON.stringify([{ name: 'lobby' }]),
+    });
+    await expect.poll(lobbyCount, WAIT).toBe('3 subscribers');
     await browserDialog.getByRole('button', { name: 'Not subscribed' }).click();
     await expect.poll(() => rows.count(), WAIT).toBe(0);
     await browserDialog.getByRole('button', { name: 'Subscribed', exact: true }).click();
@@ -262,6 +271,13 @@ describe('people and channels in the chat', { timeout: 60_000 }, () => {
     await browserDialog.getByRole('button', { name: 'Unsubscribe from lobby' }).click();
     await expect.poll(async () => (await subscriptionOf(lobby)) === undefined, WAIT).toBe(true);
     await expect.poll(() => rows.count(), WAIT).toBe(0);
+    await browserDialog.getByRole('button', { name: 'All channels' }).click();
+    await expect.poll(lobbyCount, WAIT).toBe('2 subscribers');
+    await t.as('admin').delete('/users/me/subscriptions', {
+      subscriptions: JSON.stringify(['lobby']),
+    });
+    await expect.poll(lobbyCount, WAIT).toBe('1 subscriber');
+    await browserDialog.getByLabel('Filter channels').fill('');
   });
 
   it('creates a private channel and opens it; a taken name is refused beside the field', async () => {
