@@ -117,7 +117,7 @@ function InboxTopic({
   const look = useTopicLook(channelId, topic);
   return (
     <li className={`conversation-row${topicLookClass(look)}`}>
-      <a href={hash}>
+      <a href={hash} className="topic-link">
         <TopicName topic={topic} />
       </a>
       <TopicPolicyMark look={look} />

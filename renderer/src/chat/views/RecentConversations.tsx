@@ -119,7 +119,9 @@ function RecentRow({
     <li className={`conversation-row${topicLookClass(look)}`}>
       <span className="recent-where">{where}</span>
       <span className="recent-what">
-        <a href={hash}>{what}</a>
+        <a href={hash} className="recent-link topic-link">
+          {what}
+        </a>
         <TopicPolicyMark look={look} />
       </span>
       <span className="recent-count">
