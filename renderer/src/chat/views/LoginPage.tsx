@@ -1,9 +1,33 @@
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useEffect, useState } from 'react';
 import { ApiError, type Credentials } from '../data/api.js';
+import { loadOrganizationFace, type OrganizationFace } from '../data/organization.js';
 import { logIn } from '../data/session.js';
 
-/** E-mail and password; the server's own error shown beside the form. */
+/** The organization's icon, name and description, once the server has said (the form does not wait). */
+function useOrganizationFace(): OrganizationFace | null {
+  const [face, setFace] = useState<OrganizationFace | null>(null);
+  useEffect(() => {
+    let live = true;
+    loadOrganizationFace().then(
+      (loaded) => live && setFace(loaded),
+      () => {
+        // Without it the page is still a log-in page.
+      },
+    );
+    return () => {
+      live = false;
+    };
+  }, []);
+  return face;
+}
+
+/**
+ * The organization (its icon, name and description, as Zulip's log-in page
+ * shows them), then e-mail and password; the server's own error shown
+ * beside the form.
+ */
 export function LoginPage({ onLoggedIn }: { onLoggedIn: (credentials: Credentials) => void }) {
+  const face = useOrganizationFace();
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [error, setError] = useState<string | null>(null);
@@ -24,7 +48,19 @@ export function LoginPage({ onLoggedIn }: { onLoggedIn: (credentials: Credential
   return (
     <main className="login-page">
       <form className="login-card" onSubmit={submit} aria-labelledby="login-title" noValidate>
-        <h1 id="login-title">Log in to Hearth</h1>
+        <header className="login-organization">
+          {face?.iconUrl && (
+            <img className="login-icon" src={face.iconUrl} alt="" width={56} height={56} />
+          )}
+          <h1 id="login-title">Log in to {face?.name ?? 'Hearth'}</h1>
+          {face?.descriptionHtml && (
+            <div
+              className="login-description rendered-markdown"
+              // biome-ignore lint/security/noDangerouslySetInnerHtml: the server renders and sanitises it, as it does messages
+              dangerouslySetInnerHTML={{ __html: face.descriptionHtml }}
+            />
+          )}
+        </header>
         <div className="field">
           <label htmlFor="login-email">E-mail</label>
           <input
