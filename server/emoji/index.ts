@@ -3,5 +3,6 @@ export { type EmojiPreview, emojiPreviews } from './admin.js';
 export { addCustomEmoji, deactivateCustomEmoji, listCustomEmoji } from './custom.js';
 export { checkEmoji, type Emoji, emojiByName, ReactionType } from './emoji.js';
 export { customEmojiImage, customEmojiStill } from './files.js';
+export { emojiPickerJson, emojiSpriteCss, emojiSpriteSheet } from './sprites.js';
 export { realmEmojiState } from './state.js';
 export { emojiApiJson, zulipEmojiPng } from './static-files.js';
