@@ -3,12 +3,15 @@ import { useCallback, useEffect, useId, useLayoutEffect, useMemo, useRef, useSta
 import { ApiError } from '../data/api.js';
 import type { ComposeTarget } from '../data/model.js';
 import { useChat, useChatActions, useChatStore, useZulipApi } from '../data/store-context.js';
-import { applySuggestion } from './autocomplete.js';
+import { EmojiPicker } from '../message-actions/EmojiPicker.js';
+import { applySuggestion, emojiCharacter, emojiKey } from './autocomplete.js';
 import { onComposeRequest } from './compose-control.js';
 import { type DraftStore, draftKey, localDrafts, serverDrafts } from './drafts.js';
+import { noteEmojiUse } from './emoji-data.js';
 import { contentProblem, MAX_MESSAGE_LENGTH, MAX_TOPIC_LENGTH, textLength } from './limits.js';
 import { type EditingTarget, RecipientFields } from './RecipientFields.js';
 import { SuggestionList } from './SuggestionList.js';
+import { emojiSyntax } from './syntax.js';
 import { DEFAULT_TYPING_PERIODS, TypingNotifier, typingParams } from './typing.js';
 import { useTargetLabel } from './use-target-label.js';
 import { useTypeahead } from './use-typeahead.js';
@@ -61,6 +64,8 @@ export function ComposeBox({ defaultTarget }: ComposeBoxProps) {
   const [error, setError] = useState<string | null>(null);
   const [enterSendsChoice, setEnterSendsChoice] = useState<boolean | null>(null);
   const [dragging, setDragging] = useState(false);
+  const [pickingEmoji, setPickingEmoji] = useState(false);
+  const emojiButton = useRef<HTMLButtonElement>(null);
 
   const textarea = useRef<HTMLTextAreaElement>(null);
   const firstField = useRef<HTMLSelectElement & HTMLInputElement>(null);
@@ -515,6 +520,17 @@ export function ComposeBox({ defaultTarget }: ComposeBoxProps) {
             Upload files
           </button>
           <button
+            ref={emojiButton}
+            type="button"
+            className="button compose-emoji"
+            aria-label="Add emoji"
+            title="Add emoji"
+            onClick={() => setPickingEmoji(true)}
+            disabled={preview !== null}
+          >
+            <span className="emoji emoji-1f642" aria-hidden="true" />
+          </button>
+          <button
             type="button"
             className="button"
             aria-pressed={preview !== null}
@@ -557,6 +573,22 @@ export function ComposeBox({ defaultTarget }: ComposeBoxProps) {
           </button>
         </div>
       </form>
+      {pickingEmoji && (
+        <EmojiPicker
+          title="Add an emoji"
+          skinTones
+          returnFocus={textarea.current}
+          onClose={() => setPickingEmoji(false)}
+          onPick={(emoji) => {
+            noteEmojiUse(emojiKey(emoji));
+            // A skin tone has no Zulip name: it goes in as the characters themselves.
+            const text = emoji.toned ? emojiCharacter(emoji.toned) : emojiSyntax(emoji.name);
+            insert(`${text} `);
+            setPickingEmoji(false);
+            requestAnimationFrame(() => textarea.current?.focus());
+          }}
+        />
+      )}
     </section>
   );
 }
