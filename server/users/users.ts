@@ -217,6 +217,11 @@ export function accessUserByEmail(ctx: AppContext, actor: UserRow, email: string
   throw noSuchUser();
 }
 
+const emailInUse = (email: string) => badRequest(`Email '${email}' already in use`);
+
+/** The one password rule of accounts an administrator sets up (created, or "Set password"). */
+const strongEnough = (password: string) => [...password].length >= MIN_PASSWORD_LENGTH;
+
 export interface NewUserInput {
   email: string;
   password: string | null;
@@ -238,13 +243,17 @@ export async function createUser(
   const role = input.role ?? Role.member;
   if (!roleValues.includes(role)) throw badRequest('Invalid role');
   checkEmailAllowedInRealm(ctx, email);
+  // Zulip's order: the address taken, then the password (the rule "Set password" keeps too).
+  if (userByEmailKey(ctx.db, email.toLowerCase())) throw emailInUse(email);
+  if (input.password && !strongEnough(input.password)) {
+    throw badRequest('The password is too weak.');
+  }
   // Hash before the transaction: scrypt is deliberately slow and must not hold the write lock.
   const passwordHash = input.password ? await hashPassword(input.password) : null;
   const apiKey = generateApiKey();
   return ctx.transaction((tx) => {
-    if (userByEmailKey(ctx.db, email.toLowerCase())) {
-      throw badRequest(`Email '${email}' already in use`);
-    }
+    // Again inside: another request may have taken it while the password hashed.
+    if (userByEmailKey(ctx.db, email.toLowerCase())) throw emailInUse(email);
     const id = insertUser(ctx.db, {
       delivery_email: email,
       full_name: fullName,
@@ -454,7 +463,7 @@ export async function setUserPassword(
   requireRole(actor, 'admin');
   const target = accessUserById(ctx, targetId, { allowDeactivated: true });
   if (target.role === Role.owner && !isOwner(actor)) throw ownerRequired();
-  if ([...password].length < MIN_PASSWORD_LENGTH) throw badRequest('New password is too weak!');
+  if (!strongEnough(password)) throw badRequest('New password is too weak!');
   const hash = await hashPassword(password);
   ctx.transaction(() => setUserPasswordHash(ctx.db, target.id, hash));
   return {};
