@@ -29,6 +29,12 @@ export interface NetworkOverview {
   qrSvg: string;
   /** The server is reachable from other machines over plain HTTP: keys and passwords cross in clear. */
   clearTextWarning: boolean;
+  /**
+   * The desktop app runs this server and restarts it on the saved settings;
+   * false for a server started otherwise (`npm start`), whose command line
+   * decides where it listens whatever is saved here.
+   */
+  followsSettings: boolean;
 }
 
 /**
@@ -51,7 +57,11 @@ async function qrCodeSvg(url: string): Promise<string> {
   return renderSVG(url, { ecc: 'M', border: 1 });
 }
 
-export async function networkOverview(ctx: AppContext, actor: UserRow): Promise<NetworkOverview> {
+export async function networkOverview(
+  ctx: AppContext,
+  actor: UserRow,
+  desktop: DesktopHost | undefined,
+): Promise<NetworkOverview> {
   requireRole(actor, 'owner');
   const saved = readDesktopSettings(ctx.config.dataDir);
   const interfaces = lanInterfaces();
@@ -67,6 +77,7 @@ export async function networkOverview(ctx: AppContext, actor: UserRow): Promise<
     interfaces,
     qrSvg: await qrCodeSvg(main),
     clearTextWarning: !isLoopbackHost(ctx.config.host) && !main.startsWith('https:'),
+    followsSettings: desktop !== undefined,
   };
 }
 
