@@ -78,7 +78,8 @@ async function drawn(emoji: Locator): Promise<{ sprite: boolean; colours: number
   return { sprite, colours: colours.size };
 }
 
-const picker = (name: string | RegExp = /Add a reaction|Add an emoji/) => page.getByRole('dialog', { name });
+const picker = (name: string | RegExp = /Add a reaction|Add an emoji/) =>
+  page.getByRole('dialog', { name });
 
 describe('emoji drawn without an emoji font', { timeout: 90_000 }, () => {
   it('draws the emoji of a message, typed ones too, from the sprite sheet', async () => {

@@ -85,7 +85,7 @@ export function AccountTools({ account, onChanged }: { account: Account; onChang
             label="New password"
             name="password"
             error={password.errorFor('password')}
-            hint="At least 6 characters. Give it to them in person."
+            hint="Give it to them in person."
           >
             {(p) => (
               <input
