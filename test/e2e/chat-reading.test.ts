@@ -152,6 +152,10 @@ describe('reading and sending', { timeout: 90_000 }, () => {
   });
 
   it('keeps a reader at the bottom there through ten sends in a row', async () => {
+    await page.goto(`${t.url}/#narrow/channel/${general}-general/topic/plans`);
+    await expect.poll(() => page.locator('.message').count(), WAIT).toBeGreaterThan(3);
+    await page.locator('.feed-scroller').evaluate((el) => el.scrollTo(0, el.scrollHeight));
+    await expect.poll(() => bottomGap(), WAIT).toBeLessThanOrEqual(1);
     const box = await openCompose(page);
     const field = box.getByLabel('Message', { exact: true });
     const gaps: number[] = [];

@@ -235,6 +235,17 @@ function useOwnSends(
     if (atBottom) setBelowFold(false);
   }, [atBottom]);
 
+  // Rows growing under a stuck reader (an echo replaced by the server's rendering, an
+  // image loaded) keep them at the bottom too.
+  useEffect(() => {
+    if (!scroller) return;
+    const follow = new ResizeObserver(() => {
+      if (stuck.current) toBottom(virtuoso.current);
+    });
+    for (const child of Array.from(scroller.children)) follow.observe(child);
+    return () => follow.disconnect();
+  }, [scroller, virtuoso]);
+
   // The reader scrolling (wheel, touch, keys) is the only thing that unsticks.
   useEffect(() => {
     if (!scroller) return;
