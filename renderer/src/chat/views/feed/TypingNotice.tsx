@@ -24,13 +24,13 @@ export function typingKeyOf(narrow: Narrow, state: ChatState): string | null {
   return hasTopic ? topicKey(target.channelId, target.topic) : null;
 }
 
-/** "Ada is typing…", "Ada and Mo are typing…", "Several people are typing…", as Zulip words them. */
-export function typingText(names: string[]): string {
-  if (names.length === 0) return '';
-  if (names.length > MAX_NAMED) return 'Several people are typing…';
-  if (names.length === 1) return `${names[0]} is typing…`;
-  const list = `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
-  return `${list} are typing…`;
+/**
+ * Zulip's typing notices: "Ada is typing…" for each typist, up to three;
+ * more are "Several people are typing…".
+ */
+export function typingNotices(names: string[]): string[] {
+  if (names.length > MAX_NAMED) return ['Several people are typing…'];
+  return names.map((name) => `${name} is typing…`);
 }
 
 /**
@@ -40,14 +40,17 @@ export function typingText(names: string[]): string {
 export function TypingNotice({ narrow }: { narrow: Narrow }) {
   const text = useChat((s) => {
     const key = typingKeyOf(narrow, s);
-    const ids = key === null ? undefined : s.typing.get(key);
+    // Not a conversation: no line kept for a notice that cannot come.
+    if (key === null) return null;
+    const ids = s.typing.get(key);
     if (!ids || ids.length === 0) return '';
     const names = ids
       .filter((id) => !s.mutedUserIds.has(id))
       .map((id) => s.users.get(id)?.full_name)
       .filter((name): name is string => name !== undefined);
-    return typingText(names);
+    return typingNotices(names).join(' ');
   });
+  if (text === null) return null;
   return (
     <p className="typing-notice" aria-live="polite">
       {text}
