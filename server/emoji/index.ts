@@ -4,5 +4,6 @@ export { addCustomEmoji, deactivateCustomEmoji, listCustomEmoji } from './custom
 export { checkEmoji, type Emoji, emojiByName, ReactionType } from './emoji.js';
 export { customEmojiImage, customEmojiStill } from './files.js';
 export { emojiContentType, emojiFormatFor, resizeEmoji } from './images.js';
+export { emojiPickerJson, emojiSpriteCss, emojiSpriteSheet } from './sprites.js';
 export { realmEmojiState } from './state.js';
 export { emojiApiJson, zulipEmojiPng } from './static-files.js';

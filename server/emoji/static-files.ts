@@ -10,9 +10,10 @@ import { sharp } from '../shared/sharp.js';
  */
 
 /** The data changes only with a new Hearth release; a day's caching spares every client start. */
-const DAILY = 'public, max-age=86400';
+export const DAILY = 'public, max-age=86400';
 
-interface CachedFile {
+/** A file made once per process, with the ETag of its bytes. */
+export interface CachedFile {
   body: Buffer;
   etag: string;
 }
@@ -20,19 +21,23 @@ interface CachedFile {
 const etagOf = (body: Buffer) =>
   `"${createHash('sha256').update(body).digest('hex').slice(0, 32)}"`;
 
+export const cachedFile = (content: string | Buffer): CachedFile => {
+  const body = typeof content === 'string' ? Buffer.from(content) : content;
+  return { body, etag: etagOf(body) };
+};
+
 let emojiApi: CachedFile | undefined;
 
 /** `{"code_to_names": {code: [canonical, ...aliases]}}`, the shape zulip-flutter and the web app parse. */
 function emojiApiFile(): CachedFile {
   if (!emojiApi) {
     const codeToNames = Object.fromEntries(unicodeEmojiNamesByCode());
-    const body = Buffer.from(JSON.stringify({ code_to_names: codeToNames }));
-    emojiApi = { body, etag: etagOf(body) };
+    emojiApi = cachedFile(JSON.stringify({ code_to_names: codeToNames }));
   }
   return emojiApi;
 }
 
-function cachedAnswer(file: CachedFile, contentType: string): FileAnswer {
+export function cachedAnswer(file: CachedFile, contentType: string): FileAnswer {
   return new FileAnswer({
     body: file.body,
     contentType,
@@ -56,9 +61,6 @@ let zulipEmoji: Promise<CachedFile> | undefined;
 
 /** GET /static/generated/emoji/images/emoji/unicode/zulip.png, which Markdown uses for :zulip:. */
 export async function zulipEmojiPng(): Promise<FileAnswer> {
-  zulipEmoji ??= sharp(Buffer.from(ZULIP_EMOJI_SVG))
-    .png()
-    .toBuffer()
-    .then((body) => ({ body, etag: etagOf(body) }));
+  zulipEmoji ??= sharp(Buffer.from(ZULIP_EMOJI_SVG)).png().toBuffer().then(cachedFile);
   return cachedAnswer(await zulipEmoji, 'image/png');
 }

@@ -45,6 +45,12 @@ export interface NetworkOverview {
   clearTextWarning: boolean;
   /** How the server speaks TLS, null when it does not. */
   tls: TlsOverview | null;
+  /**
+   * The desktop app runs this server and restarts it on the saved settings;
+   * false for a server started otherwise (`npm start`), whose command line
+   * decides where it listens whatever is saved here.
+   */
+  followsSettings: boolean;
 }
 
 export interface TlsOverview {
@@ -105,7 +111,11 @@ async function tlsOverview(ctx: AppContext): Promise<TlsOverview | null> {
   };
 }
 
-export async function networkOverview(ctx: AppContext, actor: UserRow): Promise<NetworkOverview> {
+export async function networkOverview(
+  ctx: AppContext,
+  actor: UserRow,
+  desktop: DesktopHost | undefined,
+): Promise<NetworkOverview> {
   requireRole(actor, 'owner');
   const saved = readDesktopSettings(ctx.config.dataDir);
   const interfaces = lanInterfaces();
@@ -124,6 +134,7 @@ export async function networkOverview(ctx: AppContext, actor: UserRow): Promise<
     qrSvg: await qrCodeSvg(main),
     clearTextWarning: !isLoopbackHost(ctx.config.host) && !main.startsWith('https:'),
     tls: await tlsOverview(ctx),
+    followsSettings: desktop !== undefined,
   };
 }
 

@@ -9,13 +9,35 @@ import type { MarkdownLookups } from './types.js';
  * names are accepted (as in Zulip, e.g. `:fried_egg:` is `:cooking:`).
  */
 
-interface DatasourceEntry {
+/** One emoji of emoji-datasource's emoji.json (the fields Hearth reads). */
+export interface DatasourceEntry {
   name: string | null;
   unified: string;
+  non_qualified?: string | null;
   short_name: string;
   short_names: string[];
   added_in: string;
+  category: string;
+  sort_order: number;
+  sheet_x: number;
+  sheet_y: number;
+  has_img_google?: boolean;
+  skin_variations?: Record<
+    string,
+    { unified: string; sheet_x: number; sheet_y: number; has_img_google?: boolean }
+  >;
 }
+
+let entries: DatasourceEntry[] | undefined;
+
+/** emoji-datasource's emoji.json, read once: names here, sprite sheet positions and the picker's order in emoji/. */
+export function datasourceEntries(): readonly DatasourceEntry[] {
+  entries ??= createRequire(import.meta.url)('emoji-datasource/emoji.json') as DatasourceEntry[];
+  return entries;
+}
+
+/** Zulip's emoji_code for a datasource `unified` sequence: lower-case, without FE0F. */
+export const zulipEmojiCode = (unified: string) => unified.toLowerCase().replace(/-fe0f/g, '');
 
 /** code point sequence (lower-case, no FE0F) → Zulip names, canonical first. */
 const ZULIP_NAMES: Record<string, string[]> = {
@@ -87,8 +109,6 @@ const MAX_EMOJI_VERSION = 15.0;
 
 function loadData(): EmojiData {
   if (data) return data;
-  const require = createRequire(import.meta.url);
-  const entries = require('emoji-datasource/emoji.json') as DatasourceEntry[];
   const byName = new Map<string, string>();
   const nameByCode = new Map<string, string>();
   const claimed = new Set<string>();
@@ -99,10 +119,10 @@ function loadData(): EmojiData {
     }
     nameByCode.set(code, names[0]!);
   }
-  for (const e of entries) {
+  for (const e of datasourceEntries()) {
     if (Number.parseFloat(e.added_in) > MAX_EMOJI_VERSION) continue;
     if (e.short_name.startsWith('skin-tone')) continue;
-    const code = e.unified.toLowerCase().replace(/-fe0f/g, '');
+    const code = zulipEmojiCode(e.unified);
     if (code in ZULIP_NAMES) continue;
     const names = e.short_names.map((n) => n.replace(/-/g, '_')).filter((n) => !claimed.has(n));
     if (names.length === 0 && e.name) names.push(e.name.toLowerCase().replace(/[^a-z0-9]+/g, '_'));

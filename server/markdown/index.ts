@@ -1,5 +1,12 @@
 /** Zulip-flavoured Markdown: the pure renderer, the one render entry for messages, and Markdown the server writes itself. */
-export { isUnicodeEmojiCode, unicodeEmojiCode, unicodeEmojiNamesByCode } from './emoji.js';
+export {
+  type DatasourceEntry,
+  datasourceEntries,
+  isUnicodeEmojiCode,
+  unicodeEmojiCode,
+  unicodeEmojiNamesByCode,
+  zulipEmojiCode,
+} from './emoji.js';
 export { checkLinkifierPattern } from './linkifiers.js';
 export type { MarkdownLookups } from './markdown.js';
 export type { RenderResult } from './render.js';

@@ -1,5 +1,6 @@
 import type { AppContext } from '../core/context.js';
 import { FEATURE_LEVEL, ZULIP_MERGE_BASE, ZULIP_VERSION } from '../core/version.js';
+import { renderContent } from '../markdown/index.js';
 import { loadRealm } from '../shared/realm.js';
 
 export function authenticationMethods(ctx: AppContext) {
@@ -38,7 +39,9 @@ export function serverSettings(ctx: AppContext) {
     realm_url: url,
     realm_name: realm.row.name,
     realm_icon: `${url}/static/images/logo/hearth-icon.png`,
-    realm_description: realm.row.description,
+    // Rendered, as Zulip's get_realm_rendered_description gives it here (register has the source).
+    realm_description:
+      realm.row.description === '' ? '' : renderContent(ctx, realm.row.description),
     realm_web_public_access_enabled: realm.settings.enable_spectator_access,
   };
 }

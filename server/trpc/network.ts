@@ -8,7 +8,7 @@ import { procedure, router } from './init.js';
 
 /** Serving the LAN: where the server listens and the URLs clients use. */
 export const networkRouter = router({
-  get: procedure.query(({ ctx }) => networkOverview(ctx.app, ctx.actor)),
+  get: procedure.query(({ ctx }) => networkOverview(ctx.app, ctx.actor, ctx.desktop)),
   /** Saves; the desktop restarts its server on it, elsewhere the answer says a restart is due. */
   set: procedure
     .input(

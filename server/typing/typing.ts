@@ -1,6 +1,6 @@
 import { accessChannelById, checkCanPost } from '../channels/index.js';
 import type { AppContext } from '../core/context.js';
-import { badRequest, missingArgument } from '../core/errors.js';
+import { badRequest } from '../core/errors.js';
 import { dmGroupMemberIds } from '../db/queries/messages.js';
 import { subscriberIds } from '../db/queries/streams.js';
 import { type UserRow, userById } from '../db/queries/users.js';

@@ -215,6 +215,8 @@ export function accessUserByEmail(ctx: AppContext, actor: UserRow, email: string
   throw noSuchUser();
 }
 
+const emailInUse = (email: string) => badRequest(`Email '${email}' already in use`);
+
 export interface NewUserInput {
   email: string;
   password: string | null;
@@ -261,6 +263,7 @@ export async function createUser(
   const passwordHash = input.password ? await hashPassword(input.password) : null;
   const apiKey = generateApiKey();
   return ctx.transaction((tx) => {
+    // Again inside: another request may have taken it while the password hashed.
     if (userByEmailKey(ctx.db, email.toLowerCase())) throw emailInUse(email);
     const id = insertUser(ctx.db, {
       delivery_email: email,
@@ -281,8 +284,6 @@ export async function createUser(
     return { user_id: id, api_key: apiKey };
   });
 }
-
-const emailInUse = (email: string) => badRequest(`Email '${email}' already in use`);
 
 export { emitPersonAdd };
 

@@ -335,6 +335,27 @@ describe('POST /users', () => {
     }
   });
 
+  it('refuses a password "Set password" would refuse, with Zulip\'s message', async () => {
+    const email = 'weak.password@example.com';
+    expectError(
+      await t.as('owner').post('/users', { email, password: 'abcde', full_name: 'Weak' }),
+      400,
+      'BAD_REQUEST',
+      'The password is too weak.',
+    );
+    const taken = await t.as('owner').get('/users');
+    expect(taken.body.members.some((u: { email: string }) => u.email === email)).toBe(false);
+    // The address is checked first, as Zulip does.
+    expectError(
+      await t
+        .as('owner')
+        .post('/users', { email: 'member@example.com', password: 'x', full_name: 'Dup' }),
+      400,
+      'BAD_REQUEST',
+      "Email 'member@example.com' already in use",
+    );
+  });
+
   it('refuses invalid addresses', async () => {
     for (const email of ['not-an-email', 'a@', '@b.c', 'two words@example.com', '']) {
       expectError(

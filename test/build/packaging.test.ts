@@ -270,18 +270,29 @@ describe('the files packaged, after a build', () => {
     }
   });
 
-  it('leave out the emoji images and other package content nothing loads', () => {
+  it('ship the one emoji sprite sheet served, and leave out the other images and content nothing loads', () => {
     expect(shipped('node_modules/emoji-datasource/emoji.json')).toBe(true);
     expect(shipped('node_modules/emoji-datasource/package.json')).toBe(true);
     const emoji = filesUnder('node_modules/emoji-datasource').map((f) =>
       f.replace(/^.*?node_modules\//, 'node_modules/'),
     );
-    expect(emoji.filter((f) => f.includes('/img/')).length).toBeGreaterThan(0);
+    expect(emoji.filter((f) => f.includes('/img/')).length).toBeGreaterThan(1);
+    // Served at /static/generated/emoji/sheet-google-32.png (server/emoji/sprites.ts).
     expect(emoji.filter((f) => shipped(f)).sort()).toEqual([
       'node_modules/emoji-datasource/LICENSE',
       'node_modules/emoji-datasource/emoji.json',
+      'node_modules/emoji-datasource/img/google/sheets/32.png',
       'node_modules/emoji-datasource/package.json',
     ]);
+    // Other sizes and sets, were a release of the package to bring them, stay behind.
+    for (const file of [
+      'node_modules/emoji-datasource/img/google/sheets/64.png',
+      'node_modules/emoji-datasource/img/google/64/1f600.png',
+      'node_modules/emoji-datasource/img/apple/sheets/32.png',
+      'node_modules/emoji-datasource/img/twitter/sheets/32.png',
+    ]) {
+      expect(shipped(file), file).toBe(false);
+    }
     for (const file of [
       'node_modules/better-sqlite3/deps/sqlite3/sqlite3.c',
       'node_modules/better-sqlite3/src/better_sqlite3.cpp',

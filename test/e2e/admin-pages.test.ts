@@ -58,11 +58,24 @@ const lobbyContents = async () => {
 };
 
 describe('Network', { timeout: 60_000 }, () => {
-  it('turns LAN on, over HTTPS; says a restart is needed', async () => {
+  it('says plainly that a command-line server listens where its command line says', async () => {
     await goTo('Network');
-    const form = page.locator('#network-form');
-    await expect.poll(() => page.locator('.qr-code svg').isVisible(), WAIT).toBe(true);
+    // This server was started without the desktop app (as `npm start` starts it).
+    const notice = page.locator('#command-line-notice');
+    await expect
+      .poll(() => notice.getByRole('heading').textContent(), WAIT)
+      .toBe("This server's address comes from its command line");
+    const command = () => notice.locator('.command code').textContent();
+    expect(await command()).toBe(`npm start -- --port ${t.server.port}`);
     expect(await page.locator('#client-urls li').first().textContent()).toContain(t.url);
+    // No QR code sending phones to 127.0.0.1: it says why instead.
+    expect(await page.locator('.qr-code').count()).toBe(0);
+    expect(await page.locator('#qr-unreachable').textContent()).toContain('this computer only');
+    await screenshot(page, 'network-command-line');
+  });
+
+  it('turns LAN on with the clear-text warning; says the command line decides', async () => {
+    const form = page.locator('#network-form');
     expect(await page.locator('#clear-text-warning').count()).toBe(0);
     expect(await form.getByLabel('Network interface').count()).toBe(0);
 
@@ -73,10 +86,16 @@ describe('Network', { timeout: 60_000 }, () => {
     await form.getByRole('button', { name: 'Save' }).click();
     await expect
       .poll(() => form.locator('.alert-success').textContent(), WAIT)
-      .toBe('Saved. Restart the Hearth server for the change to take effect.');
+      .toBe(
+        'Saved for the desktop app. This server keeps the address its command line gave it: start it again with the command above to change it.',
+      );
     const saved = JSON.parse(readFileSync(path.join(t.dataDir, 'desktop-settings.json'), 'utf8'));
     expect(saved).toMatchObject({ lan: true });
-    // Saved, not yet applied: the running server still serves this machine only.
+    // The command to serve what was saved.
+    await expect
+      .poll(() => page.locator('#command-line-notice .command code').textContent(), WAIT)
+      .toBe(`npm start -- --host 0.0.0.0 --port ${t.server.port}`);
+    // Saved, not applied: the running server still serves this machine only.
     const settings = await t.as('owner').get('/server_settings');
     expect(settings.body.realm_url).toBe(t.url);
     expect(await form.getByLabel('Serve the local network (LAN)').isChecked()).toBe(true);

@@ -209,22 +209,30 @@ describe('the admin UI in a browser', { timeout: 60_000 }, () => {
     await form.getByRole('button', { name: 'Create user' }).click();
     await expect
       .poll(() => fieldError('#add-user-form', 'Full name').textContent(), WAIT)
-      .toBe('Name too short!');
+      .toBe('The name is too short.');
     expect(await fieldError('#add-user-form', 'E-mail').count()).toBe(0);
+
+    // Said as a person would, not as the API words it ("Invalid email ''").
+    await form.getByLabel('Full name').fill('Mel Again');
+    await form.getByLabel('E-mail').fill('');
+    await form.getByRole('button', { name: 'Create user' }).click();
+    await expect
+      .poll(() => fieldError('#add-user-form', 'E-mail').textContent(), WAIT)
+      .toBe('Enter an e-mail address.');
 
     // The password rule: shown under the field, and the server's refusal with it.
     const hint = form
       .locator('.field', { has: page.getByLabel('Password', { exact: true }) })
       .locator('.field-hint');
     expect(await hint.textContent()).toMatch(/^6 to 100 characters, and hard to guess.*empty/);
-    await form.getByLabel('Full name').fill('Mel Again');
+    await form.getByLabel('E-mail').fill('mel.again@example.com');
     await form.getByLabel('Password').fill('123456');
     await form.getByRole('button', { name: 'Create user' }).click();
     await expect
       .poll(() => fieldError('#add-user-form', 'Password').textContent(), WAIT)
       .toBe('The password is too weak.');
     expect(await form.getByLabel('Password').getAttribute('aria-invalid')).toBe('true');
-    expect(await row('users-table', 'Mel Again').count()).toBe(0);
+    expect(await userByName('Mel Again')).toBeUndefined();
     await screenshot(page, 'new-user-weak-password');
     await page.click('#add-user'); // close the form
   });
@@ -371,6 +379,29 @@ describe('the admin UI in a browser', { timeout: 60_000 }, () => {
     expect(await bot.textContent()).toContain('System bot');
     // A generic bot still has both.
     expect(await row('bots-table', 'Test Bot').getByRole('combobox').count()).toBe(1);
+  });
+
+  it('deactivates a bot after confirmation, and reactivates it', async () => {
+    const bot = () => row('bots-table', 'Test Bot');
+    const botId = t.accounts.bot.id;
+    const isActive = async () =>
+      (await t.as('owner').get(`/users/${botId}`)).body.user.is_active as boolean;
+    await bot().getByRole('button', { name: 'Deactivate Test Bot' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Deactivate' }).click();
+    await expect
+      .poll(() => bot().locator('td[data-label=Status]').textContent(), WAIT)
+      .toBe('Deactivated');
+    expect(await isActive()).toBe(false);
+    expect(await page.locator('section[aria-label=Bots] > .alert').textContent()).toBe(
+      'Test Bot is deactivated.',
+    );
+    // Its key is refused while deactivated.
+    expect((await t.as('bot').get('/users/me')).status).toBe(401);
+    await bot().getByRole('button', { name: 'Reactivate Test Bot' }).click();
+    await expect
+      .poll(() => bot().locator('td[data-label=Status]').textContent(), WAIT)
+      .toBe('Active');
+    expect(await isActive()).toBe(true);
   });
 
   it('creates a channel, edits it, manages members and archives it', async () => {

@@ -151,9 +151,30 @@ describe('people and channels in the chat', { timeout: 60_000 }, () => {
 
   it('sends a direct message and views messages sent from the card', async () => {
     await userRow(t.accounts.admin.id).locator('.user-row-button').click();
+    const before = page.url();
     await dialog('Ada Admin').getByRole('button', { name: 'Send direct message' }).click();
-    await expect.poll(() => new URL(page.url()).hash, WAIT).toMatch(/^#narrow\/dm\/\d+-/);
+    // As Zulip's card does: the compose box opens to them, ready to type, where one is.
+    const compose = page.getByRole('region', { name: 'Compose' });
+    await expect
+      .poll(() => compose.locator('.compose-dm-recipients .chip').allTextContents(), WAIT)
+      .toEqual([expect.stringContaining('Ada Admin')]);
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label')), WAIT)
+      .toBe('Message');
+    expect(page.url()).toBe(before);
     expect(await page.getByRole('dialog').count()).toBe(0);
+    await compose.getByLabel('Message', { exact: true }).fill('Hello from the card');
+    await compose.getByRole('button', { name: 'Send', exact: true }).click();
+    await expect
+      .poll(async () => {
+        const res = await t.as('admin').get('/messages', {
+          anchor: 'newest',
+          num_before: 1,
+          num_after: 0,
+        });
+        return res.body.messages[0].content;
+      }, WAIT)
+      .toBe('<p>Hello from the card</p>');
     await userRow(t.accounts.admin.id).locator('.user-row-button').click();
     await dialog('Ada Admin').getByRole('button', { name: 'View messages sent' }).click();
     await expect.poll(() => new URL(page.url()).hash, WAIT).toMatch(/^#narrow\/sender\/\d+/);
@@ -224,6 +245,9 @@ describe('people and channels in the chat', { timeout: 60_000 }, () => {
       .poll(() => rows.locator('.channel-row-name').allInnerTexts(), WAIT)
       .toEqual(['#general', '#lobby']);
     expect(await rows.nth(1).innerText()).toContain('About lobby');
+    const lobbyCount = () =>
+      rows.filter({ hasText: '#lobby' }).locator('.channel-row-count').textContent();
+    expect(await lobbyCount()).toBe('1 subscriber');
     await shot(page, 'channel-browser');
     await browserDialog.getByRole('button', { name: 'Subscribe to lobby' }).click();
     await expect.poll(async () => (await subscriptionOf(lobby)) !== undefined, WAIT).toBe(true);
@@ -233,6 +257,12 @@ describe('people and channels in the chat', { timeout: 60_000 }, () => {
         WAIT,
       )
       .toBe(1);
+    await expect.poll(lobbyCount, WAIT).toBe('2 subscribers');
+    // Someone else joining shows at once too.
+    await t.as('admin').post('/users/me/subscriptions', {
+      subscriptions: JSON.stringify([{ name: 'lobby' }]),
+    });
+    await expect.poll(lobbyCount, WAIT).toBe('3 subscribers');
     await browserDialog.getByRole('button', { name: 'Not subscribed' }).click();
     await expect.poll(() => rows.count(), WAIT).toBe(0);
     await browserDialog.getByRole('button', { name: 'Subscribed', exact: true }).click();
@@ -241,6 +271,13 @@ describe('people and channels in the chat', { timeout: 60_000 }, () => {
     await browserDialog.getByRole('button', { name: 'Unsubscribe from lobby' }).click();
     await expect.poll(async () => (await subscriptionOf(lobby)) === undefined, WAIT).toBe(true);
     await expect.poll(() => rows.count(), WAIT).toBe(0);
+    await browserDialog.getByRole('button', { name: 'All channels' }).click();
+    await expect.poll(lobbyCount, WAIT).toBe('2 subscribers');
+    await t.as('admin').delete('/users/me/subscriptions', {
+      subscriptions: JSON.stringify(['lobby']),
+    });
+    await expect.poll(lobbyCount, WAIT).toBe('1 subscriber');
+    await browserDialog.getByLabel('Filter channels').fill('');
   });
 
   it('creates a private channel and opens it; a taken name is refused beside the field', async () => {

@@ -15,6 +15,7 @@ import { createChannel } from '../helpers/fixtures.js';
 import { sendToChannel } from '../helpers/messages.js';
 import { FIXTURE_PASSWORD, startTestServer, type TestServer } from '../helpers/server.js';
 import { launchBrowser, openPage, WAIT } from './browser.js';
+import { openCompose } from './chat-page.js';
 
 const SHOTS = path.join(os.tmpdir(), 'hearth-chat-screenshots');
 const shot = (page: Page, name: string) =>
@@ -176,6 +177,36 @@ describe('two people in the chat view', { timeout: 90_000 }, () => {
     await expect.poll(() => mel.locator('.message').count(), WAIT).toBe(1);
     expect(await mel.locator('.message').textContent()).toContain('half past twelve');
     await shot(mel, 'search');
+  });
+
+  it('shows who is typing under the conversation, in a topic and in a DM', async () => {
+    const lunch = `${t.url}/#narrow/channel/${general}-general/topic/lunch`;
+    await olivia.goto(lunch);
+    await mel.goto(lunch);
+    const notice = (page: Page) => page.locator('.typing-notice');
+    const box = await openCompose(olivia);
+    await box.getByLabel('Message', { exact: true }).fill('Shall we');
+    await expect.poll(() => notice(mel).textContent(), WAIT).toBe('Olivia Owner is typing…');
+    // Not in other conversations, nor to the typist.
+    expect(await notice(olivia).textContent()).toBe('');
+    await expect.poll(() => message(mel, 'half past twelve').isVisible(), WAIT).toBe(true);
+    await shot(mel, 'typing-topic');
+    await box.getByLabel('Message', { exact: true }).fill('Shall we book a table?');
+    await box.getByRole('button', { name: 'Send', exact: true }).click();
+    await expect.poll(() => message(mel, 'book a table').count(), WAIT).toBe(1);
+    await expect.poll(() => notice(mel).textContent(), WAIT).toBe('');
+
+    await mel.goto(`${t.url}/#narrow/dm/${t.accounts.owner.id}-Olivia-Owner`);
+    await olivia.goto(`${t.url}/#narrow/dm/${t.accounts.member.id}-Mel-Member`);
+    const melBox = await openCompose(mel);
+    await melBox.getByLabel('Message', { exact: true }).fill('Sure');
+    await expect.poll(() => notice(olivia).textContent(), WAIT).toBe('Mel Member is typing…');
+    await expect.poll(() => message(olivia, 'Count me in!').isVisible(), WAIT).toBe(true);
+    await shot(olivia, 'typing-dm');
+    // Closing the box stops the notice.
+    await melBox.getByLabel('Message', { exact: true }).fill('');
+    await expect.poll(() => notice(olivia).textContent(), WAIT).toBe('');
+    await melBox.getByRole('button', { name: 'Close the compose box' }).click();
   });
 
   it('a muted topic stops counting', async () => {

@@ -89,7 +89,7 @@ describe('first run', () => {
     await page.getByRole('button', { name: 'Create organization' }).click();
     await expect
       .poll(() => errorOf('E-mail').textContent(), WAIT)
-      .toBe("Invalid email 'not an address'");
+      .toBe('“not an address” is not a valid e-mail address.');
     await screenshot(page, 'setup-wizard-error');
   });
 

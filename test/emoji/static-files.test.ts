@@ -1,6 +1,8 @@
 /**
  * The files Zulip clients fetch from /static: the Unicode emoji data behind
- * server_emoji_data_url, the :zulip: emoji, and the organization icon.
+ * server_emoji_data_url, the :zulip: emoji, the organization icon, and the
+ * emoji pictures (Google's sprite sheet, its stylesheet, the picker's
+ * categories) that draw emoji without an emoji font.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../helpers/server.js';
@@ -107,6 +109,91 @@ describe('generated images', () => {
       expect(res.status, path).toBe(404);
       expect((await res.json()).result).toBe('error');
     }
+  });
+});
+
+describe('emoji pictures', () => {
+  it('serves the Google sprite sheet, offline, from the package', async () => {
+    const res = await t.anonymous().fetch('/static/generated/emoji/sheet-google-32.png');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('image/png');
+    expect(res.headers.get('cache-control')).toBe('public, max-age=86400');
+    const info = await imageInfo(await res.arrayBuffer());
+    // 62 cells of 32 px pictures with a pixel of border each side.
+    expect(info).toMatchObject({ format: 'png', width: 62 * 34, height: 62 * 34 });
+  });
+
+  it('places every emoji Markdown renders on the sheet by its class', async () => {
+    const res = await t.anonymous().fetch('/static/generated/emoji/google-sprite.css');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^text\/css/);
+    expect(res.headers.get('etag')).toMatch(/^"[0-9a-f]{32}"$/);
+    const css = await res.text();
+    expect(css).toContain('background-image:url(sheet-google-32.png)');
+    // The shared rule has no weight: each code's position overrides it.
+    expect(css).toMatch(/^:where\(\.emoji\[class\*="emoji-"\]\)\{/m);
+    const positions = new Map(
+      [...css.matchAll(/^\.emoji-([0-9a-f-]+)\{background-position:([\d.]+)% ([\d.]+)%\}$/gm)].map(
+        (m) => [m[1]!, [Number(m[2]), Number(m[3])]],
+      ),
+    );
+    // Cell (12, 61) of 62: (12 * 34 + 1) / (62 * 34 - 32).
+    expect(positions.get('1f44d')).toEqual([19.7013, 99.9518]);
+    // Skin tones, ZWJ sequences and emoji Zulip's names predate are there too.
+    expect(positions.has('1f44d-1f3fd')).toBe(true);
+    expect(positions.has('1f469-200d-1f4bb')).toBe(true);
+    // Every code the server's Markdown can write has its cell.
+    const api = (await (
+      await t.anonymous().fetch('/static/generated/emoji/emoji_api.json')
+    ).json()) as {
+      code_to_names: Record<string, string[]>;
+    };
+    const missing = Object.keys(api.code_to_names).filter((code) => !positions.has(code));
+    expect(missing).toEqual([]);
+    for (const [x, y] of positions.values()) {
+      expect(x).toBeGreaterThanOrEqual(0);
+      expect(y).toBeLessThanOrEqual(100);
+    }
+  });
+
+  it("gives the picker Zulip's categories in order, Unicode's order within, and skin tones", async () => {
+    const res = await t.anonymous().fetch('/static/generated/emoji/emoji_picker.json');
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as {
+      categories: { name: string; emoji: (string | [string, string[]])[] }[];
+    };
+    expect(body.categories.map((c) => c.name)).toEqual([
+      'Smileys & Emotion',
+      'People & Body',
+      'Animals & Nature',
+      'Food & Drink',
+      'Activities',
+      'Travel & Places',
+      'Objects',
+      'Symbols',
+      'Flags',
+    ]);
+    const code = (e: string | [string, string[]]) => (typeof e === 'string' ? e : e[0]);
+    const smileys = body.categories[0]!.emoji.map(code);
+    expect(smileys.slice(0, 3)).toEqual(['1f600', '1f603', '1f604']);
+    // Symbols such as ™ and ↔ are in Symbols, not among the faces.
+    expect(smileys).not.toContain('2122');
+    expect(body.categories[7]!.emoji.map(code)).toEqual(expect.arrayContaining(['2122', '2194']));
+    const thumbs = body.categories[1]!.emoji.find((e) => code(e) === '1f44d');
+    expect(thumbs).toEqual([
+      '1f44d',
+      ['1f44d-1f3fb', '1f44d-1f3fc', '1f44d-1f3fd', '1f44d-1f3fe', '1f44d-1f3ff'],
+    ]);
+    // Only what a reaction or :name: can carry.
+    const api = (await (
+      await t.anonymous().fetch('/static/generated/emoji/emoji_api.json')
+    ).json()) as {
+      code_to_names: Record<string, string[]>;
+    };
+    const all = body.categories.flatMap((c) => c.emoji.map(code));
+    expect(all.filter((c) => !(c in api.code_to_names))).toEqual([]);
+    expect(new Set(all).size).toBe(all.length);
+    expect(all.length).toBeGreaterThan(1500);
   });
 });
 

@@ -228,7 +228,13 @@ describe('the window’s tRPC calls', () => {
     });
     expect(created.data).toEqual({ user_id: expect.any(Number) });
     const net = await ipcCall('query', 'network.get');
-    expect(net.data).toMatchObject({ lan: false, host: '127.0.0.1', urls: [status().url] });
+    expect(net.data).toMatchObject({
+      lan: false,
+      host: '127.0.0.1',
+      urls: [status().url],
+      // The desktop runs it: it restarts on what the Network page saves.
+      followsSettings: true,
+    });
     const logs = await ipcCall('query', 'logs.recent', { lines: 50 });
     expect((logs.data as { lines: string[] }).lines.join('\n')).toContain('Hearth listening on');
   });

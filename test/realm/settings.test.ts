@@ -224,6 +224,29 @@ describe('events, response and register state', () => {
     expect((await t.as('member').get('/server_settings')).body.realm_name).toBe('Hearth Org');
   });
 
+  it('server_settings gives the description rendered, as Zulip does; register gives its source', async () => {
+    await patchOk({ description: 'We **ship** things. See https://example.com' }, 'admin');
+    const settings = await t.anonymous().get('/server_settings');
+    expect(settings.status).toBe(200);
+    expect(settings.body.realm_description).toBe(
+      '<p>We <strong>ship</strong> things. See <a href="https://example.com">https://example.com</a></p>',
+    );
+    expect((await registerState()).realm_description).toBe(
+      'We **ship** things. See https://example.com',
+    );
+    await patchOk({ description: '' }, 'admin');
+    expect((await t.anonymous().get('/server_settings')).body.realm_description).toBe('');
+    await patchOk({ description: 'About us' }, 'admin');
+    await expectRealmEvents(
+      ['We **ship** things. See https://example.com', '', 'About us'].map((value) => ({
+        type: 'realm',
+        op: 'update',
+        property: 'description',
+        value,
+      })),
+    );
+  });
+
   it('an unchanged value sends nothing and reports nothing', async () => {
     const body = await patchOk({ allow_message_editing: true, name: 'Hearth Org' });
     expect(body).toEqual({ result: 'success', msg: '' });

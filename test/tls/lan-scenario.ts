@@ -69,6 +69,7 @@ const { userById } = await import('../../server/db/queries/users.js');
 const overview = await networkOverview(
   t.server.ctx,
   userById(t.server.ctx.db, t.accounts.owner.id)!,
+  undefined,
 );
 out.overview = {
   urls: overview.urls,

@@ -50,6 +50,8 @@ describe('network.get', () => {
       qrSvg: expect.stringMatching(/^<svg [^>]*viewBox="0 0 \d+ \d+"[\s\S]*<\/svg>\s*$/),
       clearTextWarning: false,
       tls: null,
+      // Started without the desktop app: its command line, not the saved settings, decides.
+      followsSettings: false,
     });
     for (const i of net.interfaces) {
       expect(['IPv4', 'IPv6']).toContain(i.family);

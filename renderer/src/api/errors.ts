@@ -20,19 +20,46 @@ interface ErrorData {
 const dataOf = (error: unknown): ErrorData | undefined =>
   error instanceof TRPCClientError ? (error.data as ErrorData | undefined) : undefined;
 
-/** The domain's message ("Email 'x' already in use") rather than tRPC's wrapping. */
+/**
+ * Terse texts the API gives (Zulip's, kept as they are on the wire) and
+ * what a person reads instead, in one place so every page says the same.
+ * Rules themselves (how strong a password must be) stay the server's: its
+ * words for them pass unchanged.
+ */
+const HUMAN: [RegExp, (...groups: string[]) => string][] = [
+  [/^Invalid email ''$/, () => 'Enter an e-mail address.'],
+  [/^Invalid email '(.+)'$/s, (email) => `“${email}” is not a valid e-mail address.`],
+  [/^Name too short!$/, () => 'The name is too short.'],
+  [/^Name too long!$/, () => 'The name is too long.'],
+  [/^Internal server error$/, () => 'Something went wrong on the server. Its log says what.'],
+  [
+    /^(Failed to fetch|fetch failed|NetworkError.*|Load failed)$/,
+    () => 'The server did not answer. Is Hearth still running?',
+  ],
+];
+
+/** What a person reads for an error's message (see HUMAN); others pass unchanged. */
+export function humanMessage(message: string): string {
+  for (const [pattern, say] of HUMAN) {
+    const match = pattern.exec(message);
+    if (match) return say(...match.slice(1));
+  }
+  return message;
+}
+
+/** The domain's message ("Email 'x' already in use") rather than tRPC's wrapping, in human words. */
 export function shownError(error: unknown): ShownError {
   const data = dataOf(error);
   if (error instanceof TRPCClientError) {
     return {
-      message: data?.zulip?.msg ?? error.message,
+      message: humanMessage(data?.zulip?.msg ?? error.message),
       field: data?.field ?? null,
       code: data?.code ?? null,
       zulipCode: data?.zulip?.code ?? null,
     };
   }
   return {
-    message: error instanceof Error ? error.message : String(error),
+    message: humanMessage(error instanceof Error ? error.message : String(error)),
     field: null,
     code: null,
     zulipCode: null,

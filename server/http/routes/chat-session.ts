@@ -4,7 +4,6 @@ import {
   SESSION_COOKIE,
   startBrowserSession,
 } from '../../auth/index.js';
-import type { AppContext } from '../../core/context.js';
 import { p } from '../params.js';
 import { AnswerWithHeaders, publicRoute, type RequestInfo } from '../route.js';
 
@@ -17,7 +16,6 @@ import { AnswerWithHeaders, publicRoute, type RequestInfo } from '../route.js';
  * would drop a Secure cookie.
  */
 function cookies(
-  ctx: AppContext,
   request: RequestInfo,
   session: { token: string; csrfToken: string; maxAgeSeconds: number } | null,
 ): string[] {
@@ -51,7 +49,7 @@ export const chatSessionRoutes = [
       const session = await startBrowserSession(ctx, params.username, params.password, request.ip);
       return new AnswerWithHeaders(
         { user_id: session.user.id, csrf_token: session.csrfToken },
-        { ...NO_STORE, 'Set-Cookie': cookies(ctx, request, session) },
+        { ...NO_STORE, 'Set-Cookie': cookies(request, session) },
       );
     },
   }),
@@ -67,7 +65,7 @@ export const chatSessionRoutes = [
         method: 'DELETE',
         csrfToken: request.csrfToken,
       });
-      return new AnswerWithHeaders({}, { ...NO_STORE, 'Set-Cookie': cookies(ctx, request, null) });
+      return new AnswerWithHeaders({}, { ...NO_STORE, 'Set-Cookie': cookies(request, null) });
     },
   }),
 ];

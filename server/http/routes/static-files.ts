@@ -2,6 +2,9 @@ import {
   customEmojiImage,
   customEmojiStill,
   emojiApiJson,
+  emojiPickerJson,
+  emojiSpriteCss,
+  emojiSpriteSheet,
   zulipEmojiPng,
 } from '../../emoji/index.js';
 import { p } from '../params.js';
@@ -40,6 +43,23 @@ export const staticFileRoutes = [
     params: {},
     handler: () => emojiApiJson(),
   }),
+  ...(
+    [
+      ['/static/generated/emoji/google-sprite.css', emojiSpriteCss],
+      ['/static/generated/emoji/sheet-google-32.png', emojiSpriteSheet],
+      ['/static/generated/emoji/emoji_picker.json', emojiPickerJson],
+    ] as const
+  ).map(([path, handler]) =>
+    publicRoute({
+      method: 'GET',
+      path,
+      atRoot: true,
+      auth: 'none',
+      rateLimitExempt: true,
+      params: {},
+      handler: () => handler(),
+    }),
+  ),
   publicRoute({
     method: 'GET',
     path: '/static/generated/emoji/images/emoji/unicode/zulip.png',

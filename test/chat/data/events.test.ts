@@ -182,6 +182,27 @@ describe('applying events', () => {
     expect(s.state.subscriptions.get(10)?.subscriber_count).toBe(5);
   });
 
+  it('keeps subscriber counts current on channels one is not subscribed to, and on leaving', () => {
+    const s = setup();
+    s.state.channels.set(11, {
+      stream_id: 11,
+      name: 'other',
+      description: '',
+      rendered_description: '',
+      invite_only: false,
+      subscriber_count: 2,
+    });
+    s.apply({ type: 'subscription', op: 'peer_add', stream_ids: [11], user_ids: [4] });
+    expect(s.state.channels.get(11)?.subscriber_count).toBe(3);
+    s.apply({ type: 'subscription', op: 'peer_remove', stream_ids: [11, 10], user_ids: [4] });
+    expect(s.state.channels.get(11)?.subscriber_count).toBe(2);
+    expect(s.state.channels.get(10)?.subscriber_count).toBe(2);
+    expect(s.state.subscriptions.get(10)?.subscriber_count).toBe(2);
+    // One's own leaving comes as 'remove' alone (peers get peer_remove).
+    s.apply({ type: 'subscription', op: 'remove', subscriptions: [{ stream_id: 10 }] });
+    expect(s.state.channels.get(10)?.subscriber_count).toBe(1);
+  });
+
   it('applies realm settings by update and update_dict', () => {
     const s = setup();
     s.apply({ type: 'realm', op: 'update', property: 'name', value: 'Org' });

@@ -20,6 +20,7 @@ import {
   narrowMarksRead,
   narrowToHash,
   narrowToSearch,
+  opensAtFirstUnread,
   parseSearch,
 } from '../../../renderer/src/chat/data/narrow.js';
 import { initialChatState } from '../../../renderer/src/chat/data/state.js';
@@ -427,23 +428,87 @@ describe('titles, compose targets and DM keys', () => {
 });
 
 describe('narrowMarksRead', () => {
-  it('marks read in conversation views only, as Zulip does', () => {
+  const is = (operand: string, negated = false) => ({ operator: 'is', operand, negated });
+  it('marks read in views of whole conversations only, as Zulip does', () => {
     expect(narrowMarksRead([])).toBe(true);
     expect(narrowMarksRead([{ operator: 'stream', operand: 5 }])).toBe(true);
     expect(
       narrowMarksRead([
         { operator: 'channel', operand: 5 },
         { operator: 'topic', operand: 'a' },
-        { operator: 'near', operand: 9 },
+      ]),
+    ).toBe(true);
+    expect(
+      narrowMarksRead([
+        { operator: 'topic', operand: 'a' },
+        { operator: 'with', operand: 9 },
+        { operator: 'channel', operand: 5 },
       ]),
     ).toBe(true);
     expect(narrowMarksRead([{ operator: 'dm', operand: [7] }])).toBe(true);
-    expect(narrowMarksRead([{ operator: 'is', operand: 'dm' }])).toBe(true);
-    expect(narrowMarksRead([{ operator: 'is', operand: 'starred' }])).toBe(false);
-    expect(narrowMarksRead([{ operator: 'is', operand: 'mentioned' }])).toBe(false);
-    expect(narrowMarksRead([{ operator: 'search', operand: 'x' }])).toBe(false);
-    expect(narrowMarksRead([{ operator: 'channel', operand: 5, negated: true }])).toBe(false);
-    expect(narrowMarksRead([{ operator: 'sender', operand: 7 }])).toBe(false);
+    expect(
+      narrowMarksRead([
+        { operator: 'dm', operand: [7] },
+        { operator: 'with', operand: 9 },
+      ]),
+    ).toBe(true);
+    for (const view of [
+      is('dm'),
+      is('private'),
+      is('dm', true),
+      is('resolved'),
+      is('muted', true),
+    ]) {
+      expect(narrowMarksRead([view]), JSON.stringify(view)).toBe(true);
+    }
+    expect(narrowMarksRead([{ operator: 'in', operand: 'home' }])).toBe(true);
+    expect(narrowMarksRead([{ operator: 'in', operand: 'all' }])).toBe(true);
+  });
+
+  it('leaves messages unread in every other view', () => {
+    const others = [
+      [{ operator: 'sender', operand: 7 }],
+      [{ operator: 'from', operand: 'mel@example.com' }],
+      [{ operator: 'search', operand: 'x' }],
+      [is('starred')],
+      [is('mentioned')],
+      [is('alerted')],
+      [is('unread')],
+      [is('followed')],
+      [is('muted')],
+      [is('resolved', true)],
+      [{ operator: 'has', operand: 'link' }],
+      [{ operator: 'dm-including', operand: 7 }],
+      [{ operator: 'channels', operand: 'public' }],
+      [{ operator: 'channel', operand: 5, negated: true }],
+      [{ operator: 'topic', operand: 'a' }],
+      [
+        { operator: 'channel', operand: 5 },
+        { operator: 'sender', operand: 7 },
+      ],
+      [
+        { operator: 'channel', operand: 5 },
+        { operator: 'topic', operand: 'a' },
+        { operator: 'near', operand: 9 },
+      ],
+      [
+        { operator: 'dm', operand: [7] },
+        { operator: 'search', operand: 'x' },
+      ],
+      [{ operator: 'dm', operand: [7] }, is('unread')],
+    ];
+    for (const narrow of others) {
+      expect(narrowMarksRead(narrow), JSON.stringify(narrow)).toBe(false);
+    }
+  });
+
+  it('opens at the first unread where it marks read and in is: views but starred', () => {
+    expect(opensAtFirstUnread([{ operator: 'channel', operand: 5 }])).toBe(true);
+    expect(opensAtFirstUnread([is('mentioned')])).toBe(true);
+    expect(opensAtFirstUnread([is('unread')])).toBe(true);
+    expect(opensAtFirstUnread([is('starred')])).toBe(false);
+    expect(opensAtFirstUnread([{ operator: 'sender', operand: 7 }])).toBe(false);
+    expect(opensAtFirstUnread([{ operator: 'search', operand: 'x' }])).toBe(false);
   });
 });
 

@@ -177,13 +177,26 @@ describe('replaying the people scenario', () => {
       '<p>All <strong>things</strong></p>',
     );
     expect(state.subscriptions.get(ids.general!)?.description).toBe('All **things**');
-    // The DM typist stopped; the channel typist lapses after 15 s without renewal.
-    expect([...state.typing.entries()]).toEqual([[`channel:${ids.general}:lunch`, [ids.admin]]]);
+    // The DM typist stopped; the channel typist's message in lunch ended their notice.
+    expect(state.typing.size).toBe(0);
+    expect(fake.store.getState().unread.topics.get(ids.general!)?.get('lunch')).toBe(1);
+    fake.store.close();
+  });
+
+  it('lets a typing notice that was never renewed lapse after 15 s', async () => {
+    const typing = recording.events.filter((e: Json) => e.type === 'typing');
+    const fake = fakeStore(replayHandler(recording, undefined, [[], typing]), {
+      now: presenceAt + 10,
+    });
+    await until(fake.store, (s) => s.connection === 'connected');
+    await until(fake.store, (s) => s.typing.size === 1);
+    expect([...fake.store.getState().typing.entries()]).toEqual([
+      [`channel:${ids.general}:lunch`, [ids.admin]],
+    ]);
     fake.runTimers(14_999);
     expect(fake.store.getState().typing.size).toBe(1);
     fake.runTimers(15_000);
     expect(fake.store.getState().typing.size).toBe(0);
-    expect(fake.store.getState().unread.topics.get(ids.general!)?.get('lunch')).toBe(1);
     fake.store.close();
   });
 

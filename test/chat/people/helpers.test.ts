@@ -5,18 +5,25 @@ import { profileFieldRows } from '../../../renderer/src/chat/people/profile-fiel
 import { STATUS_EMOJI, STATUS_PRESETS } from '../../../renderer/src/chat/people/status-choices.js';
 import {
   emojiGlyph,
-  unicodeFromCode,
+  isUnicodeCode,
   ZULIP_EMOJI_URL,
 } from '../../../renderer/src/chat/ui/emoji-glyph.js';
+import { emojiCodeOf } from '../../../renderer/src/chat/ui/emoji-sprites.js';
 import { unicodeEmojiCode } from '../../../server/markdown/index.js';
 import { user } from './fixtures.js';
 
 describe('emoji', () => {
-  it('turns codes into text, and refuses anything else', () => {
-    expect(unicodeFromCode('1f389')).toBe('🎉');
-    expect(unicodeFromCode('1f1fa-1f1f8')).toBe('🇺🇸');
-    expect(unicodeFromCode('zulip')).toBeNull();
-    expect(unicodeFromCode('110000')).toBeNull();
+  it('tells Unicode codes from anything else', () => {
+    expect(isUnicodeCode('1f389')).toBe(true);
+    expect(isUnicodeCode('1f1fa-1f1f8')).toBe(true);
+    expect(isUnicodeCode('zulip')).toBe(false);
+    expect(isUnicodeCode('1F389')).toBe(false);
+  });
+  it("names typed emoji by Zulip's codes: hex code points without FE0F", () => {
+    expect(emojiCodeOf('👍🏽')).toBe('1f44d-1f3fd');
+    expect(emojiCodeOf('❤️')).toBe('2764');
+    expect(emojiCodeOf('👨‍💻')).toBe('1f468-200d-1f4bb');
+    expect(emojiCodeOf('#️⃣')).toBe('0023-20e3');
   });
   it('draws each reaction type', () => {
     const realm = {
@@ -28,8 +35,8 @@ describe('emoji', () => {
       },
     };
     expect(emojiGlyph({ emoji_name: 'tada', emoji_code: '1f389' }, realm)).toEqual({
-      kind: 'text',
-      text: '🎉',
+      kind: 'sprite',
+      code: '1f389',
       name: 'tada',
     });
     expect(

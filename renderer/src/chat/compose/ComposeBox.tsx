@@ -3,12 +3,15 @@ import { useCallback, useEffect, useId, useLayoutEffect, useMemo, useRef, useSta
 import { ApiError } from '../data/api.js';
 import type { ComposeTarget } from '../data/model.js';
 import { useChat, useChatActions, useChatStore, useZulipApi } from '../data/store-context.js';
-import { applySuggestion } from './autocomplete.js';
+import { EmojiPicker } from '../message-actions/EmojiPicker.js';
+import { applySuggestion, emojiCharacter, emojiKey } from './autocomplete.js';
 import { onComposeRequest } from './compose-control.js';
 import { type DraftStore, draftKey, localDrafts, serverDrafts } from './drafts.js';
+import { noteEmojiUse } from './emoji-data.js';
 import { contentProblem, MAX_MESSAGE_LENGTH, MAX_TOPIC_LENGTH, textLength } from './limits.js';
 import { type EditingTarget, RecipientFields } from './RecipientFields.js';
 import { SuggestionList } from './SuggestionList.js';
+import { emojiSyntax } from './syntax.js';
 import { DEFAULT_TYPING_PERIODS, TypingNotifier, typingParams } from './typing.js';
 import { useTargetLabel } from './use-target-label.js';
 import { useTypeahead } from './use-typeahead.js';
@@ -61,6 +64,8 @@ export function ComposeBox({ defaultTarget }: ComposeBoxProps) {
   const [error, setError] = useState<string | null>(null);
   const [enterSendsChoice, setEnterSendsChoice] = useState<boolean | null>(null);
   const [dragging, setDragging] = useState(false);
+  const [pickingEmoji, setPickingEmoji] = useState(false);
+  const emojiButton = useRef<HTMLButtonElement>(null);
 
   const textarea = useRef<HTMLTextAreaElement>(null);
   const firstField = useRef<HTMLSelectElement & HTMLInputElement>(null);
@@ -183,16 +188,26 @@ export function ComposeBox({ defaultTarget }: ComposeBoxProps) {
     }
   });
 
-  /** Inserts at the cursor (at the end when the box was closed); blocks start on a line of their own. */
-  const insert = useCallback((snippet: string) => {
+  /**
+   * Inserts at the cursor (at the end when the box was closed); blocks start
+   * on a line of their own, and `ownLine` snippets (uploads) also end their
+   * line. Several inserts before the box redraws follow one another rather
+   * than all landing at the old cursor.
+   */
+  const insert = useCallback((snippet: string, ownLine = false) => {
     setText((current) => {
       const area = textarea.current;
-      const at = area && document.activeElement === area ? area.selectionStart : current.length;
-      const end = area && document.activeElement === area ? area.selectionEnd : current.length;
+      const focused = area !== null && document.activeElement === area;
+      const queued = pendingSelection.current;
+      const at = queued ?? (focused ? area.selectionStart : current.length);
+      const end = queued ?? (focused ? area.selectionEnd : current.length);
       const before = current.slice(0, at);
-      const lead = snippet.includes('\n') && before !== '' && !before.endsWith('\n') ? '\n' : '';
-      pendingSelection.current = at + lead.length + snippet.length;
-      return before + lead + snippet + current.slice(end);
+      const after = current.slice(end);
+      const block = ownLine || snippet.includes('\n');
+      const lead = block && before !== '' && !before.endsWith('\n') ? '\n' : '';
+      const trail = ownLine && after !== '' && !after.startsWith('\n') ? '\n' : '';
+      pendingSelection.current = at + lead.length + snippet.length + trail.length;
+      return before + lead + snippet + trail + after;
     });
   }, []);
 
@@ -200,7 +215,7 @@ export function ComposeBox({ defaultTarget }: ComposeBoxProps) {
     const next = applySuggestion(text, token, suggestion);
     changeText(next.text, next.cursor);
   });
-  const uploads = useUploads(insert, setText);
+  const uploads = useUploads((placeholder) => insert(placeholder, true), setText);
 
   // ---- opening and closing --------------------------------------------------
   const focusFirst = useCallback((target: EditingTarget) => {
@@ -283,9 +298,19 @@ export function ComposeBox({ defaultTarget }: ComposeBoxProps) {
     setPreview(null);
     saved.current = { target, text: '' };
     drafts.remove(target!).catch(() => {});
+    const failedShown = () => {
+      const state = store.getState();
+      return (state.list?.ids ?? []).some((id) => state.messages.get(id)?.failed === true);
+    };
+    const failedBefore = failedShown();
     try {
       await actions.send(target!, content);
     } catch (err) {
+      if (!failedBefore && failedShown()) {
+        // The feed shows it, marked "Not sent" with Retry: the text stays there, not here twice.
+        setError(`${errorText(err)} Your message is kept in the feed: retry it from there.`);
+        return;
+      }
       setError(errorText(err));
       // Nothing is lost: the text comes back unless something new was written meanwhile.
       setText((current) => (current === '' ? content : current));
@@ -495,6 +520,17 @@ export function ComposeBox({ defaultTarget }: ComposeBoxProps) {
             Upload files
           </button>
           <button
+            ref={emojiButton}
+            type="button"
+            className="button compose-emoji"
+            aria-label="Add emoji"
+            title="Add emoji"
+            onClick={() => setPickingEmoji(true)}
+            disabled={preview !== null}
+          >
+            <span className="emoji emoji-1f642" aria-hidden="true" />
+          </button>
+          <button
             type="button"
             className="button"
             aria-pressed={preview !== null}
@@ -537,6 +573,22 @@ export function ComposeBox({ defaultTarget }: ComposeBoxProps) {
           </button>
         </div>
       </form>
+      {pickingEmoji && (
+        <EmojiPicker
+          title="Add an emoji"
+          skinTones
+          returnFocus={textarea.current}
+          onClose={() => setPickingEmoji(false)}
+          onPick={(emoji) => {
+            noteEmojiUse(emojiKey(emoji));
+            // A skin tone has no Zulip name: it goes in as the characters themselves.
+            const text = emoji.toned ? emojiCharacter(emoji.toned) : emojiSyntax(emoji.name);
+            insert(`${text} `);
+            setPickingEmoji(false);
+            requestAnimationFrame(() => textarea.current?.focus());
+          }}
+        />
+      )}
     </section>
   );
 }

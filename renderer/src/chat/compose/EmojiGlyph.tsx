@@ -1,6 +1,9 @@
-import { type EmojiChoice, emojiCharacter } from './autocomplete.js';
+import type { EmojiChoice } from './autocomplete.js';
 
-/** One emoji as the person will see it: the Unicode character, or the custom image. */
+/**
+ * One emoji as the person will see it: the picture from the sprite sheet
+ * (`code` may be a skin-toned variant), or the custom image.
+ */
 export function EmojiGlyph({
   emoji,
 }: {
@@ -10,8 +13,8 @@ export function EmojiGlyph({
     return <img className="emoji-glyph" src={emoji.url} alt="" width={20} height={20} />;
   }
   return (
-    <span className="emoji-glyph" aria-hidden="true">
-      {emojiCharacter(emoji.code)}
+    <span className={`emoji-glyph emoji emoji-${emoji.code}`} aria-hidden="true">
+      :{emoji.name}:
     </span>
   );
 }

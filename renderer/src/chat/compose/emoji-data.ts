@@ -32,13 +32,81 @@ export function loadEmojiData(url: string, fetchImpl: typeof fetch = fetch): Pro
   return load;
 }
 
-const FREQUENT_KEY = 'hearth.chat.frequentEmoji';
-const FREQUENT_KEPT = 24;
-
 /** A storage that may be missing (node tests, private windows that refuse it). */
 type KeyValueStorage = Pick<Storage, 'getItem' | 'setItem'>;
 const defaultStorage = (): KeyValueStorage | null =>
   typeof localStorage === 'undefined' ? null : localStorage;
+
+/** Where the server gives the picker's categories and skin tones (server/emoji/sprites.ts). */
+export const EMOJI_PICKER_URL = '/static/generated/emoji/emoji_picker.json';
+
+/** One category of the picker: its emoji codes in order, with the five skin-toned codes where there are. */
+export interface PickerCategory {
+  name: string;
+  emoji: { code: string; tones: string[] | null }[];
+}
+
+const catalogs = new Map<string, Promise<PickerCategory[]>>();
+
+/** The picker's categories; one request per page. A failure is retried next time. */
+export function loadPickerCatalog(
+  url: string,
+  fetchImpl: typeof fetch = fetch,
+): Promise<PickerCategory[]> {
+  let load = catalogs.get(url);
+  if (!load) {
+    load = fetchImpl(url)
+      .then(async (response) => {
+        if (!response.ok)
+          throw new Error(`The emoji list could not be loaded (${response.status}).`);
+        const body = (await response.json()) as {
+          categories?: { name: string; emoji: (string | [string, string[]])[] }[];
+        };
+        if (!Array.isArray(body.categories))
+          throw new Error('The emoji list is not in the expected shape.');
+        return body.categories.map((category) => ({
+          name: category.name,
+          emoji: category.emoji.map((entry) =>
+            typeof entry === 'string'
+              ? { code: entry, tones: null }
+              : { code: entry[0], tones: entry[1] },
+          ),
+        }));
+      })
+      .catch((err: unknown) => {
+        catalogs.delete(url);
+        throw err;
+      });
+    catalogs.set(url, load);
+  }
+  return load;
+}
+
+const SKIN_TONE_KEY = 'hearth.chat.emojiSkinTone';
+
+/** The skin tone chosen in the picker: 0 for the default yellow, 1-5 lightest to darkest. */
+export function savedSkinTone(storage: KeyValueStorage | null = defaultStorage()): number {
+  try {
+    const tone = Number(storage?.getItem(SKIN_TONE_KEY) ?? 0);
+    return Number.isInteger(tone) && tone >= 0 && tone <= 5 ? tone : 0;
+  } catch {
+    return 0;
+  }
+}
+
+export function saveSkinTone(
+  tone: number,
+  storage: KeyValueStorage | null = defaultStorage(),
+): void {
+  try {
+    storage?.setItem(SKIN_TONE_KEY, String(tone));
+  } catch {
+    // Forgotten next time, no more.
+  }
+}
+
+const FREQUENT_KEY = 'hearth.chat.frequentEmoji';
+const FREQUENT_KEPT = 24;
 
 /** Emoji keys (see `emojiKey`), most used first. */
 export function frequentEmoji(storage: KeyValueStorage | null = defaultStorage()): string[] {

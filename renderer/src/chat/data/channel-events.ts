@@ -17,9 +17,21 @@ const onSubscription: Apply = (state, event, ctx) => {
     }
     case 'remove': {
       const subscriptions = new Map(state.subscriptions);
-      for (const sub of event.subscriptions as { stream_id: number }[])
-        subscriptions.delete(sub.stream_id);
-      return recountUnread({ ...state, subscriptions }, ctx.book);
+      let channels = state.channels;
+      for (const { stream_id: id } of event.subscriptions as { stream_id: number }[]) {
+        const gone = subscriptions.get(id);
+        subscriptions.delete(id);
+        // Peers hear of it by peer_remove; the one who left only by this event.
+        const channel = channels.get(id);
+        const count = gone?.subscriber_count ?? channel?.subscriber_count;
+        if (channel && typeof count === 'number') {
+          channels = mapWith(channels, id, {
+            ...channel,
+            subscriber_count: Math.max(0, count - 1),
+          });
+        }
+      }
+      return recountUnread({ ...state, subscriptions, channels }, ctx.book);
     }
     case 'update': {
       const old = state.subscriptions.get(event.stream_id);
@@ -40,17 +52,21 @@ const onSubscription: Apply = (state, event, ctx) => {
       const delta = event.op === 'peer_add' ? 1 : -1;
       const ids: number[] = event.stream_ids ?? [];
       const count = (event.user_ids as number[] | undefined)?.length ?? 0;
-      let subscriptions = state.subscriptions;
+      let { subscriptions, channels } = state;
+      const counted = <T extends Channel>(entry: T): T => {
+        const before = entry.subscriber_count;
+        return typeof before === 'number'
+          ? { ...entry, subscriber_count: Math.max(0, before + delta * count) }
+          : entry;
+      };
+      // Both the subscription and the channel (the channel browser reads either).
       for (const id of ids) {
         const sub = subscriptions.get(id);
-        if (sub && typeof sub.subscriber_count === 'number') {
-          subscriptions = mapWith(subscriptions, id, {
-            ...sub,
-            subscriber_count: sub.subscriber_count + delta * count,
-          });
-        }
+        if (sub) subscriptions = mapWith(subscriptions, id, counted(sub));
+        const channel = channels.get(id);
+        if (channel) channels = mapWith(channels, id, counted(channel));
       }
-      return subscriptions === state.subscriptions ? state : { ...state, subscriptions };
+      return { ...state, subscriptions, channels };
     }
     default:
       return state;

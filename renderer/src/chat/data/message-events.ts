@@ -8,7 +8,8 @@ import {
   removeMessages,
   replaceMessages,
 } from './model-updates.js';
-import { messageMatchesNarrow, narrowIsLocal } from './narrow.js';
+import { conversationKeyOf, messageMatchesNarrow, narrowIsLocal } from './narrow.js';
+import { withTyping } from './people-events.js';
 import { isResolveToggle } from './resolved-topic.js';
 import { fileFromDetail, fileMessage, forget, type UnreadDetail } from './unread.js';
 
@@ -32,6 +33,8 @@ const onMessage: Apply = (state, event, ctx) => {
     }
   }
   next = addMessages(next, ctx.book, [message], { live: true });
+  // The message a typist was writing has come: their notice goes (as in Zulip's web app).
+  next = withTyping(next, conversationKeyOf(message, state.ownUserId), message.sender_id, false);
   return recountUnread(next, ctx.book);
 };
 

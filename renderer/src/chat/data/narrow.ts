@@ -546,32 +546,52 @@ const knownIs = new Set([
 ]);
 
 /**
+ * Zulip's name for a term's kind (filter.ts `term_type`): `not-` when
+ * negated, the canonical operator, and for `is`, `has`, `in` and `channels`
+ * the operand too (`is-dm`, `not-is-muted`, `in-home`).
+ */
+function termType(term: NarrowTerm): string {
+  const operator = canonicalOperatorOf(term.operator);
+  let operand = String(term.operand).toLowerCase();
+  if (operator === 'is' && operand === 'private') operand = 'dm';
+  const kind = ['is', 'has', 'in', 'channels'].includes(operator)
+    ? `${operator}-${operand}`
+    : operator;
+  return term.negated ? `not-${kind}` : kind;
+}
+
+/**
+ * The views whose every conversation is whole, so reading one there is
+ * reading it (Zulip's filter.ts, `single_term_type_returns_all_messages_of_conversation`):
+ * the combined feed, a channel, a topic, a DM conversation and a few `is:`/`in:`
+ * views. Term kinds sorted, joined by spaces.
+ */
+const CONVERSATION_VIEWS = new Set([
+  '',
+  'channel',
+  'channel topic',
+  'channel topic with',
+  'dm',
+  'dm with',
+  'is-dm',
+  'not-is-dm',
+  'is-resolved',
+  'in-home',
+  'in-all',
+  'not-is-muted',
+]);
+
+/**
  * Whether reading a message in this narrow marks it read, as Zulip's web app
- * decides (filter.ts can_mark_messages_read): conversation views do; search
- * results, starred, mentions and other filtered views do not, and they open
- * at the newest message rather than the first unread.
+ * decides (filter.ts `can_mark_messages_read`): only in views of whole
+ * conversations. Everything else (a sender's messages, search results,
+ * starred, mentions, `near` a message, `dm-including`, `has:`) leaves
+ * messages unread; those views open at the newest message, or at the first
+ * unread when an `is:` term other than `is:starred` picks the messages
+ * (`allow_use_first_unread_when_narrowing`).
  */
 export function narrowMarksRead(narrow: Narrow): boolean {
-  const kinds = narrow
-    .filter((term) => !['near', 'with'].includes(canonicalOperatorOf(term.operator)))
-    .map((term) => {
-      if (term.negated) return '-';
-      const operator = canonicalOperatorOf(term.operator);
-      return operator === 'is' || operator === 'in'
-        ? `${operator}:${String(term.operand)}`
-        : operator;
-    })
-    .join(' ');
-  return [
-    '',
-    'in:home',
-    'channel',
-    'channel topic',
-    'dm',
-    'is:dm',
-    'is:private',
-    'channels',
-  ].includes(kinds);
+  return CONVERSATION_VIEWS.has(narrow.map(termType).sort().join(' '));
 }
 
 /** A stable key for comparing narrows (the feed remounts when it changes). */
@@ -590,13 +610,12 @@ export function nearOf(narrow: Narrow): number | null {
   return Number.isSafeInteger(id) ? id : null;
 }
 
-/** Where a list opens: at the first unread where reading marks read, and in `is:unread` views (Zulip's rule). */
+/** Where a list opens: at the first unread where reading marks read, and in `is:` views other than `is:starred` (Zulip's rule). */
 export function opensAtFirstUnread(narrow: Narrow): boolean {
+  const is = narrow.filter((t) => canonicalOperatorOf(t.operator) === 'is');
   return (
     narrowMarksRead(narrow) ||
-    narrow.some(
-      (t) => canonicalOperatorOf(t.operator) === 'is' && t.operand === 'unread' && !t.negated,
-    )
+    (is.length > 0 && !is.some((t) => String(t.operand) === 'starred' && !t.negated))
   );
 }
 

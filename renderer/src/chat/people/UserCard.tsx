@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { requestCompose } from '../compose/compose-control.js';
 import type { ZulipApi } from '../data/api.js';
 import type { User } from '../data/model.js';
 import { useChat, useChatStore, useZulipApi } from '../data/store-context.js';
@@ -204,7 +205,11 @@ export function UserCard({
             type="button"
             className="button primary"
             data-autofocus
-            onClick={() => go([{ operator: 'dm', operand: [user.user_id] }])}
+            onClick={() => {
+              // As Zulip's card does: the compose box opens to them, wherever one is.
+              onClose();
+              requestCompose({ target: { kind: 'direct', userIds: [user.user_id] } });
+            }}
           >
             {isSelf ? 'Message yourself' : 'Send direct message'}
           </button>

@@ -17,9 +17,15 @@ export function Emoji({
   if (glyph.kind === 'image') {
     return <img className={className} src={glyph.url} alt={label} title={label} />;
   }
+  // Zulip's markup: the sprite stylesheet draws the picture over the name.
   return (
-    <span className={className} role="img" aria-label={label} title={label}>
-      {glyph.text}
+    <span
+      className={`${className} emoji-${glyph.code}`}
+      role="img"
+      aria-label={label}
+      title={label}
+    >
+      {label}
     </span>
   );
 }

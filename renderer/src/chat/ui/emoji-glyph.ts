@@ -1,7 +1,8 @@
 /**
  * How an emoji given as Zulip gives it (`emoji_name`, `emoji_code`,
- * `reaction_type`, as in reactions and statuses) is drawn: Unicode emoji as
- * text, custom emoji as their image. Pure, so it is shared and unit-tested.
+ * `reaction_type`, as in reactions and statuses) is drawn: Unicode emoji
+ * from the sprite sheet by their code (`emoji-sprites.ts`), custom emoji as
+ * their image. Pure, so it is shared and unit-tested.
  */
 import type { CustomEmoji } from '../data/model.js';
 
@@ -12,18 +13,11 @@ export interface EmojiRef {
 }
 
 export type EmojiGlyph =
-  | { kind: 'text'; text: string; name: string }
+  | { kind: 'sprite'; code: string; name: string }
   | { kind: 'image'; url: string; name: string };
 
-/** `1f1fa-1f1f8` → the flag; null for anything that is not a run of hex code points. */
-export function unicodeFromCode(code: string): string | null {
-  if (!/^[0-9a-f]{1,6}(-[0-9a-f]{1,6})*$/i.test(code)) return null;
-  try {
-    return String.fromCodePoint(...code.split('-').map((part) => Number.parseInt(part, 16)));
-  } catch {
-    return null;
-  }
-}
+/** A Unicode emoji code as Zulip writes them: hex code points joined by `-` (`1f1fa-1f1f8`). */
+export const isUnicodeCode = (code: string) => /^[0-9a-f]{1,6}(-[0-9a-f]{1,6})*$/.test(code);
 
 /** Where Hearth (like Zulip) serves the image of the built-in `:zulip:` emoji. */
 export const ZULIP_EMOJI_URL = '/static/generated/emoji/images/emoji/unicode/zulip.png';
@@ -37,10 +31,8 @@ export function emojiGlyph(
   const code = emoji.emoji_code ?? '';
   if (!name || !code) return null;
   switch (emoji.reaction_type ?? 'unicode_emoji') {
-    case 'unicode_emoji': {
-      const text = unicodeFromCode(code);
-      return text ? { kind: 'text', text, name } : null;
-    }
+    case 'unicode_emoji':
+      return isUnicodeCode(code) ? { kind: 'sprite', code, name } : null;
     case 'realm_emoji': {
       const custom = realmEmoji[code];
       return custom ? { kind: 'image', url: custom.source_url, name } : null;

@@ -7,6 +7,7 @@ import { describeNarrow, dmKey } from '../data/narrow.js';
 import { useChat, useChatActions, useChatStore } from '../data/store-context.js';
 import { UserCardHost } from '../people/UserCardHost.js';
 import { UserList } from '../people/UserList.js';
+import { linkEmojiSprites } from '../ui/emoji-sprites.js';
 import { ConnectionBanner } from './ConnectionBanner.js';
 import { FeedView } from './FeedView.js';
 import { dmParticipants } from './feed/conversation.js';
@@ -51,6 +52,9 @@ export function ChatShell({ onLogOut }: { onLogOut: () => void }) {
   const [helpOpen, setHelpOpen] = useState(false);
   const searchInput = useRef<HTMLInputElement>(null);
   const main = useRef<HTMLElement>(null);
+
+  // Emoji pictures (no emoji font needed): the stylesheet loads after the first paint.
+  useEffect(() => linkEmojiSprites((path) => store.api.url(path)), [store]);
 
   const followedKey = useFollowedNarrow(key);
   // biome-ignore lint/correctness/useExhaustiveDependencies: `key` stands for `narrow` (a new array each render)

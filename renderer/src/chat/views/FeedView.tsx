@@ -1,9 +1,11 @@
-import { useMemo } from 'react';
+import { useMemo, useState } from 'react';
 import { ComposeBox } from '../compose/ComposeBox.js';
 import type { Narrow } from '../data/model.js';
 import { composeTargetFor, describeNarrow } from '../data/narrow.js';
 import { useChat, useChatActions, useChatStore } from '../data/store-context.js';
+import { ConfirmDialog } from '../ui/ConfirmDialog.js';
 import { MessageFeed } from './feed/MessageFeed.js';
+import { TypingNotice } from './feed/TypingNotice.js';
 import { narrowKey } from './routing.js';
 import { narrowUnreadCount } from './unread.js';
 
@@ -41,17 +43,41 @@ export function FeedView({ narrow, selectedId, onSelect }: FeedViewProps) {
     if (counted !== null) return counted > 0;
     return shown && list.ids.some((id) => messages.get(id)?.flags.includes('read') === false);
   }, [key, unread, shown, list, messages]);
+  const [confirming, setConfirming] = useState(false);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `unread` and `key` stand for the state read
+  const unreadCount = useMemo(
+    () => (confirming ? narrowUnreadCount(narrow, store.getState()) : null),
+    [confirming, key, unread],
+  );
 
   return (
     <section className="feed-view" aria-labelledby="view-title">
       <header className="view-header">
         <h1 id="view-title">{title}</h1>
         {hasUnread && (
-          <button type="button" className="button small" onClick={() => actions.markNarrowRead()}>
+          <button type="button" className="button small" onClick={() => setConfirming(true)}>
             Mark all as read
           </button>
         )}
       </header>
+      {confirming && (
+        <ConfirmDialog
+          title={narrow.length === 0 ? 'Mark all messages as read?' : `Mark ${title} as read?`}
+          confirmLabel="Mark as read"
+          onCancel={() => setConfirming(false)}
+          onConfirm={() => {
+            setConfirming(false);
+            actions.markNarrowRead();
+          }}
+        >
+          <p>
+            {unreadCount === null
+              ? 'Every unread message in this view will be marked as read.'
+              : `${unreadCount} unread ${unreadCount === 1 ? 'message' : 'messages'} will be marked as read.`}{' '}
+            This cannot be undone.
+          </p>
+        </ConfirmDialog>
+      )}
       <div className="feed-body">
         {shown ? (
           <MessageFeed key={key} selectedId={selectedId} onSelect={onSelect} />
@@ -59,6 +85,7 @@ export function FeedView({ narrow, selectedId, onSelect }: FeedViewProps) {
           <p className="feed-status">Loading…</p>
         )}
       </div>
+      <TypingNotice narrow={narrow} />
       <ComposeBox defaultTarget={defaultTarget} />
     </section>
   );

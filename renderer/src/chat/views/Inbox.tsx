@@ -9,6 +9,7 @@ import { hashFor } from './routing.js';
 import { directConversations } from './sidebar/DirectList.js';
 import { UnreadCount } from './sidebar/UnreadCount.js';
 import { TopicName } from './TopicName.js';
+import { TopicPolicyMark, topicLookClass, useTopicLook } from './TopicPolicy.js';
 
 /** Zulip's Inbox: every conversation with unread messages, DMs first, then by channel. */
 export function Inbox() {
@@ -84,13 +85,13 @@ export function Inbox() {
                 </h2>
                 <ul className="conversation-list">
                   {topics.map(([topic, topicCount]) => (
-                    <li key={topic} className="conversation-row">
-                      <a href={hashFor(topicNarrow(id, topic), state)}>
-                        <TopicName topic={topic} />
-                      </a>
-                      <UnreadCount count={topicCount} />
-                      <TopicMenu channelId={id} topic={topic} />
-                    </li>
+                    <InboxTopic
+                      key={topic}
+                      channelId={id}
+                      topic={topic}
+                      count={topicCount}
+                      hash={hashFor(topicNarrow(id, topic), state)}
+                    />
                   ))}
                 </ul>
               </section>
@@ -99,5 +100,29 @@ export function Inbox() {
         </div>
       )}
     </section>
+  );
+}
+
+function InboxTopic({
+  channelId,
+  topic,
+  count,
+  hash,
+}: {
+  channelId: number;
+  topic: string;
+  count: number;
+  hash: string;
+}) {
+  const look = useTopicLook(channelId, topic);
+  return (
+    <li className={`conversation-row${topicLookClass(look)}`}>
+      <a href={hash} className="topic-link">
+        <TopicName topic={topic} />
+      </a>
+      <TopicPolicyMark look={look} />
+      <UnreadCount count={count} />
+      <TopicMenu channelId={channelId} topic={topic} />
+    </li>
   );
 }

@@ -1,7 +1,26 @@
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useEffect, useState } from 'react';
 import { ApiError } from '../data/api.js';
+import { loadOrganizationFace, type OrganizationFace } from '../data/organization.js';
 import { logIn } from '../data/session.js';
 import { TrustThisServer } from './TrustThisServer.js';
+
+/** The organization's icon, name and description, once the server has said (the form does not wait). */
+function useOrganizationFace(): OrganizationFace | null {
+  const [face, setFace] = useState<OrganizationFace | null>(null);
+  useEffect(() => {
+    let live = true;
+    loadOrganizationFace().then(
+      (loaded) => live && setFace(loaded),
+      () => {
+        // Without it the page is still a log-in page.
+      },
+    );
+    return () => {
+      live = false;
+    };
+  }, []);
+  return face;
+}
 
 /**
  * The server's refusal, in words: its own text, except that being held up
@@ -16,8 +35,9 @@ function loginError(err: unknown): string {
 }
 
 /**
- * E-mail and password; the server's own error shown beside the form, and
- * `notice` (why the page asks again) above it.
+ * The organization (its icon, name and description, as Zulip's log-in page
+ * shows them), then e-mail and password; the server's own error shown beside
+ * the form, and `notice` (why the page asks again) above it.
  */
 export function LoginPage({
   onLoggedIn,
@@ -26,6 +46,7 @@ export function LoginPage({
   onLoggedIn: () => void;
   notice?: string | null;
 }) {
+  const face = useOrganizationFace();
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [error, setError] = useState<string | null>(null);
@@ -47,7 +68,19 @@ export function LoginPage({
   return (
     <main className="login-page">
       <form className="login-card" onSubmit={submit} aria-labelledby="login-title" noValidate>
-        <h1 id="login-title">Log in to Hearth</h1>
+        <header className="login-organization">
+          {face?.iconUrl && (
+            <img className="login-icon" src={face.iconUrl} alt="" width={56} height={56} />
+          )}
+          <h1 id="login-title">Log in to {face?.name ?? 'Hearth'}</h1>
+          {face?.descriptionHtml && (
+            <div
+              className="login-description rendered-markdown"
+              // biome-ignore lint/security/noDangerouslySetInnerHtml: the server renders and sanitises it, as it does messages
+              dangerouslySetInnerHTML={{ __html: face.descriptionHtml }}
+            />
+          )}
+        </header>
         {notice && (
           <p className="login-notice" role="status">
             {notice}

@@ -1,12 +1,13 @@
-import { useMemo } from 'react';
+import { type ReactNode, useMemo } from 'react';
 import { TopicMenu } from '../channels/TopicMenu.js';
-import { dmKey, isTopicMuted } from '../data/narrow.js';
+import { dmKey, isTopicMuted, topicPolicy } from '../data/narrow.js';
 import { useChat, useChatStore } from '../data/store-context.js';
 import { participantNames } from './feed/conversation.js';
 import { dmNarrow, topicNarrow } from './narrows.js';
 import { hashFor } from './routing.js';
 import { UnreadCount } from './sidebar/UnreadCount.js';
 import { TopicName } from './TopicName.js';
+import { TopicPolicyMark, topicLookClass } from './TopicPolicy.js';
 import { formatAgo } from './time.js';
 import { topicUnread } from './unread.js';
 
@@ -61,29 +62,78 @@ export function RecentConversations() {
                   : hashFor(topicNarrow(channelId, topic), state);
               const last = messages.get(c.maxId);
               return (
-                <li key={c.key} className="conversation-row">
-                  <span className="recent-where">
-                    {channelName === null ? 'Direct message' : `#${channelName}`}
-                  </span>
-                  <a href={hash} className="recent-what">
-                    {channelName === null ? (
+                <RecentRow
+                  key={c.key}
+                  channelId={channelId}
+                  topic={topic}
+                  where={channelName === null ? 'Direct message' : `#${channelName}`}
+                  what={
+                    channelName === null ? (
                       participantNames(userIds, users)
                     ) : (
                       <TopicName topic={topic} />
-                    )}
-                  </a>
-                  <UnreadCount count={count} />
-                  <span className="recent-who">
-                    {participantNames(c.senderIds.slice(0, 3), users)}
-                  </span>
-                  <span className="recent-when">{last ? formatAgo(last.timestamp) : ''}</span>
-                  {channelId !== null && <TopicMenu channelId={channelId} topic={topic} />}
-                </li>
+                    )
+                  }
+                  hash={hash}
+                  count={count}
+                  who={participantNames(c.senderIds, users)}
+                  when={last ? formatAgo(last.timestamp) : ''}
+                />
               );
             })}
           </ul>
         </div>
       )}
     </section>
+  );
+}
+
+/**
+ * One row: every column has its cell, filled or not, so the columns line up
+ * down the list (chat.css lays the list out as one grid) and a long list of
+ * participants never squeezes out the topic.
+ */
+function RecentRow({
+  channelId,
+  topic,
+  where,
+  what,
+  hash,
+  count,
+  who,
+  when,
+}: {
+  channelId: number | null;
+  topic: string;
+  where: string;
+  what: ReactNode;
+  hash: string;
+  count: number;
+  who: string;
+  when: string;
+}) {
+  const look = useChat((s) =>
+    channelId === null ? null : topicPolicy(s, channelId, topic) === 3 ? 'followed' : null,
+  );
+  return (
+    <li className={`conversation-row${topicLookClass(look)}`}>
+      <span className="recent-where">{where}</span>
+      <span className="recent-what">
+        <a href={hash} className="recent-link topic-link">
+          {what}
+        </a>
+        <TopicPolicyMark look={look} />
+      </span>
+      <span className="recent-count">
+        <UnreadCount count={count} />
+      </span>
+      <span className="recent-who" title={who}>
+        {who}
+      </span>
+      <span className="recent-when">{when}</span>
+      <span className="recent-menu">
+        {channelId !== null && <TopicMenu channelId={channelId} topic={topic} />}
+      </span>
+    </li>
   );
 }

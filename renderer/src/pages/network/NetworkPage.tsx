@@ -36,6 +36,7 @@ export function NetworkPage() {
             {net.authorityProblem ? (
               <AuthorityProblem problem={net.authorityProblem} onReplaced={reload} />
             ) : null}
+            {net.followsSettings ? null : <CommandLineNotice network={net} />}
             <NetworkForm network={net} onSaved={reload} />
             <ClientUrls network={net} />
             {net.tls ? <DeviceTrust tls={net.tls} /> : null}
@@ -78,14 +79,16 @@ function NetworkForm({ network, onSaved }: { network: Network; onSaved: () => vo
       });
       onSaved();
       return answer.restartRequired
-        ? 'Saved. Restart the Hearth server for the change to take effect.'
+        ? 'Saved for the desktop app. This server keeps the address its command line gave it: start it again with the command above to change it.'
         : 'Saved. The server restarted on the new settings.';
     });
   };
 
   return (
     <form id="network-form" className="card" onSubmit={submit} noValidate aria-label="Network">
-      <h2>Serving the network</h2>
+      <h2>
+        {network.followsSettings ? 'Serving the network' : 'Serving the network (desktop app)'}
+      </h2>
       <CheckField
         label="Serve the local network (LAN)"
         name="lan"
@@ -223,7 +226,13 @@ function ClientUrls({ network }: { network: Network }) {
           </li>
         ))}
       </ul>
-      {main ? (
+      {main && !reachableFromOthers(network) ? (
+        <p className="muted" id="qr-unreachable">
+          No QR code: phones and other computers cannot reach a server listening on{' '}
+          <code>{network.host}</code>, which is this computer only.
+        </p>
+      ) : null}
+      {main && reachableFromOthers(network) ? (
         <figure className="qr">
           <div
             className="qr-code"
@@ -350,6 +359,60 @@ function DeviceTrust({ tls }: { tls: NonNullable<Network['tls']> }) {
           </p>
         </>
       )}
+    </section>
+  );
+}
+
+/** Loopback addresses (127.x, ::1, localhost) reach this computer only. */
+const LOOPBACK = /^(127\.|::1$|localhost$|\[::1\]$)/i;
+
+/** Whether another device can use the main URL: the server listens beyond this computer, or a given URL says so. */
+function reachableFromOthers(network: Network): boolean {
+  const main = network.urls[0] ?? '';
+  let host = '';
+  try {
+    host = new URL(main).hostname;
+  } catch {
+    return false;
+  }
+  return !LOOPBACK.test(network.host) && !LOOPBACK.test(host);
+}
+
+/** The `npm start` command that serves what the saved settings say (the server's own port kept). */
+export function startCommand(network: Network): string {
+  const parts = ['npm start --'];
+  if (network.lan) parts.push(`--host ${network.interfaceAddress ?? '0.0.0.0'}`);
+  parts.push(`--port ${network.port}`);
+  if (network.externalUrl) parts.push(`--external-url ${network.externalUrl}`);
+  return parts.join(' ');
+}
+
+/**
+ * A server started from the command line (`npm start`) listens where its
+ * flags say; what this page saves is for the desktop app. Said plainly, with
+ * the command that serves the saved settings.
+ */
+function CommandLineNotice({ network }: { network: Network }) {
+  const command = startCommand(network);
+  return (
+    <section className="card" id="command-line-notice" aria-labelledby="command-line-title">
+      <h2 id="command-line-title">This server's address comes from its command line</h2>
+      <p>
+        It was started with <code>npm start</code>, not by the desktop app, and listens on{' '}
+        <code>
+          {network.host}:{network.port}
+        </code>{' '}
+        whatever is saved below: saving and restarting does not change that. To serve what the
+        settings below say, stop it and start it with:
+      </p>
+      <p className="command">
+        <code className="command-text">{command}</code>
+        <CopyButton text={command} />
+      </p>
+      <p className="muted">
+        Add <code>--data-dir</code> as you did before if you gave one. The saved settings apply when
+        the desktop app runs the server.
+      </p>
     </section>
   );
 }

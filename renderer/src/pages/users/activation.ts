@@ -27,7 +27,9 @@ export async function toggleActivation(
       danger: true,
     });
     if (!ok) return null;
-    await api.users.deactivate.mutate({ userId: account.user_id });
+    // A bot's own deactivation (DELETE /bots/{id}): the user one refuses bots, as Zulip's does.
+    if (account.is_bot) await api.bots.deactivate.mutate({ botId: account.user_id });
+    else await api.users.deactivate.mutate({ userId: account.user_id });
     return `${account.full_name} is deactivated.`;
   }
   await api.users.reactivate.mutate({ userId: account.user_id });

@@ -1,5 +1,6 @@
 import { memo, useEffect, useLayoutEffect, useRef } from 'react';
 import { openUserCard } from '../../people/user-card-control.js';
+import { markTypedEmoji, mayHaveTypedEmoji } from '../../ui/emoji-sprites.js';
 import { navigate } from '../routing.js';
 
 /**
@@ -76,10 +77,8 @@ function enhance(root: HTMLElement, ownUserId: number, ownGroupIds: Set<number>)
       mention.tabIndex = 0;
     }
   }
-  for (const emoji of Array.from(root.querySelectorAll<HTMLElement>('span.emoji'))) {
-    const glyph = unicodeEmoji(emoji);
-    if (glyph) emoji.textContent = glyph;
-  }
+  // Zulip's emoji markup is drawn by the sprite stylesheet; emoji typed as characters get it here.
+  if (mayHaveTypedEmoji(root.textContent ?? '')) markTypedEmoji(root);
   for (const mention of Array.from(
     root.querySelectorAll<HTMLElement>('.user-group-mention[data-user-group-id]'),
   )) {
@@ -96,23 +95,6 @@ function enhance(root: HTMLElement, ownUserId: number, ownGroupIds: Set<number>)
       link.target = '_blank';
       link.rel = 'noopener noreferrer';
     }
-  }
-}
-
-/**
- * The character of a Unicode emoji span: the server writes `:name:` as text
- * and the code points in its `emoji-1f44d` (or `emoji-1f468-200d-1f4bb`)
- * class, for clients that draw from sprite sheets; the system font draws it here.
- */
-function unicodeEmoji(span: HTMLElement): string | null {
-  const code = Array.from(span.classList)
-    .find((c) => /^emoji-[0-9a-f]+(?:-[0-9a-f]+)*$/.test(c))
-    ?.slice('emoji-'.length);
-  if (!code) return null;
-  try {
-    return String.fromCodePoint(...code.split('-').map((part) => Number.parseInt(part, 16)));
-  } catch {
-    return null;
   }
 }
 

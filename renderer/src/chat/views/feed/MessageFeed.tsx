@@ -1,8 +1,10 @@
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { type ListRange, Virtuoso, type VirtuosoHandle } from 'react-virtuoso';
-import type { MessageListState, Narrow } from '../../data/model.js';
-import { useChat, useChatActions } from '../../data/store-context.js';
+import type { Message, MessageListState } from '../../data/model.js';
+import { narrowMarksRead } from '../../data/narrow.js';
+import { useChat, useChatActions, useChatStore } from '../../data/store-context.js';
 import { type FeedRowShape, feedRows } from './conversation.js';
+import { emptyNarrowText } from './empty-narrow.js';
 import { MessageRow } from './MessageRow.js';
 import { RecipientHeader } from './RecipientHeader.js';
 import { useFeedViewport } from './visibility.js';
@@ -26,6 +28,7 @@ export function MessageFeed({ selectedId, onSelect }: MessageFeedProps) {
   const list = useChat((s) => s.list);
   const messages = useChat((s) => s.messages);
   const actions = useChatActions();
+  const store = useChatStore();
   const ids = list?.ids ?? EMPTY_IDS;
   const rows = useMemo(() => feedRows(ids, messages), [ids, messages]);
   const virtuoso = useRef<VirtuosoHandle>(null);
@@ -62,6 +65,7 @@ export function MessageFeed({ selectedId, onSelect }: MessageFeedProps) {
       setScroller(element instanceof HTMLElement ? element : null),
     [],
   );
+  const sent = useOwnSends(rows, messages, atBottom, virtuoso, scroller);
   const [renderedRange, setRenderedRange] = useState<ListRange | null>(null);
   const drawn = useDrawn(renderedRange !== null);
   const remeasure = useMemo(() => ({ rows, renderedRange }), [rows, renderedRange]);
@@ -100,15 +104,36 @@ export function MessageFeed({ selectedId, onSelect }: MessageFeedProps) {
     const loading = list.loadingOlder || list.loadingNewer || !list.foundNewest;
     return (
       <p className="feed-status" role="status">
-        {loading ? 'Loading…' : emptyNarrowText(list.narrow)}
+        {loading ? 'Loading…' : emptyNarrowText(list.narrow, store.getState())}
       </p>
     );
   }
   return (
     <>
       {stickyMessage && (
-        <div className="sticky-recipient">
+        <div
+          className="sticky-recipient"
+          style={
+            viewport.stickyPush < 0 ? { transform: `translateY(${viewport.stickyPush}px)` } : {}
+          }
+        >
           <RecipientHeader message={stickyMessage} />
+        </div>
+      )}
+      {sent.belowFold && (
+        <div className="sent-notice" role="status">
+          <span>Sent!</span>
+          <button type="button" className="link-button" onClick={sent.scrollDown}>
+            Scroll down to view your message
+          </button>
+          <button
+            type="button"
+            className="icon-button sent-notice-close"
+            aria-label="Dismiss"
+            onClick={sent.dismiss}
+          >
+            ×
+          </button>
         </div>
       )}
       <Virtuoso
@@ -137,6 +162,9 @@ export function MessageFeed({ selectedId, onSelect }: MessageFeedProps) {
         // New messages keep the reader at the bottom only when they were already there.
         followOutput={followsNewest ? 'auto' : false}
         atBottomStateChange={setAtBottom}
+        // Rows a little above the bottom still count as at it: a message just sent
+        // grows as it is measured and rendered, which must not count as scrolling away.
+        atBottomThreshold={AT_BOTTOM_PX}
         // Rows below the window wait for the first draw; those above place the anchor.
         increaseViewportBy={drawn ? OVERSCAN : FIRST_OVERSCAN}
         // A typical row's height: without one, the list first renders a row alone to
@@ -151,6 +179,100 @@ export function MessageFeed({ selectedId, onSelect }: MessageFeedProps) {
 }
 
 const EMPTY_IDS: number[] = [];
+/** To the very end, the list's footer included (the browser stops at the end). */
+const toBottom = (list: VirtuosoHandle | null) =>
+  list?.scrollTo({ top: Number.MAX_SAFE_INTEGER, behavior: 'auto' });
+
+/** Pixels from the bottom that still count as at the bottom. */
+const AT_BOTTOM_PX = 24;
+
+/**
+ * What follows a message sent from this tab (a local echo appended to the
+ * list), as Zulip's web app does: a reader at the bottom stays there, however
+ * many are sent in a row and however they grow as the server's copies replace
+ * the echoes; a reader scrolled up gets "Sent! Scroll down to view your
+ * message" with a way down. Stuck to the bottom until the reader scrolls.
+ */
+function useOwnSends(
+  rows: FeedRowShape[],
+  messages: Map<number, Message>,
+  atBottom: boolean,
+  virtuoso: React.RefObject<VirtuosoHandle | null>,
+  scroller: HTMLElement | null,
+) {
+  const [belowFold, setBelowFold] = useState(false);
+  const known = useRef<Set<number> | null>(null);
+  const stuck = useRef(false);
+  const atBottomNow = useRef(atBottom);
+  atBottomNow.current = atBottom;
+
+  const scrollDown = useCallback(() => {
+    stuck.current = true;
+    setBelowFold(false);
+    toBottom(virtuoso.current);
+  }, [virtuoso]);
+
+  useLayoutEffect(() => {
+    const before = known.current;
+    known.current = new Set(rows.map((r) => r.id));
+    if (before === null) return;
+    const last = rows[rows.length - 1];
+    const sentNow = rows.some(
+      (r) => !before.has(r.id) && messages.get(r.id)?.local_id !== undefined,
+    );
+    if (sentNow) {
+      if (atBottomNow.current || stuck.current) stuck.current = true;
+      else setBelowFold(true);
+    }
+    // Every change under a reader stuck at the bottom (an echo replaced, a row measured) keeps them there.
+    if (stuck.current && last !== undefined && !before.has(last.id)) {
+      toBottom(virtuoso.current);
+    }
+  }, [rows, messages, virtuoso]);
+
+  // Reaching the bottom answers the notice.
+  useEffect(() => {
+    if (atBottom) setBelowFold(false);
+  }, [atBottom]);
+
+  // Rows growing under a stuck reader (an echo replaced by the server's rendering, an
+  // image loaded) keep them at the bottom too.
+  useEffect(() => {
+    if (!scroller) return;
+    const follow = new ResizeObserver(() => {
+      if (stuck.current) toBottom(virtuoso.current);
+    });
+    for (const child of Array.from(scroller.children)) follow.observe(child);
+    return () => follow.disconnect();
+  }, [scroller, virtuoso]);
+
+  // The reader scrolling (wheel, touch, keys) is the only thing that unsticks.
+  useEffect(() => {
+    if (!scroller) return;
+    const unstick = () => {
+      stuck.current = false;
+    };
+    const onKey = (event: KeyboardEvent) => {
+      if (['ArrowUp', 'PageUp', 'Home', 'k'].includes(event.key)) unstick();
+    };
+    scroller.addEventListener('wheel', unstick, { passive: true });
+    scroller.addEventListener('touchmove', unstick, { passive: true });
+    scroller.addEventListener('pointerdown', unstick, { passive: true });
+    window.addEventListener('keydown', onKey);
+    return () => {
+      scroller.removeEventListener('wheel', unstick);
+      scroller.removeEventListener('touchmove', unstick);
+      scroller.removeEventListener('pointerdown', unstick);
+      window.removeEventListener('keydown', onKey);
+    };
+  }, [scroller]);
+
+  return {
+    belowFold,
+    scrollDown,
+    dismiss: () => setBelowFold(false),
+  };
+}
 /** Pixels of rows kept drawn beyond the window either way, for smooth scrolling. */
 const OVERSCAN = { top: 600, bottom: 600 };
 /** Until the first rows are on screen: none below the window, less to draw before them. */
@@ -187,23 +309,10 @@ function FeedBottom({ context }: { context?: MessageListState }) {
   return <div className="feed-edge feed-end" />;
 }
 
-/** Zulip's wording for narrows with nothing in them. */
-export function emptyNarrowText(narrow: Narrow): string {
-  const is = (operand: string) =>
-    narrow.some((t) => t.operator === 'is' && t.operand === operand && !t.negated);
-  if (is('mentioned')) return "You haven't been mentioned yet!";
-  if (is('starred')) return "You haven't starred anything yet!";
-  if (narrow.some((t) => t.operator === 'search')) return 'No search results.';
-  if (narrow.some((t) => t.operator === 'dm'))
-    return 'You have no direct messages with these users yet.';
-  if (narrow.some((t) => t.operator === 'topic')) return 'There are no messages in this topic yet.';
-  if (narrow.length === 0) return 'There are no messages here yet.';
-  return 'There are no messages here.';
-}
-
 /**
  * Marks what is on screen as read while the window has focus, as Zulip's web
- * app does; search results stay unread (they are not where one reads them).
+ * app does, in views of whole conversations only (`narrowMarksRead`): a
+ * sender's messages, search results, mentions and the like stay unread.
  */
 function useMarkSeenAsRead(list: MessageListState | null, visibleIds: number[]) {
   const actions = useChatActions();
@@ -233,7 +342,7 @@ function useMarkSeenAsRead(list: MessageListState | null, visibleIds: number[]) 
     };
   }, []);
 
-  const readable = list !== null && !list.narrow.some((t) => t.operator === 'search');
+  const readable = list !== null && narrowMarksRead(list.narrow);
   // biome-ignore lint/correctness/useExhaustiveDependencies: `attention` is the re-check trigger
   useEffect(() => {
     if (!readable || !hasAttention()) return;

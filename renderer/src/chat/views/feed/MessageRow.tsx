@@ -1,9 +1,10 @@
 import { memo } from 'react';
 import type { Message } from '../../data/model.js';
-import { useChat } from '../../data/store-context.js';
+import { useChat, useChatActions } from '../../data/store-context.js';
 import { MessageActions } from '../../message-actions/MessageActions.js';
 import { Reactions } from '../../message-actions/Reactions.js';
 import { openUserCard } from '../../people/user-card-control.js';
+import { useWidget, Widget } from '../../widgets/Widget.js';
 import { Avatar } from '../Avatar.js';
 import { formatFullDate, formatTime } from '../time.js';
 import type { FeedRowShape } from './conversation.js';
@@ -24,6 +25,7 @@ export const MessageRow = memo(function MessageRow({ shape, selected, onSelect }
   const ownUserId = useChat((s) => s.ownUserId);
   const twentyFour = useChat((s) => s.settings.twenty_four_hour_time === true);
   const groups = useChat((s) => s.groups);
+  const widget = useWidget(message);
   if (!message) return <div className="message-gone" />;
   const unread = !message.flags.includes('read');
   const mentioned =
@@ -87,13 +89,17 @@ export const MessageRow = memo(function MessageRow({ shape, selected, onSelect }
                 ★
               </span>
             )}
-            {message.failed === true && <span className="failed-marker">Not sent</span>}
           </div>
-          <MessageContent
-            html={message.content}
-            ownUserId={ownUserId}
-            ownGroupIds={groupsOf(groups, ownUserId)}
-          />
+          {widget ? (
+            <Widget message={message} widget={widget} />
+          ) : (
+            <MessageContent
+              html={message.content}
+              ownUserId={ownUserId}
+              ownGroupIds={groupsOf(groups, ownUserId)}
+            />
+          )}
+          {message.failed === true && <FailedSend messageId={message.id} />}
           <Reactions message={message} />
         </div>
         <div className="message-actions">
@@ -115,5 +121,41 @@ function EditedMarker({ message }: { message: Message }) {
     <span className="edited-marker" title={`${label} ${new Date(when * 1000).toLocaleString()}`}>
       ({label})
     </span>
+  );
+}
+
+/** A send that failed: said under the text, with Zulip's two ways out (send again, or drop it). */
+function FailedSend({ messageId }: { messageId: number }) {
+  const actions = useChatActions();
+  return (
+    <p className="failed-send" role="alert">
+      <span className="failed-marker">Not sent.</span>
+      {actions.retrySend && (
+        <button
+          type="button"
+          className="link-button"
+          onClick={(event) => {
+            event.stopPropagation();
+            actions.retrySend?.(messageId).catch(() => {
+              // A second failure marks the new echo failed in turn.
+            });
+          }}
+        >
+          Retry
+        </button>
+      )}
+      {actions.discardFailed && (
+        <button
+          type="button"
+          className="link-button"
+          onClick={(event) => {
+            event.stopPropagation();
+            actions.discardFailed?.(messageId);
+          }}
+        >
+          Delete
+        </button>
+      )}
+    </p>
   );
 }

@@ -4,6 +4,7 @@ import { useChat, useChatStore } from '../../data/store-context.js';
 import { channelNarrow, dmNarrow, topicNarrow } from '../narrows.js';
 import { hashFor } from '../routing.js';
 import { TopicName } from '../TopicName.js';
+import { TopicPolicyMark, useTopicLook } from '../TopicPolicy.js';
 import { formatDay } from '../time.js';
 import { dmParticipants, participantNames } from './conversation.js';
 
@@ -37,6 +38,7 @@ export function RecipientHeader({ message }: { message: Message }) {
             <TopicName topic={message.subject} />
           </a>
         </h3>
+        <HeaderTopicMark channelId={channelId} topic={message.subject} />
         <TopicMenu channelId={channelId} topic={message.subject} />
         <span className="recipient-day">{day}</span>
       </div>
@@ -53,4 +55,8 @@ export function RecipientHeader({ message }: { message: Message }) {
       <span className="recipient-day">{day}</span>
     </div>
   );
+}
+
+function HeaderTopicMark({ channelId, topic }: { channelId: number; topic: string }) {
+  return <TopicPolicyMark look={useTopicLook(channelId, topic)} />;
 }

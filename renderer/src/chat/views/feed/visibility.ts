@@ -9,14 +9,26 @@ export interface FeedViewport {
    * conversation's own header has scrolled off (the sticky header shows it).
    */
   stickyId: number | null;
+  /**
+   * Pixels (zero or less) the sticky header moves up: the next
+   * conversation's header pushes it out rather than sliding under it, so two
+   * headers never stack.
+   */
+  stickyPush: number;
 }
 
-const NOTHING: FeedViewport = { visibleIds: [], stickyId: null };
+const NOTHING: FeedViewport = { visibleIds: [], stickyId: null, stickyPush: 0 };
+
+/** The sticky header's height when none is drawn yet (chat.css's recipient header). */
+const STICKY_HEIGHT_PX = 30;
 
 function measure(scroller: HTMLElement): FeedViewport {
   const box = scroller.getBoundingClientRect();
+  const sticky = scroller.parentElement?.querySelector('.sticky-recipient');
+  const stickyHeight = sticky?.getBoundingClientRect().height || STICKY_HEIGHT_PX;
   const visibleIds: number[] = [];
   let stickyId: number | null = null;
+  let stickyPush = 0;
   let topFound = false;
   for (const item of Array.from(scroller.querySelectorAll<HTMLElement>('.feed-item'))) {
     const rect = item.getBoundingClientRect();
@@ -26,18 +38,23 @@ function measure(scroller: HTMLElement): FeedViewport {
     const id = Number(article.dataset.messageId);
     const own = article.getBoundingClientRect();
     if (own.bottom > box.top && own.top < box.bottom) visibleIds.push(id);
+    const header = item.querySelector('.recipient-header');
     if (!topFound) {
       topFound = true;
-      const header = item.querySelector('.recipient-header');
-      const headerShown = header !== null && header.getBoundingClientRect().top >= box.top;
+      // Any part of the conversation's own header in view: it needs no copy over it.
+      const headerShown = header !== null && header.getBoundingClientRect().bottom > box.top;
       stickyId = headerShown ? null : id;
+    } else if (stickyId !== null && header !== null && stickyPush === 0) {
+      const gap = header.getBoundingClientRect().top - box.top;
+      if (gap < stickyHeight) stickyPush = Math.min(0, Math.round(gap - stickyHeight));
     }
   }
-  return { visibleIds, stickyId };
+  return { visibleIds, stickyId, stickyPush };
 }
 
 const same = (a: FeedViewport, b: FeedViewport) =>
   a.stickyId === b.stickyId &&
+  a.stickyPush === b.stickyPush &&
   a.visibleIds.length === b.visibleIds.length &&
   a.visibleIds.every((id, i) => id === b.visibleIds[i]);
 

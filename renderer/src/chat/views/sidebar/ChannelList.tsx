@@ -7,6 +7,7 @@ import { groupChannels } from '../channel-order.js';
 import { channelNarrow, topicNarrow } from '../narrows.js';
 import { hashFor } from '../routing.js';
 import { TopicName } from '../TopicName.js';
+import { TopicPolicyMark, topicLookClass, useTopicLook } from '../TopicPolicy.js';
 import { topicUnread } from '../unread.js';
 import { UnreadCount } from './UnreadCount.js';
 
@@ -168,26 +169,16 @@ function TopicList({
     : topics.filter((t, i) => i < TOPICS_SHOWN || topicUnread(unreadTopics, t.name) > 0);
   return (
     <ul className="topic-list">
-      {shown.map((topic) => {
-        const hash = hashFor(topicNarrow(channelId, topic.name), state);
-        return (
-          <li key={topic.name} className="topic-item">
-            <div className="sidebar-row">
-              <a
-                href={hash}
-                className="sidebar-link"
-                aria-current={currentHash === hash ? 'page' : undefined}
-              >
-                <span className="sidebar-label">
-                  <TopicName topic={topic.name} />
-                </span>
-                <UnreadCount count={topicUnread(unreadTopics, topic.name)} />
-              </a>
-              <TopicMenu channelId={channelId} topic={topic.name} />
-            </div>
-          </li>
-        );
-      })}
+      {shown.map((topic) => (
+        <TopicItem
+          key={topic.name}
+          channelId={channelId}
+          topic={topic.name}
+          hash={hashFor(topicNarrow(channelId, topic.name), state)}
+          currentHash={currentHash}
+          unread={topicUnread(unreadTopics, topic.name)}
+        />
+      ))}
       {shown.length < topics.length || showAll ? (
         <li className="topic-item">
           <button type="button" className="link-button" onClick={() => setShowAll(!showAll)}>
@@ -196,5 +187,40 @@ function TopicList({
         </li>
       ) : null}
     </ul>
+  );
+}
+
+/** One topic of the list; a muted one dimmed with a grey count, a followed one marked. */
+function TopicItem({
+  channelId,
+  topic,
+  hash,
+  currentHash,
+  unread,
+}: {
+  channelId: number;
+  topic: string;
+  hash: string;
+  currentHash: string;
+  unread: number;
+}) {
+  const look = useTopicLook(channelId, topic);
+  return (
+    <li className={`topic-item${topicLookClass(look)}`}>
+      <div className="sidebar-row">
+        <a
+          href={hash}
+          className="sidebar-link"
+          aria-current={currentHash === hash ? 'page' : undefined}
+        >
+          <span className="sidebar-label">
+            <TopicName topic={topic} />
+          </span>
+          <TopicPolicyMark look={look} />
+          <UnreadCount count={unread} />
+        </a>
+        <TopicMenu channelId={channelId} topic={topic} />
+      </div>
+    </li>
   );
 }
