@@ -202,6 +202,29 @@ export function endBrowserSession(ctx: AppContext, request: SessionRequest): voi
   deleteBrowserSession(ctx.db, session.id);
 }
 
+/**
+ * Runs `write` (inside the caller's transaction) and keeps the session the
+ * cookie names alive through it, as Zulip's own password change does
+ * (Django's update_session_auth_hash): the triggers end every session of a
+ * user whose password changes, and this one comes back unchanged (same
+ * token, same CSRF token) so the page that changed it stays logged in while
+ * every other browser is logged out. Only a live session of `userId` is kept.
+ */
+export function keepingBrowserSession<T>(
+  ctx: AppContext,
+  cookie: string | undefined,
+  userId: number,
+  write: () => T,
+): T {
+  const session = liveSession(ctx, cookie);
+  const result = write();
+  if (session && session.user_id === userId) {
+    const { id: _id, ...kept } = session;
+    insertBrowserSession(ctx.db, kept);
+  }
+  return result;
+}
+
 /** The value of cookie `name` in a Cookie header, if it is there. */
 export function readCookie(header: string | undefined, name: string): string | undefined {
   if (!header) return undefined;

@@ -7,6 +7,7 @@ export {
   CSRF_HEADER,
   endBrowserSession,
   hasSessionCookie,
+  keepingBrowserSession,
   readCookie,
   SESSION_COOKIE,
   type StartedSession,

@@ -1,3 +1,4 @@
+import { keepingBrowserSession } from '../auth/index.js';
 import type { AppContext, Tx } from '../core/context.js';
 import { ApiError, badRequest } from '../core/errors.js';
 import { activeAdminIds } from '../db/queries/bots.js';
@@ -37,6 +38,8 @@ export interface SettingsChange {
   newPassword?: string;
   /** Where the request came from: wrong old passwords count against it (rate-limit.ts). */
   clientAddress: string;
+  /** The Cookie header of a request a browser session authenticated: that session outlives a password change. */
+  sessionCookie?: string;
 }
 
 const displayNames = new Set<string>(displaySettingNames);
@@ -122,7 +125,12 @@ export async function changeSettings(
   ctx.transaction((tx) => {
     // Re-read inside the transaction so concurrent changes are not lost.
     let current = userById(ctx.db, user.id) ?? user;
-    if (passwordHash !== undefined) setUserPasswordHash(ctx.db, user.id, passwordHash);
+    if (passwordHash !== undefined) {
+      const hash = passwordHash;
+      keepingBrowserSession(ctx, change.sessionCookie, user.id, () =>
+        setUserPasswordHash(ctx.db, user.id, hash),
+      );
+    }
     if (fullName !== undefined) changeFullName(ctx, tx, current, fullName);
 
     const before = mergeUserSettings(current.settings);

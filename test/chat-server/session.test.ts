@@ -325,6 +325,25 @@ describe('sessions end', () => {
     expect((await logIn(account, 'another fine secret')).res.status).toBe(200);
   });
 
+  it('but the one that changed the password, as Zulip keeps it (update_session_auth_hash)', async () => {
+    const account = await t.createMember('Password Changer Here');
+    const here = await session(account);
+    const elsewhere = await session(account);
+    const res = await withSession(here, '/api/v1/settings', {
+      method: 'PATCH',
+      ...form({ old_password: FIXTURE_PASSWORD, new_password: 'yet another fine secret' }),
+    });
+    expect(res.status).toBe(200);
+    expect(await alive(here)).toBe(true);
+    expect(await alive(elsewhere)).toBe(false);
+    // The page keeps its CSRF token too: it can go on changing things.
+    const after = await withSession(here, '/api/v1/messages', {
+      method: 'POST',
+      ...sendMessage('still here'),
+    });
+    expect(after.status).toBe(200);
+  });
+
   it('when the user is deactivated, and reactivation does not bring them back', async () => {
     const account: Account = await t.createMember('Soon Gone');
     const s = await session(account);

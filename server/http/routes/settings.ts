@@ -61,6 +61,8 @@ export const settingsRoutes = [
           oldPassword: params.old_password,
           newPassword: params.new_password,
           clientAddress: info.ip,
+          // An API key's request has no session to keep, whatever cookies it carries.
+          sessionCookie: info.headers.authorization ? undefined : info.cookie,
         });
       },
     }),

@@ -65,7 +65,7 @@ export function MessageFeed({ selectedId, onSelect }: MessageFeedProps) {
       setScroller(element instanceof HTMLElement ? element : null),
     [],
   );
-  const sent = useOwnSends(rows, messages, atBottom, virtuoso, scroller);
+  const sent = useOwnSends(rows, messages, atBottom, scroller);
   const [renderedRange, setRenderedRange] = useState<ListRange | null>(null);
   const drawn = useDrawn(renderedRange !== null);
   const remeasure = useMemo(() => ({ rows, renderedRange }), [rows, renderedRange]);
@@ -179,9 +179,13 @@ export function MessageFeed({ selectedId, onSelect }: MessageFeedProps) {
 }
 
 const EMPTY_IDS: number[] = [];
-/** To the very end, the list's footer included (the browser stops at the end). */
-const toBottom = (list: VirtuosoHandle | null) =>
-  list?.scrollTo({ top: Number.MAX_SAFE_INTEGER, behavior: 'auto' });
+/** To the very end, the list's footer included: the scroller itself, which the browser clamps. */
+const toBottom = (scroller: HTMLElement | null) => {
+  if (scroller) scroller.scrollTop = scroller.scrollHeight;
+};
+
+/** How many frames a jump to the bottom keeps following the list as its rows measure. */
+const SETTLE_FRAMES = 30;
 
 /** Pixels from the bottom that still count as at the bottom. */
 const AT_BOTTOM_PX = 24;
@@ -197,7 +201,6 @@ function useOwnSends(
   rows: FeedRowShape[],
   messages: Map<number, Message>,
   atBottom: boolean,
-  virtuoso: React.RefObject<VirtuosoHandle | null>,
   scroller: HTMLElement | null,
 ) {
   const [belowFold, setBelowFold] = useState(false);
@@ -209,8 +212,17 @@ function useOwnSends(
   const scrollDown = useCallback(() => {
     stuck.current = true;
     setBelowFold(false);
-    toBottom(virtuoso.current);
-  }, [virtuoso]);
+    // A jump from far up lands on estimated heights; the rows drawn there then
+    // measure differently, so follow for a few frames until the end holds.
+    let frames = SETTLE_FRAMES;
+    const follow = () => {
+      if (!scroller || !stuck.current) return;
+      toBottom(scroller);
+      const gap = scroller.scrollHeight - scroller.scrollTop - scroller.clientHeight;
+      if (gap > 1 && --frames > 0) requestAnimationFrame(follow);
+    };
+    follow();
+  }, [scroller]);
 
   useLayoutEffect(() => {
     const before = known.current;
@@ -225,10 +237,8 @@ function useOwnSends(
       else setBelowFold(true);
     }
     // Every change under a reader stuck at the bottom (an echo replaced, a row measured) keeps them there.
-    if (stuck.current && last !== undefined && !before.has(last.id)) {
-      toBottom(virtuoso.current);
-    }
-  }, [rows, messages, virtuoso]);
+    if (stuck.current && last !== undefined && !before.has(last.id)) toBottom(scroller);
+  }, [rows, messages, scroller]);
 
   // Reaching the bottom answers the notice.
   useEffect(() => {
@@ -237,14 +247,15 @@ function useOwnSends(
 
   // Rows growing under a stuck reader (an echo replaced by the server's rendering, an
   // image loaded) keep them at the bottom too.
+  // (The list's own parts: its header, rows and footer inside the viewport it fills.)
   useEffect(() => {
     if (!scroller) return;
     const follow = new ResizeObserver(() => {
-      if (stuck.current) toBottom(virtuoso.current);
+      if (stuck.current) toBottom(scroller);
     });
-    for (const child of Array.from(scroller.children)) follow.observe(child);
+    for (const part of Array.from(scroller.querySelectorAll(':scope > * > *'))) follow.observe(part);
     return () => follow.disconnect();
-  }, [scroller, virtuoso]);
+  }, [scroller]);
 
   // The reader scrolling (wheel, touch, keys) is the only thing that unsticks.
   useEffect(() => {
