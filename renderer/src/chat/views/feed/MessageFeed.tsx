@@ -253,7 +253,8 @@ function useOwnSends(
     const follow = new ResizeObserver(() => {
       if (stuck.current) toBottom(scroller);
     });
-    for (const part of Array.from(scroller.querySelectorAll(':scope > * > *'))) follow.observe(part);
+    for (const part of Array.from(scroller.querySelectorAll(':scope > * > *')))
+      follow.observe(part);
     return () => follow.disconnect();
   }, [scroller]);
 
