@@ -1,3 +1,4 @@
+import { userIdsWhoCanAccess } from '../user-access/index.js';
 import type { AppContext, Tx } from '../core/context.js';
 import { badRequest } from '../core/errors.js';
 import { removeStoredFile, writeStoredFiles } from '../core/file-store.js';
@@ -25,7 +26,7 @@ function emitAvatarChange(ctx: AppContext, tx: Tx, userId: number): void {
   if (user.is_bot) emitBotUpdate(ctx, tx, user, { avatar_url: url });
   tx.emit({
     type: 'realm_user',
-    users: activeUserIds(ctx.db),
+    users: userIdsWhoCanAccess(ctx, user.id),
     payload: {
       type: 'realm_user',
       op: 'update',

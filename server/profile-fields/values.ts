@@ -1,3 +1,4 @@
+import { userIdsWhoCanAccess } from '../user-access/index.js';
 import type { AppContext, Tx } from '../core/context.js';
 import { badRequest } from '../core/errors.js';
 import { profileFieldById } from '../db/queries/profile-fields.js';
@@ -61,7 +62,7 @@ export function emitValueChange(
 ): void {
   tx.emit({
     type: 'realm_user',
-    users: activeUserIds(ctx.db),
+    users: userIdsWhoCanAccess(ctx, userId),
     payload: {
       type: 'realm_user',
       op: 'update',

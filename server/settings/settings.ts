@@ -1,3 +1,4 @@
+import { userIdsWhoCanAccess } from '../user-access/index.js';
 import type { AppContext, Tx } from '../core/context.js';
 import { ApiError, badRequest } from '../core/errors.js';
 import { activeAdminIds } from '../db/queries/bots.js';
@@ -162,7 +163,7 @@ export async function changeSettings(
       emitSettingChange(tx, user.id, email, 'timezone', change.timezone);
       tx.emit({
         type: 'realm_user',
-        users: activeUserIds(ctx.db),
+        users: userIdsWhoCanAccess(ctx, user.id),
         payload: {
           type: 'realm_user',
           op: 'update',
@@ -248,7 +249,7 @@ function emitEmailVisibilityChange(
 ): void {
   const gained: number[] = [];
   const lost: number[] = [];
-  for (const id of activeUserIds(ctx.db)) {
+  for (const id of userIdsWhoCanAccess(ctx, after.id)) {
     if (id === after.id) continue;
     const viewer = userById(ctx.db, id);
     if (!viewer) continue;
@@ -270,7 +271,7 @@ function emitEmailVisibilityChange(
   if (oldEmail !== newEmail) {
     tx.emit({
       type: 'realm_user',
-      users: activeUserIds(ctx.db),
+      users: userIdsWhoCanAccess(ctx, after.id),
       payload: {
         type: 'realm_user',
         op: 'update',
@@ -280,7 +281,7 @@ function emitEmailVisibilityChange(
     // The avatar event Zulip sends with it (notify_avatar_url_change): always a URL.
     tx.emit({
       type: 'realm_user',
-      users: activeUserIds(ctx.db),
+      users: userIdsWhoCanAccess(ctx, after.id),
       payload: {
         type: 'realm_user',
         op: 'update',

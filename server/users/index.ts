@@ -7,6 +7,12 @@ export {
   formatBot,
   noSuchBot,
 } from './bot-records.js';
+export {
+  emitAccessGained,
+  emitAccessLost,
+  peersBeforeChange,
+  realmUserUpdateAudience,
+} from './access-events.js';
 export { createBot, type NewBotInput, visibleBots } from './bots.js';
 export { apiEmail, avatarUrl, canSeeDeliveryEmail } from './format.js';
 export { accountWords, isStrongPassword } from './passwords.js';
@@ -31,6 +37,7 @@ export {
   type SystemBotKind,
 } from './system-bots.js';
 export {
+  accessReadableUser,
   accessUserByEmail,
   accessUserById,
   accountCredentials,

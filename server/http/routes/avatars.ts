@@ -1,5 +1,6 @@
 import {
   hearthIconPng,
+  unknownUserAvatarPng,
   removeOwnAvatar,
   setOwnAvatar,
   userAvatarImage,
@@ -41,4 +42,13 @@ export const avatarRoutes = [
       handler: () => hearthIconPng(),
     }),
   ),
+  publicRoute({
+    method: 'GET',
+    path: '/static/images/unknown-user-avatar.png',
+    atRoot: true,
+    auth: 'none',
+    rateLimitExempt: true,
+    params: {},
+    handler: () => unknownUserAvatarPng(),
+  }),
 ];
