@@ -1,4 +1,3 @@
-import { userIdsWhoCanAccess } from '../user-access/index.js';
 import type { AppContext, Tx } from '../core/context.js';
 import { badRequest } from '../core/errors.js';
 import { profileFieldById } from '../db/queries/profile-fields.js';
@@ -8,9 +7,9 @@ import {
   writeProfileValue,
 } from '../db/queries/profile-values.js';
 import type { UserRow } from '../db/queries/users.js';
-import { activeUserIds } from '../db/queries/users.js';
 import { renderContent } from '../markdown/index.js';
 import { isAdmin, requireRole } from '../shared/roles.js';
+import { userIdsWhoCanAccess } from '../user-access/index.js';
 import { checkValue, type ProfileValueInput } from './rules.js';
 import { FieldType } from './state.js';
 

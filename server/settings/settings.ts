@@ -1,9 +1,7 @@
-import { userIdsWhoCanAccess } from '../user-access/index.js';
 import type { AppContext, Tx } from '../core/context.js';
 import { ApiError, badRequest } from '../core/errors.js';
 import { activeAdminIds } from '../db/queries/bots.js';
 import {
-  activeUserIds,
   setUserPasswordHash,
   setUserSettings,
   setUserTimezone,
@@ -16,6 +14,7 @@ import { hashPassword, verifyPassword } from '../shared/credentials.js';
 import { loadRealm } from '../shared/realm.js';
 import { isAdmin, requireRole } from '../shared/roles.js';
 import { mergeUserSettings, type UserSettings } from '../shared/user-settings.js';
+import { userIdsWhoCanAccess } from '../user-access/index.js';
 import {
   accountWords,
   apiEmail,

@@ -203,7 +203,8 @@ export function addSubscriptions(
 
 const streamsByUser = (changes: SubscriptionChange[]) => {
   const map = new Map<number, number[]>();
-  for (const { user, stream } of changes) map.set(user.id, [...(map.get(user.id) ?? []), stream.id]);
+  for (const { user, stream } of changes)
+    map.set(user.id, [...(map.get(user.id) ?? []), stream.id]);
   return map;
 };
 

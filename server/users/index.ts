@@ -1,4 +1,11 @@
 /** Users and bots: lookup, formatting, settings, create, update, (de)activate, the Notification Bot. */
+
+export {
+  emitAccessGained,
+  emitAccessLost,
+  peersBeforeChange,
+  realmUserUpdateAudience,
+} from './access-events.js';
 export {
   accessBotById,
   botServiceRecords,
@@ -7,12 +14,6 @@ export {
   formatBot,
   noSuchBot,
 } from './bot-records.js';
-export {
-  emitAccessGained,
-  emitAccessLost,
-  peersBeforeChange,
-  realmUserUpdateAudience,
-} from './access-events.js';
 export { createBot, type NewBotInput, visibleBots } from './bots.js';
 export { apiEmail, avatarUrl, canSeeDeliveryEmail } from './format.js';
 export { accountWords, isStrongPassword } from './passwords.js';

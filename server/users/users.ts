@@ -16,7 +16,6 @@ import { activeAccountNamed, setBotOwner } from '../db/queries/bots.js';
 import { maxMessageId } from '../db/queries/messages.js';
 import { allProfileValues, profileValuesOf } from '../db/queries/profile-values.js';
 import {
-  activeUserIds,
   allUsers,
   botsOwnedBy,
   countActiveOwners,
@@ -36,7 +35,6 @@ import {
   writeProfileData,
 } from '../profile-fields/index.js';
 import { checkEmailAllowedInRealm } from '../realm-domains/index.js';
-import { canAccessUser, userAccessCheck } from '../user-access/index.js';
 import { generateApiKey, hashPassword } from '../shared/credentials.js';
 import { MAX_USER_NAME_LENGTH, MIN_USER_NAME_LENGTH } from '../shared/limits.js';
 import { loadRealm } from '../shared/realm.js';
@@ -48,6 +46,7 @@ import {
   roleValues,
   syncSystemGroups,
 } from '../shared/roles.js';
+import { canAccessUser, userAccessCheck } from '../user-access/index.js';
 import {
   emitPersonCreated,
   emitPersonDeactivated,

@@ -1,8 +1,8 @@
 import {
   hearthIconPng,
-  unknownUserAvatarPng,
   removeOwnAvatar,
   setOwnAvatar,
+  unknownUserAvatarPng,
   userAvatarImage,
 } from '../../avatars/index.js';
 import { p } from '../params.js';
