@@ -2,5 +2,5 @@
 export { userAvatarImage } from './files.js';
 export { resizeAvatar } from './images.js';
 export { removeOwnAvatar, setOwnAvatar } from './own-avatar.js';
-export { hearthIconPng } from './realm-icon.js';
+export { hearthIconPng, unknownUserAvatarPng } from './realm-icon.js';
 export { avatarFileKey } from './storage.js';

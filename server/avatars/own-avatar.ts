@@ -2,12 +2,13 @@ import type { AppContext, Tx } from '../core/context.js';
 import { badRequest } from '../core/errors.js';
 import { removeStoredFile, writeStoredFiles } from '../core/file-store.js';
 import { setAvatarSource } from '../db/queries/avatars.js';
-import { activeUserIds, type UserRow, userById } from '../db/queries/users.js';
+import { type UserRow, userById } from '../db/queries/users.js';
 import { contentTypeOf } from '../shared/content-types.js';
 import type { UploadedFile } from '../shared/files.js';
 import { MAX_AVATAR_FILE_SIZE_MIB } from '../shared/limits.js';
 import { loadRealm } from '../shared/realm.js';
 import { isAdmin } from '../shared/roles.js';
+import { userIdsWhoCanAccess } from '../user-access/index.js';
 import { avatarUrl, emitBotUpdate } from '../users/index.js';
 import { resizeAvatar } from './images.js';
 import { avatarFileKey } from './storage.js';
@@ -25,7 +26,7 @@ function emitAvatarChange(ctx: AppContext, tx: Tx, userId: number): void {
   if (user.is_bot) emitBotUpdate(ctx, tx, user, { avatar_url: url });
   tx.emit({
     type: 'realm_user',
-    users: activeUserIds(ctx.db),
+    users: userIdsWhoCanAccess(ctx, user.id),
     payload: {
       type: 'realm_user',
       op: 'update',

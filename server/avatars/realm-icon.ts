@@ -23,3 +23,22 @@ export async function hearthIconPng(): Promise<FileAnswer> {
     cacheControl: 'public, max-age=86400',
   });
 }
+
+/** A grey head and shoulders: the picture of a user one may not see (Zulip's unknown-user-avatar.png). */
+const UNKNOWN_USER_SVG = `<svg xmlns="http://www.w3.org/2000/svg" width="${AVATAR_SIZE}" height="${AVATAR_SIZE}" viewBox="0 0 100 100">
+<rect width="100" height="100" fill="#d4d4d4"/>
+<circle cx="50" cy="38" r="18" fill="#8a8a8a"/>
+<path fill="#8a8a8a" d="M16 100c0-20 15-34 34-34s34 14 34 34z"/>
+</svg>`;
+
+let unknownUser: Promise<Buffer> | undefined;
+
+/** GET /static/images/unknown-user-avatar.png (user-access/'s INACCESSIBLE_USER_AVATAR_URL). */
+export async function unknownUserAvatarPng(): Promise<FileAnswer> {
+  unknownUser ??= sharp(Buffer.from(UNKNOWN_USER_SVG)).png().toBuffer();
+  return new FileAnswer({
+    body: await unknownUser,
+    contentType: 'image/png',
+    cacheControl: 'public, max-age=86400',
+  });
+}

@@ -33,7 +33,7 @@ import { MAX_USER_GROUP_NAME_LENGTH } from '../shared/limits.js';
 import { loadRealm } from '../shared/realm.js';
 import { groupSettingNames } from '../shared/realm-settings.js';
 import { isGuest } from '../shared/roles.js';
-import { accessUserById } from '../users/index.js';
+import { accessReadableUser } from '../users/index.js';
 import { emitActivationChange, emitGroupEvent, formatGroup } from './format.js';
 import {
   apiGroupSetting,
@@ -163,7 +163,7 @@ export function isUserGroupMember(
 ): { is_user_group_member: boolean } {
   requireMemberOrAdmin(user);
   const group = groupForAccess(ctx, groupId, { allowDeactivated: false });
-  const target = accessUserById(ctx, userId, { allowBots: true });
+  const target = accessReadableUser(ctx, user, userId, { allowBots: true });
   const members = directOnly
     ? activeDirectMembers(ctx.db, group.id)
     : activeRecursiveMembers(ctx.db, group.id);

@@ -1,9 +1,29 @@
 import type { AppContext, Tx } from '../core/context.js';
 import { messageById } from '../db/queries/messages.js';
+import { subscriptionOf } from '../db/queries/streams.js';
 import { memoisePayload, type NewMessageFacts } from '../events/hub.js';
 import type { EventQueue } from '../events/queue.js';
 import { flagNames } from '../shared/flags.js';
-import { MessageFormatter } from './format.js';
+import { userAccessRestricted, userIdsWithoutAccessTo } from '../user-access/index.js';
+import { hideSender, MessageFormatter } from './format.js';
+
+/**
+ * Recipients of a new message who may not see its sender (Zulip's
+ * user_ids_without_access_to_sender in do_send_messages): only possible for
+ * a channel message whose sender is not subscribed, when user access is
+ * limited; anyone sharing a DM with the sender may see them.
+ */
+function recipientsNotSeeingSender(
+  ctx: AppContext,
+  messageId: number,
+  recipients: readonly number[],
+): ReadonlySet<number> {
+  if (!userAccessRestricted(ctx)) return new Set();
+  const row = messageById(ctx.db, messageId);
+  if (!row || row.stream_id === null) return new Set();
+  if (subscriptionOf(ctx.db, row.stream_id, row.sender_id)?.active) return new Set();
+  return userIdsWithoutAccessTo(ctx, row.sender_id, recipients);
+}
 
 /**
  * Emits the `message` event for a newly stored message. The dict is built
@@ -20,6 +40,8 @@ export function emitMessageEvent(
   local?: { queueId: string; localId: string },
   facts?: NewMessageFacts,
 ): void {
+  const audience = [...recipients];
+  const hiddenFrom = recipientsNotSeeingSender(ctx, messageId, audience);
   const variants = new Map<string, Record<string, unknown>>();
   // null: the message is gone (deleted before delivery), so there is nothing to send.
   const dictFor = (queue: EventQueue): Record<string, unknown> | null => {
@@ -39,18 +61,23 @@ export function emitMessageEvent(
   };
   tx.emit({
     type: 'message',
-    users: recipients,
+    users: audience,
     ...(facts ? { newMessage: facts } : {}),
     // Recipients with the same options and flags share one event (and its JSON).
     payload: memoisePayload(
       (queue) => {
         const o = queue.options;
         const isLocal = local !== undefined && queue.id === local.queueId;
-        return `${o.applyMarkdown}|${o.capabilities.empty_topic_name}|${flagsByUser.get(queue.userId) ?? 0}|${isLocal}`;
+        const hidden = hiddenFrom.has(queue.userId);
+        return `${o.applyMarkdown}|${o.capabilities.empty_topic_name}|${flagsByUser.get(queue.userId) ?? 0}|${isLocal}|${hidden}`;
       },
       (queue) => {
-        const message = dictFor(queue);
+        let message = dictFor(queue);
         if (!message) return null;
+        if (hiddenFrom.has(queue.userId)) {
+          message = { ...message };
+          hideSender(ctx, message);
+        }
         const event: { type: string } & Record<string, unknown> = {
           type: 'message',
           message,

@@ -20,7 +20,8 @@ import {
 import { flagNames } from '../shared/flags.js';
 import { MAX_MESSAGES_PER_FETCH } from '../shared/limits.js';
 import { loadRealm } from '../shared/realm.js';
-import { MessageFormatter } from './format.js';
+import { userAccessCheck } from '../user-access/index.js';
+import { hideSender, MessageFormatter } from './format.js';
 
 export interface MessageDictOptions {
   applyMarkdown: boolean;
@@ -80,10 +81,14 @@ export function formatMessagesForUser(
   options: MessageDictOptions,
   search: SearchQuery | null = null,
 ): MessageDict[] {
-  const dicts = new MessageFormatter(ctx).format(rows, options);
+  const formatter = new MessageFormatter(ctx);
+  const dicts = formatter.format(rows, options);
   const flags = new FlagReader(ctx.db, user.id).load(rows.map((r) => r.id));
+  const mayAccess = userAccessCheck(ctx, user);
   rows.forEach((row, i) => {
     dicts[i]!.flags = flagNames(flags.flagsOf(row));
+    const sender = formatter.user(row.sender_id);
+    if (sender && !mayAccess(sender)) hideSender(ctx, dicts[i]!);
   });
   attachEditHistory(ctx, rows, dicts);
   if (search) {

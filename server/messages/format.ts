@@ -11,12 +11,28 @@ import { topicLinks } from '../markdown/index.js';
 import { pushTo } from '../shared/collections.js';
 import { loadRealm } from '../shared/realm.js';
 import { topicForClient } from '../shared/topics.js';
+import {
+  INACCESSIBLE_USER_AVATAR_URL,
+  INACCESSIBLE_USER_NAME,
+  inaccessibleUserEmail,
+} from '../user-access/index.js';
 import { apiEmail, avatarUrl } from '../users/index.js';
 
 export interface MessageFormatOptions {
   applyMarkdown: boolean;
   /** Without it an empty topic is shown as realm_empty_topic_display_name. */
   allowEmptyTopicName: boolean;
+}
+
+/**
+ * Zulip's finalize_payload for a reader who may not see the sender (limited
+ * user access for guests): the sender's name, address and picture become
+ * the "Unknown user" ones; the id stays.
+ */
+export function hideSender(ctx: AppContext, message: Record<string, unknown>): void {
+  message.sender_full_name = INACCESSIBLE_USER_NAME;
+  message.sender_email = inaccessibleUserEmail(ctx, message.sender_id as number);
+  message.avatar_url = INACCESSIBLE_USER_AVATAR_URL;
 }
 
 /** Zulip's recipient ids, synthesized: channels and DM conversations in separate ranges. */

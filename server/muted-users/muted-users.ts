@@ -3,7 +3,7 @@ import { badRequest } from '../core/errors.js';
 import { deleteMute, insertMute, isMuted, mutesOf } from '../db/queries/muted-users.js';
 import type { UserRow } from '../db/queries/users.js';
 import { markMessagesFromSenderRead } from '../flags/index.js';
-import { accessUserById } from '../users/index.js';
+import { accessReadableUser } from '../users/index.js';
 
 /** Every change sends the user's whole new list to all of their queues, and no one else's. */
 function emitMutes(ctx: AppContext, tx: Tx, userId: number): void {
@@ -25,7 +25,10 @@ export function muteUser(
   mutedUserId: number,
 ): Record<string, never> {
   if (mutedUserId === user.id) throw badRequest('Cannot mute self');
-  const muted = accessUserById(ctx, mutedUserId, { allowBots: true, allowDeactivated: true });
+  const muted = accessReadableUser(ctx, user, mutedUserId, {
+    allowBots: true,
+    allowDeactivated: true,
+  });
   if (isMuted(ctx.db, user.id, muted.id)) throw badRequest('User already muted');
   return ctx.transaction((tx) => {
     insertMute(ctx.db, user.id, muted.id, Math.floor(ctx.now() / 1000));
@@ -41,7 +44,10 @@ export function unmuteUser(
   user: UserRow,
   mutedUserId: number,
 ): Record<string, never> {
-  const muted = accessUserById(ctx, mutedUserId, { allowBots: true, allowDeactivated: true });
+  const muted = accessReadableUser(ctx, user, mutedUserId, {
+    allowBots: true,
+    allowDeactivated: true,
+  });
   if (!isMuted(ctx.db, user.id, muted.id)) throw badRequest('User is not muted');
   return ctx.transaction((tx) => {
     deleteMute(ctx.db, user.id, muted.id);

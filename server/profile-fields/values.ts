@@ -7,9 +7,9 @@ import {
   writeProfileValue,
 } from '../db/queries/profile-values.js';
 import type { UserRow } from '../db/queries/users.js';
-import { activeUserIds } from '../db/queries/users.js';
 import { renderContent } from '../markdown/index.js';
 import { isAdmin, requireRole } from '../shared/roles.js';
+import { userIdsWhoCanAccess } from '../user-access/index.js';
 import { checkValue, type ProfileValueInput } from './rules.js';
 import { FieldType } from './state.js';
 
@@ -61,7 +61,7 @@ export function emitValueChange(
 ): void {
   tx.emit({
     type: 'realm_user',
-    users: activeUserIds(ctx.db),
+    users: userIdsWhoCanAccess(ctx, userId),
     payload: {
       type: 'realm_user',
       op: 'update',

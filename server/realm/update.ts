@@ -64,6 +64,15 @@ const everyoneAllowed = new Set<RealmGroupSetting>([
   'direct_message_permission_group',
 ]);
 
+/**
+ * Zulip's allowed_system_groups (with require_system_group): who may see all
+ * users is everyone or members, nothing finer (the web app relies on members
+ * always seeing everyone). Zulip Cloud sells it on a plan; Hearth has none.
+ */
+const allowedSystemGroups: Partial<Record<RealmGroupSetting, readonly string[]>> = {
+  can_access_all_users_group: ['role:everyone', 'role:members'],
+};
+
 /** Only owners may change these (Zulip's update_realm). */
 const ownerOnlyGroups = new Set<RealmGroupSetting>([
   'create_multiuse_invite_group',
@@ -168,6 +177,7 @@ export function updateRealm(
     const currentValue = resolveGroupSetting(ctx, current[setting]);
     const stored = checkGroupSettingValue(ctx, setting, change.new, {
       allowEverybody: everyoneAllowed.has(setting),
+      allowedSystemGroups: allowedSystemGroups[setting],
     });
     checkOldGroupSetting(ctx, change, currentValue);
     const value = resolveGroupSetting(ctx, stored);

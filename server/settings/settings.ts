@@ -3,7 +3,6 @@ import type { AppContext, Tx } from '../core/context.js';
 import { ApiError, badRequest } from '../core/errors.js';
 import { activeAdminIds } from '../db/queries/bots.js';
 import {
-  activeUserIds,
   setUserPasswordHash,
   setUserSettings,
   setUserTimezone,
@@ -16,6 +15,7 @@ import { hashPassword, verifyPassword } from '../shared/credentials.js';
 import { loadRealm } from '../shared/realm.js';
 import { isAdmin, requireRole } from '../shared/roles.js';
 import { mergeUserSettings, type UserSettings } from '../shared/user-settings.js';
+import { userIdsWhoCanAccess } from '../user-access/index.js';
 import {
   accountWords,
   apiEmail,
@@ -170,7 +170,7 @@ export async function changeSettings(
       emitSettingChange(tx, user.id, email, 'timezone', change.timezone);
       tx.emit({
         type: 'realm_user',
-        users: activeUserIds(ctx.db),
+        users: userIdsWhoCanAccess(ctx, user.id),
         payload: {
           type: 'realm_user',
           op: 'update',
@@ -256,7 +256,7 @@ function emitEmailVisibilityChange(
 ): void {
   const gained: number[] = [];
   const lost: number[] = [];
-  for (const id of activeUserIds(ctx.db)) {
+  for (const id of userIdsWhoCanAccess(ctx, after.id)) {
     if (id === after.id) continue;
     const viewer = userById(ctx.db, id);
     if (!viewer) continue;
@@ -278,7 +278,7 @@ function emitEmailVisibilityChange(
   if (oldEmail !== newEmail) {
     tx.emit({
       type: 'realm_user',
-      users: activeUserIds(ctx.db),
+      users: userIdsWhoCanAccess(ctx, after.id),
       payload: {
         type: 'realm_user',
         op: 'update',
@@ -288,7 +288,7 @@ function emitEmailVisibilityChange(
     // The avatar event Zulip sends with it (notify_avatar_url_change): always a URL.
     tx.emit({
       type: 'realm_user',
-      users: activeUserIds(ctx.db),
+      users: userIdsWhoCanAccess(ctx, after.id),
       payload: {
         type: 'realm_user',
         op: 'update',

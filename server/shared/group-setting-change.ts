@@ -51,6 +51,8 @@ export function checkGroupSettingValue(
   input: GroupSettingInput,
   options: {
     allowEverybody: boolean;
+    /** Zulip's allowed_system_groups, which implies require_system_group here. */
+    allowedSystemGroups?: readonly string[];
     /** User-group settings name a deactivated group as such; others call it invalid. */
     deactivatedGroup?: () => Error;
   },
@@ -61,15 +63,20 @@ export function checkGroupSettingValue(
     const group = groupById(ctx.db, value);
     if (!group) throw badRequest('Invalid user group');
     if (group.deactivated) throw deactivated(() => badRequest('Invalid user group'));
+    if (options.allowedSystemGroups && !group.is_system_group) throw systemGroupRequired(setting);
     if (group.name === 'role:internet') {
       throw badRequest(`'${setting}' setting cannot be set to 'role:internet' group.`);
     }
     if (group.name === 'role:everyone' && !options.allowEverybody) {
       throw badRequest(`'${setting}' setting cannot be set to 'role:everyone' group.`);
     }
+    if (options.allowedSystemGroups && !options.allowedSystemGroups.includes(group.name)) {
+      throw badRequest(`'${setting}' setting cannot be set to '${group.name}' group.`);
+    }
     // System groups are stored by name, as the defaults are.
     return group.is_system_group ? group.name : value;
   }
+  if (options.allowedSystemGroups) throw systemGroupRequired(setting);
   const members = [...new Set(value.direct_members)].sort((a, b) => a - b);
   for (const id of members) {
     const user = userById(ctx.db, id);
@@ -83,6 +90,9 @@ export function checkGroupSettingValue(
   }
   return { direct_members: members, direct_subgroups: subgroups };
 }
+
+const systemGroupRequired = (setting: string) =>
+  badRequest(`'${setting}' must be a system user group.`);
 
 /** Zulip's are_both_group_setting_values_equal (anonymous groups compare as sets). */
 export function sameGroupSetting(a: GroupSettingValue, b: GroupSettingValue): boolean {

@@ -12,7 +12,7 @@ import type { AppContext } from '../core/context.js';
 import { streamById, subscribedStreamIds, subscriptionsOfUser } from '../db/queries/streams.js';
 import type { UserRow } from '../db/queries/users.js';
 import { JsonText, jsonFieldsOf, SerialisedFields } from '../shared/json-fields.js';
-import { accessUserById } from '../users/index.js';
+import { accessReadableUser } from '../users/index.js';
 
 interface NamedJson {
   name: string;
@@ -90,7 +90,7 @@ export function subscriptionStatus(
   userId: number,
   streamId: number,
 ) {
-  const target = accessUserById(ctx, userId);
+  const target = accessReadableUser(ctx, actor, userId);
   accessChannelById(ctx, actor, streamId, { requireContentAccess: false });
   return { is_subscribed: isSubscribed(ctx, streamId, target.id) };
 }
@@ -101,7 +101,7 @@ export function subscriptionStatus(
  * see (metadata access).
  */
 export function subscribedChannelIds(ctx: AppContext, actor: UserRow, userId: number) {
-  const target = accessUserById(ctx, userId);
+  const target = accessReadableUser(ctx, actor, userId);
   const ids = subscribedStreamIds(ctx.db, target.id).filter((id) => {
     const stream = streamById(ctx.db, id);
     return stream !== undefined && !stream.is_archived && hasMetadataAccess(ctx, actor, stream);

@@ -34,7 +34,13 @@ import { type UserRow, userById } from '../db/queries/users.js';
 import { markConversationRead } from '../flags/index.js';
 import { loadRealm } from '../shared/realm.js';
 import { isAdmin, isGuest, requireRole } from '../shared/roles.js';
-import { accessUserByEmail, apiEmail } from '../users/index.js';
+import {
+  accessUserByEmail,
+  apiEmail,
+  emitAccessGained,
+  emitAccessLost,
+  peersBeforeChange,
+} from '../users/index.js';
 
 export type Principals = number[] | string[];
 
@@ -125,6 +131,11 @@ export function addSubscriptions(
   const added: SubscriptionChange[] = [];
   const already: SubscriptionChange[] = [];
   const newlyVisible = new Map<number, number[]>();
+  // Who saw whom before, for the realm_user adds of limited user access.
+  const peersBefore = peersBeforeChange(
+    ctx,
+    users.map((u) => u.id),
+  );
   for (const user of users) {
     const used = new Set(subscriptionsOfUser(ctx.db, user.id).map((s) => s.color));
     const fresh = ordered
@@ -182,12 +193,20 @@ export function addSubscriptions(
       payload: { type: 'subscription', op: 'add', subscriptions: dicts },
     });
   }
+  emitAccessGained(ctx, tx, streamsByUser(added), peersBefore, subscribers);
   for (const stream of ordered) {
     const userIds = added.filter((a) => a.stream.id === stream.id).map((a) => a.user.id);
     emitPeerChange(ctx, tx, 'peer_add', stream, userIds);
   }
   return { added, already };
 }
+
+const streamsByUser = (changes: SubscriptionChange[]) => {
+  const map = new Map<number, number[]>();
+  for (const { user, stream } of changes)
+    map.set(user.id, [...(map.get(user.id) ?? []), stream.id]);
+  return map;
+};
 
 export const COLOR = /^#([a-fA-F0-9]{3,6})$/;
 
@@ -350,6 +369,7 @@ export function removeSubscriptions(
     const userIds = removed.filter((r) => r.stream.id === stream.id).map((r) => r.user.id);
     emitPeerChange(ctx, tx, 'peer_remove', stream, userIds);
   }
+  emitAccessLost(ctx, tx, streamsByUser(removed), (streamId) => subscriberIds(ctx.db, streamId));
   return { removed, notSubscribed };
 }
 

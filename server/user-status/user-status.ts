@@ -6,7 +6,7 @@ import { checkEmoji, emojiByName, ReactionType } from '../emoji/index.js';
 import { setPresenceEnabled } from '../presence/index.js';
 import { MAX_STATUS_TEXT_LENGTH } from '../shared/limits.js';
 import { isAdmin, requireRole } from '../shared/roles.js';
-import { accessUserById } from '../users/index.js';
+import { accessReadableUser, accessUserById } from '../users/index.js';
 import { formatUserStatus, isAway, type UserStatusDict } from './state.js';
 
 /** What a status update may change; an absent field stays as it is. */
@@ -68,10 +68,10 @@ export function updateUserStatus(
 /** GET /users/{user_id}/status: `{}` for a user who never set one. */
 export function getUserStatus(
   ctx: AppContext,
-  _viewer: UserRow,
+  viewer: UserRow,
   userId: number,
 ): { status: UserStatusDict } {
-  const target = accessUserById(ctx, userId);
+  const target = accessReadableUser(ctx, viewer, userId);
   const row = userStatusOf(ctx.db, target.id);
   return { status: row ? formatUserStatus(row, isAway(target.settings)) : {} };
 }

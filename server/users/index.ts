@@ -1,4 +1,11 @@
 /** Users and bots: lookup, formatting, settings, create, update, (de)activate, the Notification Bot. */
+
+export {
+  emitAccessGained,
+  emitAccessLost,
+  peersBeforeChange,
+  realmUserUpdateAudience,
+} from './access-events.js';
 export {
   accessBotById,
   botServiceRecords,
@@ -31,6 +38,7 @@ export {
   type SystemBotKind,
 } from './system-bots.js';
 export {
+  accessReadableUser,
   accessUserByEmail,
   accessUserById,
   accountCredentials,

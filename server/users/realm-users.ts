@@ -5,6 +5,7 @@ import { tableMemo } from '../db/table-memo.js';
 import { JsonText, jsonAround } from '../shared/json-fields.js';
 import { loadRealm } from '../shared/realm.js';
 import { Role } from '../shared/roles.js';
+import { inaccessibleUserDict } from '../user-access/index.js';
 import {
   canSeeEmailAtVisibility,
   emailVisibility,
@@ -20,6 +21,7 @@ import {
 interface SerialisedPerson {
   id: number;
   isActive: boolean;
+  isBot: boolean;
   /** Bots' addresses are visible to everyone, as if visibility were "everyone". */
   visibility: number;
   before: string;
@@ -61,6 +63,7 @@ const keptPeople = tableMemo(
       return {
         id: row.id,
         isActive: row.is_active === 1,
+        isBot: row.is_bot === 1,
         visibility: row.is_bot ? EVERYONE : emailVisibility(row),
         before,
         deliveryEmail: JSON.stringify(row.delivery_email),
@@ -108,15 +111,53 @@ function withEntry(list: ListText, person: SerialisedPerson, entry: string): str
   return list.text.slice(0, place.start) + entry + list.text.slice(place.start + place.length);
 }
 
+/** What a guest with limited user access may see (Zulip's get_user_dicts_in_realm). */
+export interface LimitedAccess {
+  /** Humans the viewer may see (bots always are). */
+  accessible: ReadonlySet<number>;
+  /** Zulip's user_list_incomplete: leave the others out instead of sending placeholders. */
+  omitOthers: boolean;
+}
+
+/**
+ * A guest's lists when they may not see everyone: the users they may see as
+ * usual, then an "Unknown user" entry (active, whatever the user is) for each
+ * of the others unless the client said its user list may be incomplete.
+ */
+function limitedLists(
+  ctx: AppContext,
+  kept: KeptPeople,
+  viewer: Viewer,
+  access: LimitedAccess,
+): { active: JsonText; inactive: JsonText } {
+  const active: string[] = [];
+  const inactive: string[] = [];
+  const placeholders: string[] = [];
+  for (const person of kept.people) {
+    if (person.isBot || access.accessible.has(person.id)) {
+      (person.isActive ? active : inactive).push(entryOf(person, viewer));
+    } else if (!access.omitOthers) {
+      placeholders.push(JSON.stringify(inaccessibleUserDict(ctx, person.id)));
+    }
+  }
+  return {
+    active: new JsonText(`[${[...active, ...placeholders].join(',')}]`),
+    inactive: new JsonText(`[${inactive.join(',')}]`),
+  };
+}
+
 /**
  * realm_users and realm_non_active_users as `viewer` may see them: the lists
- * of their kind of viewer, with their own entry showing their address.
+ * of their kind of viewer, with their own entry showing their address; a
+ * guest with limited access gets `limitedLists`.
  */
 export function realmUserLists(
   ctx: AppContext,
   viewer: Viewer,
+  limited?: LimitedAccess,
 ): { active: JsonText; inactive: JsonText } {
   const kept = keptPeople(ctx);
+  if (limited) return limitedLists(ctx, kept, viewer, limited);
   const role = kindOfRole(viewer.role);
   let lists = kept.byRole.get(role);
   if (!lists) {

@@ -1,6 +1,7 @@
 import type { StateProvider } from '../events/state-provider.js';
 import { loadRealm } from '../shared/realm.js';
 import { isAdmin, isGuest, isModerator, isOwner } from '../shared/roles.js';
+import { accessibleUserIds, canAccessAllUsers } from '../user-access/index.js';
 import { visibleBots } from './bots.js';
 import { avatarUrl, formatUser } from './format.js';
 import { realmUserLists } from './realm-users.js';
@@ -8,9 +9,18 @@ import { viewerOf } from './users.js';
 
 export const realmUserState: StateProvider = {
   fetchTypes: ['realm_user'],
-  fetch(ctx, user) {
+  fetch(ctx, user, options) {
     const realm = loadRealm(ctx);
-    const people = realmUserLists(ctx, viewerOf(user));
+    const people = realmUserLists(
+      ctx,
+      viewerOf(user),
+      canAccessAllUsers(ctx, user)
+        ? undefined
+        : {
+            accessible: accessibleUserIds(ctx, user.id, { includeDeactivated: true }),
+            omitOthers: options.capabilities.user_list_incomplete,
+          },
+    );
     const self = formatUser(user, viewerOf(user), {
       emailDomain: realm.row.email_domain,
     });

@@ -16,7 +16,6 @@ import { activeAccountNamed, setBotOwner } from '../db/queries/bots.js';
 import { maxMessageId } from '../db/queries/messages.js';
 import { allProfileValues, profileValuesOf } from '../db/queries/profile-values.js';
 import {
-  activeUserIds,
   allUsers,
   botsOwnedBy,
   countActiveOwners,
@@ -47,6 +46,12 @@ import {
   roleValues,
   syncSystemGroups,
 } from '../shared/roles.js';
+import { canAccessUser, userAccessCheck } from '../user-access/index.js';
+import {
+  emitPersonCreated,
+  emitPersonDeactivated,
+  realmUserUpdateAudience,
+} from './access-events.js';
 import { canAdminBot, emitBotOwnerChange, emitBotUpdate } from './bot-records.js';
 import { apiEmail, formatUser, groupProfileValues, type Viewer } from './format.js';
 import { accountWords, isStrongPassword } from './passwords.js';
@@ -88,33 +93,20 @@ export function accessUserById(
   return user;
 }
 
-/** Everyone who may see other users' records receives user events. */
-function realmUserRecipients(ctx: AppContext): number[] {
-  return activeUserIds(ctx.db);
-}
-
-/** A realm_user event payload shaped per recipient (e-mail visibility differs by viewer). */
+/** A new account's realm_user `add` (bots and humans alike). */
 function emitPersonAdd(ctx: AppContext, tx: Tx, userId: number): void {
-  const realm = loadRealm(ctx);
-  tx.emit({
-    type: 'realm_user',
-    users: realmUserRecipients(ctx),
-    payload: (queue) => {
-      const user = userById(ctx.db, userId)!;
-      const viewer = userById(ctx.db, queue.userId) ?? null;
-      const person = formatUser(user, viewer, {
-        emailDomain: realm.row.email_domain,
-        profileValues: groupProfileValues(profileValuesOf(ctx.db, userId)),
-      });
-      return { type: 'realm_user', op: 'add', person };
-    },
-  });
+  emitPersonCreated(ctx, tx, userId);
 }
 
-function emitPersonUpdate(ctx: AppContext, tx: Tx, person: Record<string, unknown>): void {
+/** A realm_user `update` to everyone who may see the user. */
+function emitPersonUpdate(
+  ctx: AppContext,
+  tx: Tx,
+  person: { user_id: number } & Record<string, unknown>,
+): void {
   tx.emit({
     type: 'realm_user',
-    users: realmUserRecipients(ctx),
+    users: realmUserUpdateAudience(ctx, person.user_id),
     payload: { type: 'realm_user', op: 'update', person },
   });
 }
@@ -133,8 +125,10 @@ export function listUsers(
     ? groupProfileValues(allProfileValues(ctx.db))
     : undefined;
   const wanted = opts.userIds ? new Set(opts.userIds) : null;
+  // Zulip's GET /users declares user_list_incomplete: users hidden from a guest are left out.
+  const mayAccess = userAccessCheck(ctx, actor);
   const members = allUsers(ctx.db)
-    .filter((u) => !wanted || wanted.has(u.id))
+    .filter((u) => (!wanted || wanted.has(u.id)) && mayAccess(u))
     .map((u) =>
       formatUser(u, viewerOf(actor), {
         emailDomain: realm.row.email_domain,
@@ -159,6 +153,24 @@ export function getUser(
   });
 }
 
+/**
+ * Zulip's access_user_by_id with for_admin=False: the user, if `actor` may
+ * see them (limited user access for guests), else "Insufficient permission".
+ */
+export function accessReadableUser(
+  ctx: AppContext,
+  actor: UserRow,
+  id: number,
+  opts: { allowBots?: boolean; allowDeactivated?: boolean } = {},
+): UserRow {
+  return checkReadable(ctx, actor, accessUserById(ctx, id, opts));
+}
+
+function checkReadable(ctx: AppContext, actor: UserRow, target: UserRow): UserRow {
+  if (!canAccessUser(ctx, actor, target)) throw insufficientPermission();
+  return target;
+}
+
 /** GET /users/{user_id}: any user, bots and deactivated users included. */
 export function getUserById(
   ctx: AppContext,
@@ -166,7 +178,7 @@ export function getUserById(
   id: number,
   opts: { includeCustomProfileFields: boolean },
 ) {
-  const target = accessUserById(ctx, id, { allowBots: true, allowDeactivated: true });
+  const target = accessReadableUser(ctx, actor, id, { allowBots: true, allowDeactivated: true });
   return getUser(ctx, actor, target, opts);
 }
 
@@ -177,7 +189,7 @@ export function getUserByEmail(
   email: string,
   opts: { includeCustomProfileFields: boolean },
 ) {
-  return getUser(ctx, actor, accessUserByEmail(ctx, actor, email), opts);
+  return getUser(ctx, actor, checkReadable(ctx, actor, accessUserByEmail(ctx, actor, email)), opts);
 }
 
 /** GET /users/me: the caller's own record, with the newest message id (Zulip's max_message_id). */
@@ -372,7 +384,8 @@ export function updateUserByEmail(
  */
 function setActivation(ctx: AppContext, tx: Tx, target: UserRow, active: boolean): void {
   setUserActive(ctx.db, target.id, active);
-  emitPersonUpdate(ctx, tx, { user_id: target.id, is_active: active });
+  if (active) emitPersonUpdate(ctx, tx, { user_id: target.id, is_active: true });
+  else emitPersonDeactivated(ctx, tx, target.id);
   emitSubscriberActivation(ctx, tx, target.id, active ? 'peer_add' : 'peer_remove');
   if (target.is_bot) emitBotUpdate(ctx, tx, target, { is_active: active });
 }

@@ -2,6 +2,7 @@ import {
   hearthIconPng,
   removeOwnAvatar,
   setOwnAvatar,
+  unknownUserAvatarPng,
   userAvatarImage,
 } from '../../avatars/index.js';
 import { p } from '../params.js';
@@ -41,4 +42,13 @@ export const avatarRoutes = [
       handler: () => hearthIconPng(),
     }),
   ),
+  publicRoute({
+    method: 'GET',
+    path: '/static/images/unknown-user-avatar.png',
+    atRoot: true,
+    auth: 'none',
+    rateLimitExempt: true,
+    params: {},
+    handler: () => unknownUserAvatarPng(),
+  }),
 ];

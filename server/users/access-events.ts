@@ -1,0 +1,199 @@
+import type { AppContext, Tx } from '../core/context.js';
+import { profileValuesOf } from '../db/queries/profile-values.js';
+import { channelPeerIds, dmPeerIds } from '../db/queries/user-access.js';
+import { activeUserIds, userById } from '../db/queries/users.js';
+import { loadRealm } from '../shared/realm.js';
+import { isGuest } from '../shared/roles.js';
+import {
+  canAccessAllUsers,
+  conversationPeerIds,
+  INACCESSIBLE_USER_NAME,
+  inaccessibleUserDict,
+  userAccessRestricted,
+  userIdsWhoCanAccess,
+  usersSeeingEveryone,
+} from '../user-access/index.js';
+import { formatUser, groupProfileValues } from './format.js';
+
+/**
+ * Who hears realm_user events, under Zulip's limited user access for guests:
+ * only those who may see the user (`user-access/`). The builders of the
+ * events stay with the operations; these functions only choose audiences.
+ */
+
+/** The audience of a realm_user `update` about `userId` (Zulip's get_user_ids_who_can_access_user). */
+export const realmUserUpdateAudience = (ctx: AppContext, userId: number): number[] =>
+  userIdsWhoCanAccess(ctx, userId);
+
+/** realm_user `add` with `userId`'s dict as each recipient may see it. */
+export function emitPersonAddTo(ctx: AppContext, tx: Tx, userId: number, users: number[]): void {
+  if (users.length === 0) return;
+  const realm = loadRealm(ctx);
+  tx.emit({
+    type: 'realm_user',
+    users,
+    payload: (queue) => {
+      const user = userById(ctx.db, userId)!;
+      const viewer = userById(ctx.db, queue.userId) ?? null;
+      const person = formatUser(user, viewer, {
+        emailDomain: realm.row.email_domain,
+        profileValues: groupProfileValues(profileValuesOf(ctx.db, userId)),
+      });
+      return { type: 'realm_user', op: 'add', person };
+    },
+  });
+}
+
+/**
+ * A new account (Zulip's notify_created_user): everyone who may see it gets
+ * its dict; when access is limited, guests get an "Unknown user" add
+ * instead, which clients declaring user_list_incomplete do not get at all.
+ */
+export function emitPersonCreated(ctx: AppContext, tx: Tx, userId: number): void {
+  const user = userById(ctx.db, userId)!;
+  const everyone = activeUserIds(ctx.db);
+  if (user.is_bot || !userAccessRestricted(ctx)) {
+    emitPersonAddTo(ctx, tx, userId, everyone);
+    return;
+  }
+  const withAccess: number[] = [];
+  const withoutAccess: number[] = [];
+  for (const id of everyone) {
+    const viewer = userById(ctx.db, id)!;
+    // As Zulip, this assumes the setting is everyone or members: guests lack access.
+    (canAccessAllUsers(ctx, viewer) ? withAccess : withoutAccess).push(id);
+  }
+  emitPersonAddTo(ctx, tx, userId, withAccess);
+  if (withoutAccess.length > 0) {
+    const placeholder = inaccessibleUserDict(ctx, userId);
+    tx.emit({
+      type: 'realm_user',
+      users: withoutAccess,
+      payload: (queue) =>
+        queue.options.capabilities.user_list_incomplete
+          ? null
+          : { type: 'realm_user', op: 'add', person: placeholder },
+    });
+  }
+}
+
+/** realm_user `remove` telling `users` that `userId` is now an unknown user to them. */
+function emitPersonHidden(tx: Tx, userId: number, users: number[]): void {
+  if (users.length === 0) return;
+  tx.emit({
+    type: 'realm_user',
+    users,
+    payload: {
+      type: 'realm_user',
+      op: 'remove',
+      person: { user_id: userId, full_name: INACCESSIBLE_USER_NAME },
+    },
+  });
+}
+
+/** Whom each of some users shared a conversation with, taken before their subscriptions change. */
+export type PeersBefore = Map<number, Set<number>>;
+
+export function peersBeforeChange(ctx: AppContext, userIds: Iterable<number>): PeersBefore | null {
+  if (!userAccessRestricted(ctx)) return null;
+  const before: PeersBefore = new Map();
+  for (const id of userIds) before.set(id, conversationPeerIds(ctx, id));
+  return before;
+}
+
+const union = (sets: Iterable<Iterable<number>>) => {
+  const all = new Set<number>();
+  for (const set of sets) for (const id of set) all.add(id);
+  return all;
+};
+
+/**
+ * After users joined channels (Zulip's
+ * send_user_creation_events_on_adding_subscriptions): subscribers who could
+ * not see a joining user get their realm_user `add`, and a joining guest
+ * gets an `add` for each subscriber newly shared with them.
+ */
+export function emitAccessGained(
+  ctx: AppContext,
+  tx: Tx,
+  joined: Map<number, number[]>,
+  before: PeersBefore | null,
+  subscribersOf: (streamId: number) => number[],
+): void {
+  if (!before) return;
+  const seeEveryone = new Set(usersSeeingEveryone(ctx));
+  for (const [userId, streamIds] of joined) {
+    const user = userById(ctx.db, userId)!;
+    const peers = before.get(userId) ?? new Set<number>();
+    const inJoined = union(streamIds.map(subscribersOf));
+    const newlySeeing = [...inJoined].filter(
+      (id) => !seeEveryone.has(id) && !peers.has(id) && id !== userId,
+    );
+    emitPersonAddTo(ctx, tx, userId, newlySeeing);
+    if (isGuest(user)) {
+      for (const id of inJoined) {
+        if (!peers.has(id) && id !== userId) emitPersonAddTo(ctx, tx, id, [userId]);
+      }
+    }
+  }
+}
+
+/**
+ * After users left channels (Zulip's
+ * send_user_remove_events_on_removing_subscriptions): subscribers who may
+ * no longer see a leaving user get a realm_user `remove`, and a leaving guest
+ * gets one for each subscriber they no longer share anything with.
+ */
+export function emitAccessLost(
+  ctx: AppContext,
+  tx: Tx,
+  left: Map<number, number[]>,
+  subscribersOf: (streamId: number) => number[],
+): void {
+  if (!userAccessRestricted(ctx)) return;
+  const seeEveryone = new Set(usersSeeingEveryone(ctx));
+  for (const [userId, streamIds] of left) {
+    const user = userById(ctx.db, userId)!;
+    const peers = conversationPeerIds(ctx, userId);
+    const inLeft = union(streamIds.map(subscribersOf));
+    emitPersonHidden(
+      tx,
+      userId,
+      [...inLeft].filter((id) => !seeEveryone.has(id) && !peers.has(id) && id !== userId),
+    );
+    if (isGuest(user)) {
+      for (const id of inLeft) {
+        if (!peers.has(id) && id !== userId) emitPersonHidden(tx, id, [userId]);
+      }
+    }
+  }
+}
+
+/**
+ * A deactivation's realm_user events (Zulip's
+ * send_events_for_user_deactivation): `update` is_active false to those who
+ * still may see the user (everyone unless access is limited; then
+ * non-guests and DM partners), `remove` to channel peers who only saw them
+ * through a channel. Runs after the account is marked inactive.
+ */
+export function emitPersonDeactivated(ctx: AppContext, tx: Tx, userId: number): void {
+  const update = {
+    type: 'realm_user',
+    op: 'update',
+    person: { user_id: userId, is_active: false },
+  };
+  const user = userById(ctx.db, userId)!;
+  if (user.is_bot || !userAccessRestricted(ctx)) {
+    tx.emit({ type: 'realm_user', users: activeUserIds(ctx.db), payload: update });
+    return;
+  }
+  const withAccess = new Set(usersSeeingEveryone(ctx));
+  for (const id of dmPeerIds(ctx.db, userId, false)) withAccess.add(id);
+  withAccess.delete(userId);
+  tx.emit({ type: 'realm_user', users: [...withAccess], payload: update });
+  emitPersonHidden(
+    tx,
+    userId,
+    channelPeerIds(ctx.db, userId).filter((id) => !withAccess.has(id) && id !== userId),
+  );
+}
