@@ -7,6 +7,8 @@ import { describeNarrow, dmKey } from '../data/narrow.js';
 import { useChat, useChatActions, useChatStore } from '../data/store-context.js';
 import { UserCardHost } from '../people/UserCardHost.js';
 import { UserList } from '../people/UserList.js';
+import { applyAppearance } from '../settings/appearance.js';
+import { SettingsOverlay } from '../settings/SettingsOverlay.js';
 import { linkEmojiSprites } from '../ui/emoji-sprites.js';
 import { ConnectionBanner } from './ConnectionBanner.js';
 import { FeedView } from './FeedView.js';
@@ -50,6 +52,7 @@ export function ChatShell({ onLogOut }: { onLogOut: () => void }) {
   const [usersOpen, setUsersOpen] = useState(false);
   const [browserOpen, setBrowserOpen] = useState(false);
   const [helpOpen, setHelpOpen] = useState(false);
+  const [settingsOpen, setSettingsOpen] = useState(false);
   const searchInput = useRef<HTMLInputElement>(null);
   const main = useRef<HTMLElement>(null);
 
@@ -72,6 +75,7 @@ export function ChatShell({ onLogOut }: { onLogOut: () => void }) {
   const [permission, refreshPermission] = useNotificationPermission();
   useDesktopNotifications(store, permission);
   useTitle(route);
+  useAppearance();
 
   const activeChannelId = narrow === null ? null : resolveChannelId(narrow, store.getState());
 
@@ -144,6 +148,7 @@ export function ChatShell({ onLogOut }: { onLogOut: () => void }) {
         <UserMenu
           onLogOut={onLogOut}
           onShowShortcuts={() => setHelpOpen(true)}
+          onOpenSettings={() => setSettingsOpen(true)}
           notifications={permission}
           onNotificationsChanged={refreshPermission}
         />
@@ -185,8 +190,22 @@ export function ChatShell({ onLogOut }: { onLogOut: () => void }) {
       <ChannelBrowser open={browserOpen} onClose={() => setBrowserOpen(false)} />
       <UserCardHost />
       <ShortcutsHelp open={helpOpen} onClose={() => setHelpOpen(false)} />
+      {settingsOpen && (
+        <SettingsOverlay
+          section="profile"
+          onClose={() => setSettingsOpen(false)}
+          notifications={permission}
+          onNotificationsChanged={refreshPermission}
+        />
+      )}
     </div>
   );
+}
+
+/** The display settings on the page, now and after every change (this tab's or another's). */
+function useAppearance() {
+  const settings = useChat((s) => s.settings);
+  useEffect(() => applyAppearance(settings), [settings]);
 }
 
 function RealmName() {
