@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { Policy, topicPolicy } from '../channels/channel-model.js';
 import type { ChatState, ChatStore, Message } from '../data/model.js';
 import { dmParticipants, participantNames } from './feed/conversation.js';
 import { dmNarrow, topicNarrow } from './narrows.js';
@@ -67,12 +68,9 @@ export function notifyChoice(message: Message, state: ChatState): NotifyChoice {
     if (wildcard) Object.assign(choice, personal);
   }
   if (sub?.is_muted) return choice;
-  const followed = state.userTopics.some(
-    (t) =>
-      t.stream_id === message.stream_id &&
-      t.visibility_policy === 3 &&
-      t.topic_name.toLowerCase() === message.subject.toLowerCase(),
-  );
+  const followed =
+    message.stream_id !== undefined &&
+    topicPolicy(state.userTopics, message.stream_id, message.subject) === Policy.followed;
   const channelDesktop =
     typeof sub?.desktop_notifications === 'boolean'
       ? sub.desktop_notifications
