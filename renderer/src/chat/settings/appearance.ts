@@ -3,8 +3,8 @@
  * `web_font_size_px`, `emojiset`), applied to <html>: `data-color-scheme`
  * (always set, "light" or "dark": the chat's stylesheets pick their colours
  * by it), the root font size, and `data-emojiset="text"`. The scheme chosen
- * is remembered in this browser, so the next page load (the log-in page
- * too, before register answers) starts in it; `boot.ts` applies it first.
+ * is remembered in this browser until log-out, so the next page load
+ * starts in it before register answers; `boot.ts` applies it first.
  */
 import { ColorScheme, effectiveScheme, rootFontSizePx } from './settings-model.js';
 
@@ -52,8 +52,17 @@ export function applyAppearance(settings: Record<string, unknown>): void {
   else delete root.dataset.emojiset;
 }
 
-/** Back to the browser's own look (log-out: the log-in page is nobody's). */
+/**
+ * Back to the browser's own look, the choice forgotten (log-out: the log-in
+ * page is nobody's, and a log-out leaves nothing of the person in the browser).
+ */
 export function resetAppearance(): void {
+  try {
+    localStorage.removeItem(SCHEME_KEY);
+  } catch {
+    // Nothing was stored.
+  }
+  applyScheme(ColorScheme.automatic);
   const root = document.documentElement;
   root.style.fontSize = '';
   delete root.dataset.emojiset;

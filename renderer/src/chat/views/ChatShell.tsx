@@ -10,7 +10,7 @@ import { useChat, useChatActions, useChatStore } from '../data/store-context.js'
 import { requestMessageCommand } from '../message-actions/message-commands.js';
 import { UserCardHost } from '../people/UserCardHost.js';
 import { UserList } from '../people/UserList.js';
-import { applyAppearance } from '../settings/appearance.js';
+import { applyAppearance, resetAppearance } from '../settings/appearance.js';
 import { SettingsOverlay } from '../settings/SettingsOverlay.js';
 import { actionFailure, reportActionError } from '../ui/action-errors.js';
 import { linkEmojiSprites } from '../ui/emoji-sprites.js';
@@ -169,7 +169,10 @@ export function ChatShell({ onLogOut }: { onLogOut: () => void }) {
           <Icon name="users" size={22} />
         </button>
         <UserMenu
-          onLogOut={onLogOut}
+          onLogOut={() => {
+            resetAppearance();
+            onLogOut();
+          }}
           onShowShortcuts={() => setHelpOpen(true)}
           onOpenSettings={() => setSettingsOpen(true)}
           notifications={permission}
