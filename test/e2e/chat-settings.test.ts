@@ -148,6 +148,27 @@ describe('personal settings', { timeout: 60_000 }, () => {
       .toBe('they/them');
   });
 
+  it('sets your status from the profile; the other tab shows it', async () => {
+    await overlay().getByRole('button', { name: 'Set status' }).click();
+    const form = page.getByRole('dialog', { name: 'Set status' });
+    await expect.poll(() => form.isVisible(), WAIT).toBe(true);
+    await form.getByRole('button', { name: /In a meeting/ }).click();
+    await form.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => form.count(), WAIT).toBe(0);
+    // The settings stay open under it, showing the new status.
+    await expect
+      .poll(() => overlay().locator('.settings-status-now').textContent(), WAIT)
+      .toContain('In a meeting');
+    expect(
+      (await t.as('owner').get(`/users/${t.accounts.member.id}/status`)).body.status,
+    ).toMatchObject({ status_text: 'In a meeting', emoji_name: 'calendar' });
+    await openSettings(other);
+    await expect
+      .poll(() => overlay(other).locator('.settings-status-now').textContent(), WAIT)
+      .toContain('In a meeting');
+    await closeSettings(other);
+  });
+
   it('marks you away, and the other tab sees it', async () => {
     const away = async () =>
       (await t.as('owner').get(`/users/${t.accounts.member.id}/status`)).body.status.away ?? false;
