@@ -224,11 +224,23 @@ describe('keyboard shortcuts', { timeout: 60_000 }, () => {
       .poll(() => picture.evaluate((img) => (img as HTMLImageElement).naturalWidth), WAIT)
       .toBe(320);
     await chatShot(page, 'shortcuts-image-viewer');
+    await page.setViewportSize({ width: 360, height: 740 });
+    await page.emulateMedia({ colorScheme: 'dark' });
+    expect(await scrollsSideways(page)).toBe(false);
+    await chatShot(page, 'shortcuts-image-viewer-phone-dark');
+    await page.setViewportSize({ width: 1280, height: 860 });
+    await page.emulateMedia({ colorScheme: 'light' });
     await page.keyboard.press('Escape');
     await expect.poll(() => viewer.count(), WAIT).toBe(0);
   });
 
-  it('Esc with nothing open goes to the home view', async () => {
+  it('Esc closes an open menu first, and with nothing open goes to the home view', async () => {
+    const before = await hash();
+    await page.locator('.user-menu-button').click();
+    await expect.poll(() => page.getByRole('menu', { name: 'Account' }).count(), WAIT).toBe(1);
+    await page.keyboard.press('Escape');
+    await expect.poll(() => page.getByRole('menu', { name: 'Account' }).count(), WAIT).toBe(0);
+    expect(await hash()).toBe(before);
     await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
     await page.keyboard.press('Escape');
     await expect.poll(hash, WAIT).toBe('#inbox');

@@ -132,7 +132,8 @@ export function useShortcuts(handlers: ShortcutHandlers): void {
           event.preventDefault();
           return;
         }
-        if (document.querySelector('dialog[open]')) return;
+        // An open dialog or menu closes itself (the account menu listens for Esc too).
+        if (document.querySelector('dialog[open], [role="menu"]')) return;
         h.escape();
         return;
       }
