@@ -24,7 +24,7 @@ const STATIC_FILES = ['index.html', 'styles.css', 'icon.svg'];
  * out of styles.css: copied beside index.html (the chat bundles them through
  * chat.css's `@import`).
  */
-const OPTIONAL_STATIC_FILES = ['tokens.css'];
+const OPTIONAL_STATIC_FILES = ['tokens.css', 'tokens-dark.css'];
 /** The chat's files go into their own folder, served at /chat/<name>. */
 export const CHAT_DIR = 'chat';
 /** Copied into the chat's folder as they are. */

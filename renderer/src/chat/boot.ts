@@ -13,7 +13,11 @@ import { firstWindowParams } from './data/feed-window.js';
 import { REGISTER_PARAMS } from './data/register-params.js';
 import { hasSession, sessionApi } from './data/session.js';
 import { initialChatState } from './data/state.js';
+import { startColorScheme } from './settings/appearance.js';
 import { routeFromHash } from './views/routes.js';
+
+// Before the stylesheet applies: the page starts light or dark as the person last chose.
+startColorScheme();
 
 if (hasSession()) {
   const api = sessionApi();

@@ -113,7 +113,11 @@ describe('the page’s first script', () => {
   const boot = async (csrf: string | null, hash = '', handler?: Handler) => {
     const calls: Call[] = [];
     vi.stubGlobal('location', { origin: 'http://chat.test', hash });
-    vi.stubGlobal('document', { cookie: csrf ? `theme=dark; hearth_csrf=${csrf}` : 'theme=dark' });
+    vi.stubGlobal('document', {
+      cookie: csrf ? `theme=dark; hearth_csrf=${csrf}` : 'theme=dark',
+      // It sets the colour scheme first (settings/appearance.ts).
+      documentElement: { dataset: {} },
+    });
     const answer: Handler = (call) =>
       call.path === '/register' ? success({ queue_id: 'early' }) : messagesAnswer();
     vi.stubGlobal('fetch', fakeFetch(handler ?? answer, calls));

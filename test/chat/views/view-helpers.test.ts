@@ -9,7 +9,7 @@ import { initialChatState } from '../../../renderer/src/chat/data/state.js';
 import { groupChannels, sortChannels } from '../../../renderer/src/chat/views/channel-order.js';
 import { feedRows } from '../../../renderer/src/chat/views/feed/conversation.js';
 import { groupsOf } from '../../../renderer/src/chat/views/feed/my-groups.js';
-import { shouldNotify } from '../../../renderer/src/chat/views/notifications.js';
+import { notifyChoice } from '../../../renderer/src/chat/views/notifications.js';
 import { routeFromHash } from '../../../renderer/src/chat/views/routing.js';
 import { directConversations } from '../../../renderer/src/chat/views/sidebar/DirectList.js';
 import { formatDay } from '../../../renderer/src/chat/views/time.js';
@@ -299,19 +299,43 @@ describe('sidebar helpers', () => {
   });
 });
 
-describe('shouldNotify', () => {
+describe('notifyChoice', () => {
+  const shows = (message: Message, patch: Partial<ChatState> = {}) =>
+    notifyChoice(message, stateWith(patch));
+  const both = { desktop: true, sound: true };
+  const none = { desktop: false, sound: false };
+
   it('notifies DMs and mentions from others that are unread', () => {
-    expect(shouldNotify(dmMessage(1, 2, [2, ME]), ME)).toBe(true);
-    const mention = { ...channelMessage(2, 2, 5, 'a'), flags: ['mentioned'] };
-    expect(shouldNotify(mention, ME)).toBe(true);
+    expect(shows(dmMessage(1, 2, [2, ME]))).toEqual(both);
+    expect(shows({ ...channelMessage(2, 2, 5, 'a'), flags: ['mentioned'] })).toEqual(both);
     const wildcard = { ...channelMessage(3, 2, 5, 'a'), flags: ['stream_wildcard_mentioned'] };
-    expect(shouldNotify(wildcard, ME)).toBe(true);
+    expect(shows(wildcard)).toEqual(both);
   });
 
-  it('stays quiet for plain channel messages, your own, and read ones', () => {
-    expect(shouldNotify(channelMessage(1, 2, 5, 'a'), ME)).toBe(false);
-    expect(shouldNotify(dmMessage(2, ME, [2, ME]), ME)).toBe(false);
-    expect(shouldNotify({ ...dmMessage(3, 2, [2, ME]), flags: ['read'] }, ME)).toBe(false);
+  it('stays quiet for plain channel messages, your own, read ones and muted senders', () => {
+    expect(shows(channelMessage(1, 2, 5, 'a'))).toEqual(none);
+    expect(shows(dmMessage(2, ME, [2, ME]))).toEqual(none);
+    expect(shows({ ...dmMessage(3, 2, [2, ME]), flags: ['read'] })).toEqual(none);
+    expect(shows(dmMessage(4, 2, [2, ME]), { mutedUserIds: new Set([2]) })).toEqual(none);
+  });
+
+  it('follows the settings: desktop and sound apart, wildcards, all channel messages', () => {
+    const dm = dmMessage(1, 2, [2, ME]);
+    expect(shows(dm, { settings: { enable_desktop_notifications: false } })).toEqual({
+      desktop: false,
+      sound: true,
+    });
+    expect(shows(dm, { settings: { enable_sounds: false } })).toEqual({
+      desktop: true,
+      sound: false,
+    });
+    const wildcard = { ...channelMessage(3, 2, 5, 'a'), flags: ['wildcard_mentioned'] };
+    expect(shows(wildcard, { settings: { wildcard_mentions_notify: false } })).toEqual(none);
+    const plain = channelMessage(4, 2, 5, 'a');
+    expect(shows(plain, { settings: { enable_stream_desktop_notifications: true } })).toEqual({
+      desktop: true,
+      sound: false,
+    });
   });
 });
 

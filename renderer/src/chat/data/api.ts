@@ -203,9 +203,18 @@ export class ZulipApi {
     file: File,
     signal?: AbortSignal,
   ): Promise<{ url: string; filename: string; uri: string }> {
+    return this.postFile('/user_uploads', file, signal);
+  }
+
+  /** `POST /api/v1{path}` with one file as a multipart form (`/users/me/avatar`, `/user_uploads`). */
+  postFile<T = Record<string, unknown>>(
+    path: string,
+    file: File,
+    signal?: AbortSignal,
+  ): Promise<T> {
     const body = new FormData();
     body.append('file', file, file.name);
-    return this.send('POST', '/api/v1/user_uploads', body, signal);
+    return this.send<T>('POST', `/api/v1${path}`, body, signal);
   }
 
   private async send<T>(

@@ -257,6 +257,8 @@ export interface ChatState {
    * deletions), loaded or not: the sidebar's Starred count.
    */
   starred?: ReadonlySet<number>;
+  /** Added by the data layer: the user's alert words (`alert_words` in register, kept by `alert_words` events). */
+  alertWords?: readonly string[];
 }
 
 /** What views may ask of the data layer; each goes to the server and comes back as events. */

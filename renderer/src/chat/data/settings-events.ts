@@ -1,6 +1,6 @@
 import { type Apply, mapWith, mapWithout } from './event-kit.js';
 
-/** Settings events: the user's settings, drafts, the organization and its emoji. */
+/** Settings events: the user's settings, alert words, drafts, the organization and its emoji. */
 
 const onUserSettings: Apply = (state, event) =>
   event.op === 'update'
@@ -51,11 +51,18 @@ const onRealm: Apply = (state, event) => {
 const onRealmEmoji: Apply = (state, event) =>
   event.op === 'update' ? { ...state, realm: { ...state.realm, emoji: event.realm_emoji } } : state;
 
+/** `alert_words`: the whole list, each time it changes. */
+const onAlertWords: Apply = (state, event) =>
+  Array.isArray(event.alert_words)
+    ? { ...state, alertWords: event.alert_words.filter((w: unknown) => typeof w === 'string') }
+    : state;
+
 export const settingsHandlers: Record<string, Apply> = {
   user_settings: onUserSettings,
   update_display_settings: onLegacySettings,
   update_global_notifications: onLegacySettings,
   drafts: onDrafts,
+  alert_words: onAlertWords,
   realm: onRealm,
   realm_emoji: onRealmEmoji,
 };

@@ -47,6 +47,7 @@ export function initialChatState(ownUserId = 0): ChatState {
     recentLoaded: false,
     groups: new Map(),
     starred: new Set(),
+    alertWords: [],
   };
 }
 
@@ -103,6 +104,11 @@ export function stateFromRegister(answer: RegisterAnswer, nowSecs: number): Chat
       state.users.set(user.user_id, { ...user, is_active: user.is_active ?? isActive });
     }
   }
+  // Register says where one's own picture comes from ("G" generated, "U" uploaded); events say it for changes.
+  const own = state.users.get(state.ownUserId);
+  if (own && typeof answer.avatar_source === 'string') {
+    state.users.set(own.user_id, { ...own, avatar_source: answer.avatar_source });
+  }
   for (const channel of (answer.streams ?? []) as Channel[])
     state.channels.set(channel.stream_id, channel);
   for (const sub of (answer.subscriptions ?? []) as Subscription[]) {
@@ -132,6 +138,9 @@ export function stateFromRegister(answer: RegisterAnswer, nowSecs: number): Chat
     ((answer.starred_messages ?? []) as unknown[]).filter((id): id is number =>
       Number.isInteger(id),
     ),
+  );
+  state.alertWords = ((answer.alert_words ?? []) as unknown[]).filter(
+    (word): word is string => typeof word === 'string',
   );
   for (const draft of (answer.drafts ?? []) as Record<string, unknown>[]) {
     state.drafts.set(Number(draft.id), draft);

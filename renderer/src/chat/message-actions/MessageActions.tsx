@@ -14,6 +14,7 @@ import { EditDialog } from './EditDialog.js';
 import { EmojiPicker } from './EmojiPicker.js';
 import { rawContent } from './fetch-message.js';
 import { HistoryDialog } from './HistoryDialog.js';
+import { type MessageCommand, onMessageCommand } from './message-commands.js';
 import { type MessagePermissions, messagePermissions } from './permissions.js';
 import { reactionKey } from './reaction-chips.js';
 import { absoluteLink, replyTarget } from './reply.js';
@@ -93,6 +94,17 @@ export function MessageActions({ message }: { message: Message }) {
     element.querySelector<HTMLButtonElement>('[role="menuitem"]')?.focus();
   }, [menuOpen]);
 
+  // Keyboard shortcuts on the selected message (`i`, `:`, `e`, `>`: views/keyboard.ts).
+  const command = useRef<(name: MessageCommand) => void>(() => {});
+  command.current = (name) => {
+    if (!confirmed) return;
+    if (name === 'menu') void showMenu();
+    else if (name === 'react') setOpen('react');
+    else if (name === 'quote') void quoteAndReply();
+    else void editFromKeyboard();
+  };
+  useEffect(() => onMessageCommand(message.id, (name) => command.current(name)), [message.id]);
+
   const closeMenu = (focusButton: boolean) => {
     if (menu.current?.matches(':popover-open')) menu.current.hidePopover();
     setMenuOpen(false);
@@ -123,6 +135,16 @@ export function MessageActions({ message }: { message: Message }) {
     } catch (err) {
       report(errorText(err));
     }
+  };
+
+  // `e` edits what the server lets one edit of the message, as the menu's item would.
+  const editFromKeyboard = async () => {
+    const state = store.getState();
+    const groups = state.groups ?? (await fetchGroups(api).catch(() => undefined));
+    if (!groups) return;
+    const allowed = messagePermissions(message, state, Date.now() / 1000, groups);
+    setPermissions(allowed);
+    if (allowed.editContent || allowed.editTopic || allowed.moveChannel) setOpen('edit');
   };
 
   const toggleStar = () =>

@@ -25,7 +25,7 @@ import { StatusDialog } from './StatusDialog.js';
 /** The organization's field definitions change rarely: one fetch per API client. */
 const fieldDefinitions = new WeakMap<ZulipApi, Promise<ProfileField[]>>();
 
-function loadFieldDefinitions(api: ZulipApi): Promise<ProfileField[]> {
+export function loadFieldDefinitions(api: ZulipApi): Promise<ProfileField[]> {
   let pending = fieldDefinitions.get(api);
   if (!pending) {
     pending = api

@@ -1,12 +1,18 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { ChannelBrowser } from '../channels/ChannelBrowser.js';
+import { Policy } from '../channels/channel-model.js';
 import { ComposeBox } from '../compose/ComposeBox.js';
 import { requestCompose } from '../compose/compose-control.js';
+import { userMention } from '../compose/syntax.js';
 import type { ChatState, ComposeTarget, Message, MessageListState, Narrow } from '../data/model.js';
 import { describeNarrow, dmKey } from '../data/narrow.js';
 import { useChat, useChatActions, useChatStore } from '../data/store-context.js';
+import { requestMessageCommand } from '../message-actions/message-commands.js';
 import { UserCardHost } from '../people/UserCardHost.js';
 import { UserList } from '../people/UserList.js';
+import { applyAppearance, resetAppearance } from '../settings/appearance.js';
+import { SettingsOverlay } from '../settings/SettingsOverlay.js';
+import { actionFailure, reportActionError } from '../ui/action-errors.js';
 import { linkEmojiSprites } from '../ui/emoji-sprites.js';
 import { ConnectionBanner } from './ConnectionBanner.js';
 import { FeedView } from './FeedView.js';
@@ -14,13 +20,24 @@ import { dmParticipants } from './feed/conversation.js';
 import { SearchBox } from './header/SearchBox.js';
 import { UserMenu } from './header/UserMenu.js';
 import { Icon } from './Icon.js';
+import { ImageViewer } from './ImageViewer.js';
 import { Inbox } from './Inbox.js';
 import { useShortcuts } from './keyboard.js';
-import { channelAndTopicOf, dmNarrow, topicNarrow } from './narrows.js';
+import {
+  authorTarget,
+  conversationNarrow,
+  hasOwnThumbsUp,
+  type MessageImage,
+  messageImages,
+  THUMBS_UP,
+  toggledTopicPolicy,
+} from './message-shortcuts.js';
+import { channelAndTopicOf, dmNarrow, starredNarrow, topicNarrow } from './narrows.js';
 import { useDesktopNotifications, useNotificationPermission } from './notifications.js';
 import { RecentConversations } from './RecentConversations.js';
 import {
   hashFor,
+  homeHash,
   narrowKey,
   navigate,
   type Route,
@@ -50,6 +67,8 @@ export function ChatShell({ onLogOut }: { onLogOut: () => void }) {
   const [usersOpen, setUsersOpen] = useState(false);
   const [browserOpen, setBrowserOpen] = useState(false);
   const [helpOpen, setHelpOpen] = useState(false);
+  const [settingsOpen, setSettingsOpen] = useState(false);
+  const [images, setImages] = useState<MessageImage[] | null>(null);
   const searchInput = useRef<HTMLInputElement>(null);
   const main = useRef<HTMLElement>(null);
 
@@ -72,6 +91,7 @@ export function ChatShell({ onLogOut }: { onLogOut: () => void }) {
   const [permission, refreshPermission] = useNotificationPermission();
   useDesktopNotifications(store, permission);
   useTitle(route);
+  useAppearance();
 
   const activeChannelId = narrow === null ? null : resolveChannelId(narrow, store.getState());
 
@@ -108,9 +128,16 @@ export function ChatShell({ onLogOut }: { onLogOut: () => void }) {
     },
     showHelp: () => setHelpOpen(true),
     escape: () => {
-      setDrawerOpen(false);
-      setUsersOpen(false);
+      // As Zulip's: an open panel closes first; then Esc goes home, if the setting says so.
+      if (drawerOpen || usersOpen) {
+        setDrawerOpen(false);
+        setUsersOpen(false);
+        return;
+      }
+      const state = store.getState();
+      if (state.settings.web_escape_navigates_to_home_view !== false) navigate(homeHash(state));
     },
+    ...useMessageShortcuts(narrow, selectedId, setImages),
   });
 
   return (
@@ -142,8 +169,12 @@ export function ChatShell({ onLogOut }: { onLogOut: () => void }) {
           <Icon name="users" size={22} />
         </button>
         <UserMenu
-          onLogOut={onLogOut}
+          onLogOut={() => {
+            resetAppearance();
+            onLogOut();
+          }}
           onShowShortcuts={() => setHelpOpen(true)}
+          onOpenSettings={() => setSettingsOpen(true)}
           notifications={permission}
           onNotificationsChanged={refreshPermission}
         />
@@ -185,8 +216,115 @@ export function ChatShell({ onLogOut }: { onLogOut: () => void }) {
       <ChannelBrowser open={browserOpen} onClose={() => setBrowserOpen(false)} />
       <UserCardHost />
       <ShortcutsHelp open={helpOpen} onClose={() => setHelpOpen(false)} />
+      {images && <ImageViewer images={images} onClose={() => setImages(null)} />}
+      {settingsOpen && (
+        <SettingsOverlay
+          section="profile"
+          onClose={() => setSettingsOpen(false)}
+          notifications={permission}
+          onNotificationsChanged={refreshPermission}
+        />
+      )}
     </div>
   );
+}
+
+/**
+ * The shortcuts on the selected message (Zulip's message_view_only keys):
+ * those its actions menu offers go to the message's own actions
+ * (`message-commands.ts`); the rest are calls from here.
+ */
+function useMessageShortcuts(
+  narrow: Narrow | null,
+  selectedId: number | null,
+  showImages: (images: MessageImage[]) => void,
+) {
+  const store = useChatStore();
+  const api = store.api;
+  const selected = () => {
+    const message = selectedId === null ? undefined : store.getState().messages.get(selectedId);
+    // A message still being sent has no id the server knows.
+    return message && message.local_id === undefined ? message : undefined;
+  };
+  const run = (what: string, call: () => Promise<unknown>) =>
+    void call().catch((err) => reportActionError(actionFailure(what, err)));
+  const command = (name: Parameters<typeof requestMessageCommand>[1]) => () => {
+    const message = selected();
+    if (message) requestMessageCommand(message.id, name);
+  };
+  return {
+    toggleStar: () => {
+      const message = selected();
+      if (!message) return;
+      const starred = message.flags.includes('starred');
+      run(starred ? 'unstar the message' : 'star the message', () =>
+        api.call('POST', '/messages/flags', {
+          messages: [message.id],
+          op: starred ? 'remove' : 'add',
+          flag: 'starred',
+        }),
+      );
+    },
+    openStarred: () => navigate(hashFor(starredNarrow, store.getState())),
+    thumbsUp: () => {
+      const message = selected();
+      if (!message) return;
+      const mine = hasOwnThumbsUp(message, store.getState().ownUserId);
+      run('react', () =>
+        api.call(mine ? 'DELETE' : 'POST', `/messages/${message.id}/reactions`, THUMBS_UP),
+      );
+    },
+    react: command('react'),
+    edit: command('edit'),
+    messageMenu: command('menu'),
+    quote: command('quote'),
+    replyToAuthor: () => {
+      const message = selected();
+      if (message) requestCompose({ target: authorTarget(message) });
+    },
+    replyMentioning: () => {
+      const message = selected();
+      if (!message) return;
+      const state = store.getState();
+      const ambiguous = [...state.users.values()].some(
+        (u) => u.user_id !== message.sender_id && u.full_name === message.sender_full_name,
+      );
+      requestCompose({
+        target: replyTarget(message, state.ownUserId),
+        insert: `${userMention(message.sender_full_name, message.sender_id, { ambiguous })} `,
+      });
+    },
+    toggleTopicMute: () => {
+      const message = selected();
+      if (!message) return;
+      const policy = toggledTopicPolicy(message, store.getState());
+      if (policy === null) return;
+      run(policy === Policy.muted ? 'mute the topic' : 'unmute the topic', () =>
+        api.call('POST', '/user_topics', {
+          stream_id: message.stream_id,
+          topic: message.subject,
+          visibility_policy: policy,
+        }),
+      );
+    },
+    toggleConversation: () => {
+      const message = selected();
+      if (!message) return;
+      const state = store.getState();
+      navigate(hashFor(conversationNarrow(message, narrow, state.ownUserId), state));
+    },
+    viewImages: () => {
+      const message = selected();
+      const found = message ? messageImages(message.content) : [];
+      if (found.length > 0) showImages(found);
+    },
+  };
+}
+
+/** The display settings on the page, now and after every change (this tab's or another's). */
+function useAppearance() {
+  const settings = useChat((s) => s.settings);
+  useEffect(() => applyAppearance(settings), [settings]);
 }
 
 function RealmName() {

@@ -17,10 +17,15 @@ export const STARRED_HASH = '#narrow/is/starred';
 
 /** Zulip's `web_home_view` setting picks the view at `#` (inbox by default). */
 function homeRoute(state: ChatState): Route {
+  return routeFromHash(homeHash(state), state);
+}
+
+/** The hash of the home view (also where `Esc` goes), as `web_home_view` names it. */
+export function homeHash(state: ChatState): string {
   const home = state.settings.web_home_view;
-  if (home === 'recent_topics') return { kind: 'recent' };
-  if (home === 'all_messages') return { kind: 'feed', narrow: [] };
-  return { kind: 'inbox' };
+  if (home === 'recent_topics') return RECENT_HASH;
+  if (home === 'all_messages') return FEED_HASH;
+  return INBOX_HASH;
 }
 
 export function routeFromHash(hash: string, state: ChatState): Route {

@@ -7,6 +7,7 @@ import { useEffect, useSyncExternalStore } from 'react';
 export {
   FEED_HASH,
   hashFor,
+  homeHash,
   INBOX_HASH,
   MENTIONS_HASH,
   RECENT_HASH,

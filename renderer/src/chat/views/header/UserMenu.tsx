@@ -6,27 +6,27 @@ import {
   useState,
 } from 'react';
 import { useChat } from '../../data/store-context.js';
-import { ChangePasswordDialog } from '../../people/ChangePasswordDialog.js';
 import { Avatar } from '../Avatar.js';
 import { type NotificationPermissionState, requestNotifications } from '../notifications.js';
 
 interface UserMenuProps {
   onLogOut: () => void;
   onShowShortcuts: () => void;
+  onOpenSettings: () => void;
   notifications: NotificationPermissionState;
   onNotificationsChanged: () => void;
 }
 
-/** Your name in the header; its menu: administration, notifications, password, shortcuts, log out. */
+/** Your name in the header; its menu: administration, notifications, personal settings, shortcuts, log out. */
 export function UserMenu({
   onLogOut,
   onShowShortcuts,
+  onOpenSettings,
   notifications,
   onNotificationsChanged,
 }: UserMenuProps) {
   const me = useChat((s) => s.users.get(s.ownUserId));
   const [open, setOpen] = useState(false);
-  const [changingPassword, setChangingPassword] = useState(false);
   const menuId = useId();
   const root = useRef<HTMLDivElement>(null);
   const button = useRef<HTMLButtonElement>(null);
@@ -104,9 +104,9 @@ export function UserMenu({
             role="menuitem"
             type="button"
             className="menu-item"
-            onClick={pick(() => setChangingPassword(true))}
+            onClick={pick(onOpenSettings)}
           >
-            Change password
+            Personal settings
           </button>
           <button
             role="menuitem"
@@ -121,7 +121,6 @@ export function UserMenu({
           </button>
         </div>
       )}
-      {changingPassword && <ChangePasswordDialog onClose={() => setChangingPassword(false)} />}
     </div>
   );
 }
