@@ -5,6 +5,7 @@ import { useEffect, useSyncExternalStore } from 'react';
  * the page's first script reads it too); here, following and setting it.
  */
 export {
+  DRAFTS_HASH,
   FEED_HASH,
   hashFor,
   INBOX_HASH,
@@ -12,6 +13,7 @@ export {
   RECENT_HASH,
   type Route,
   routeFromHash,
+  SCHEDULED_HASH,
   STARRED_HASH,
 } from './routes.js';
 
