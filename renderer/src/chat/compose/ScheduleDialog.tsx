@@ -1,4 +1,5 @@
 import { useId, useMemo, useState } from 'react';
+import { createPortal } from 'react-dom';
 import { useChat } from '../data/store-context.js';
 import { Dialog } from '../ui/Dialog.js';
 import { formatFullDate, formatTime } from '../views/time.js';
@@ -78,11 +79,14 @@ export function ScheduleDialog({
     }
   };
 
-  return (
+  // In the body, not inside the compose box's own form (forms do not nest).
+  return createPortal(
     <Dialog title={title} onClose={onClose} className="schedule-dialog">
       <form
         onSubmit={(event) => {
           event.preventDefault();
+          // React carries the event up through the portal: the compose form must not send.
+          event.stopPropagation();
           void submit();
         }}
       >
@@ -150,6 +154,7 @@ export function ScheduleDialog({
           </button>
         </div>
       </form>
-    </Dialog>
+    </Dialog>,
+    document.body,
   );
 }

@@ -1,4 +1,5 @@
 import { useId, useMemo, useState } from 'react';
+import { createPortal } from 'react-dom';
 import { ApiError } from '../data/api.js';
 import { useChat, useZulipApi } from '../data/store-context.js';
 import { Dialog } from '../ui/Dialog.js';
@@ -61,8 +62,14 @@ export function SnippetsButton({
       >
         Snippets
       </MenuButton>
-      {open === 'add' && <AddSnippetDialog initial={start} onClose={() => setOpen(null)} />}
-      {open === 'manage' && <ManageSnippetsDialog onClose={() => setOpen(null)} />}
+      {/* In the body, not inside the compose box's own form (forms do not nest). */}
+      {open === 'add' &&
+        createPortal(
+          <AddSnippetDialog initial={start} onClose={() => setOpen(null)} />,
+          document.body,
+        )}
+      {open === 'manage' &&
+        createPortal(<ManageSnippetsDialog onClose={() => setOpen(null)} />, document.body)}
     </>
   );
 }
@@ -93,6 +100,8 @@ function AddSnippetDialog({ initial, onClose }: { initial: string; onClose(): vo
       <form
         onSubmit={(event) => {
           event.preventDefault();
+          // React carries the event up through the portal: the compose form must not send.
+          event.stopPropagation();
           void save();
         }}
       >

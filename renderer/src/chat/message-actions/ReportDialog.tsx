@@ -59,7 +59,7 @@ export function ReportDialog({
           void submit();
         }}
       >
-        <p className="chat-field-hint">
+        <p className="chat-field-hint report-hint">
           Your report will be sent to the private moderation requests channel for this organization.
           It is about a message from {senderName}.
         </p>

@@ -1,10 +1,10 @@
 import './saved.css';
 import { useState } from 'react';
 import { draftKey } from '../../compose/drafts.js';
+import { deliveryText } from '../../compose/ScheduleDialog.js';
 import { useDraftStore } from '../../compose/use-draft-store.js';
 import { useChat, useChatStore } from '../../data/store-context.js';
 import { navigate } from '../routing.js';
-import { formatFullDate } from '../time.js';
 import { conversationHash, SavedCard } from './SavedCard.js';
 
 /**
@@ -41,7 +41,7 @@ export function DraftsView() {
               <SavedCard
                 key={draftKey(entry.target)}
                 target={entry.target}
-                when={formatFullDate(entry.timestamp, twentyFour)}
+                when={deliveryText(entry.timestamp, twentyFour)}
                 actions={
                   <>
                     <button
