@@ -222,6 +222,9 @@ describe('drafts', () => {
     await expect
       .poll(() => list.locator('.saved-card-text').allTextContents())
       .toEqual(['Half-written thought about plans']);
+    // Drafts synchronization is on (Zulip's default): the view lists the server's drafts.
+    const drafts = (await t.as('member').get('/drafts')).body.drafts;
+    expect(drafts).toMatchObject([{ content: 'Half-written thought about plans', topic: 'plans' }]);
     await threeShots(mel, 'drafts-view');
   });
 
@@ -235,6 +238,9 @@ describe('drafts', () => {
     await mel.locator('.view-links a[href="#drafts"]').click();
     await mel.getByRole('button', { name: 'Delete' }).click();
     await mel.getByText('No drafts.').waitFor();
+    await expect
+      .poll(async () => (await t.as('member').get('/drafts')).body.drafts, WAIT)
+      .toEqual([]);
     await shot(mel, 'drafts-empty');
   });
 });
