@@ -149,3 +149,31 @@ describe('server drafts', () => {
     ]);
   });
 });
+
+describe("the Drafts view's list", () => {
+  it('lists local drafts newest first with their conversations', async () => {
+    let now = 1_000_000;
+    const drafts = localDrafts(memoryStorage(), 7, () => now);
+    await drafts.save({ kind: 'channel', channelId: 4, topic: 'a: b' }, 'older');
+    now += 5_000;
+    await drafts.save({ kind: 'direct', userIds: [9, 3] }, 'newer');
+    expect(drafts.list()).toEqual([
+      { target: { kind: 'direct', userIds: [3, 9] }, content: 'newer', timestamp: 1_005 },
+      {
+        target: { kind: 'channel', channelId: 4, topic: 'a: b' },
+        content: 'older',
+        timestamp: 1_000,
+      },
+    ]);
+  });
+
+  it("lists the server's drafts newest first", () => {
+    const map = new Map<number, Record<string, unknown>>([
+      [1, { id: 1, type: 'stream', to: [4], topic: 't', content: 'one', timestamp: 10 }],
+      [2, { id: 2, type: 'private', to: [3], topic: '', content: 'two', timestamp: 20 }],
+      [3, { id: 3, type: 'private', to: [3], topic: '', content: '  ', timestamp: 30 }],
+    ]);
+    const drafts = serverDrafts({} as ZulipApi, () => map);
+    expect(drafts.list().map((d) => d.content)).toEqual(['two', 'one']);
+  });
+});

@@ -5,14 +5,21 @@ import type { ComposeTarget } from '../data/model.js';
 import { useChat, useChatActions, useChatStore, useZulipApi } from '../data/store-context.js';
 import { EmojiPicker } from '../message-actions/EmojiPicker.js';
 import { applySuggestion, emojiCharacter, emojiKey } from './autocomplete.js';
-import { onComposeRequest } from './compose-control.js';
-import { type DraftStore, draftKey, localDrafts, serverDrafts } from './drafts.js';
+import { type ComposeRequest, onComposeRequest, takeArrivalRequest } from './compose-control.js';
+import { draftKey } from './drafts.js';
 import { noteEmojiUse } from './emoji-data.js';
+import { FormatBar, formatShortcut } from './FormatBar.js';
+import { applyFormat, type FormatKind } from './formatting.js';
 import { contentProblem, MAX_MESSAGE_LENGTH, MAX_TOPIC_LENGTH, textLength } from './limits.js';
 import { type EditingTarget, RecipientFields } from './RecipientFields.js';
+import { ScheduleButton } from './ScheduleButton.js';
+import { deliveryText, useTwentyFourHour } from './ScheduleDialog.js';
+import { SnippetsButton } from './SnippetsButton.js';
 import { SuggestionList } from './SuggestionList.js';
+import { scheduleParams } from './scheduled.js';
 import { emojiSyntax } from './syntax.js';
 import { DEFAULT_TYPING_PERIODS, TypingNotifier, typingParams } from './typing.js';
+import { useDraftStore } from './use-draft-store.js';
 import { useTargetLabel } from './use-target-label.js';
 import { useTypeahead } from './use-typeahead.js';
 import { useUploads } from './use-uploads.js';
@@ -52,7 +59,6 @@ export function ComposeBox({ defaultTarget }: ComposeBoxProps) {
   const api = useZulipApi();
   const store = useChatStore();
   const actions = useChatActions();
-  const ownUserId = useChat((s) => s.ownUserId);
   const settings = useChat((s) => s.settings);
   const realmSettings = useChat((s) => s.realm.settings);
 
@@ -66,6 +72,13 @@ export function ComposeBox({ defaultTarget }: ComposeBoxProps) {
   const [dragging, setDragging] = useState(false);
   const [pickingEmoji, setPickingEmoji] = useState(false);
   const emojiButton = useRef<HTMLButtonElement>(null);
+  /** A success to say (the message was scheduled), with a link to where it now is. */
+  const [notice, setNotice] = useState<{ text: string; link: string; linkText: string } | null>(
+    null,
+  );
+  /** The time of a scheduled message taken back for editing: "Schedule for …" offers it again. */
+  const [unscheduledFrom, setUnscheduledFrom] = useState<number | null>(null);
+  const twentyFour = useTwentyFourHour();
 
   const textarea = useRef<HTMLTextAreaElement>(null);
   const firstField = useRef<HTMLSelectElement & HTMLInputElement>(null);
@@ -74,14 +87,7 @@ export function ComposeBox({ defaultTarget }: ComposeBoxProps) {
   const pendingSelection = useRef<number | null>(null);
 
   // ---- drafts -------------------------------------------------------------
-  const synced = settings.enable_drafts_synchronization === true;
-  const drafts: DraftStore = useMemo(
-    () =>
-      synced
-        ? serverDrafts(api, () => store.getState().drafts)
-        : localDrafts(typeof localStorage === 'undefined' ? null : localStorage, ownUserId),
-    [synced, api, store, ownUserId],
-  );
+  const drafts = useDraftStore();
   /** Where the text in the box was last saved (or loaded from), and what was saved. */
   const saved = useRef<{ target: ComposeTarget | null; text: string }>({ target: null, text: '' });
   const latest = useRef({ editing, text });
@@ -175,6 +181,7 @@ export function ComposeBox({ defaultTarget }: ComposeBoxProps) {
   const changeText = (next: string, selection: number | null = null) => {
     setText(next);
     setError(null);
+    setNotice(null);
     if (selection !== null) pendingSelection.current = selection;
     typing.typed(completeTarget(latest.current.editing), next.trim() !== '');
   };
@@ -244,25 +251,38 @@ export function ComposeBox({ defaultTarget }: ComposeBoxProps) {
   };
 
   // A shortcut or a message action asks for the box (`c`, `r`, quote and reply).
-  useEffect(
-    () =>
-      onComposeRequest((request) => {
-        opener.current =
-          document.activeElement instanceof HTMLElement ? document.activeElement : null;
-        let target = latest.current.editing;
+  useEffect(() => {
+    const handle = (request: ComposeRequest) => {
+      opener.current =
+        document.activeElement instanceof HTMLElement ? document.activeElement : null;
+      let target = latest.current.editing;
+      if (request.target === 'choose') {
+        // Forwarding: a new message whose recipient is still to be chosen.
+        target = editingFrom(null);
+        switchTo(target);
+      } else {
         const sameConversation =
           request.target !== null && keyOf(request.target) === keyOf(completeTarget(target));
         if (request.target && !sameConversation) {
           target = request.target;
           switchTo(target);
         }
-        setOpen(true);
-        setPreview(null);
-        if (request.insert) insert(request.insert);
-        focusFirst(target);
-      }),
-    [switchTo, insert, focusFirst],
-  );
+      }
+      setOpen(true);
+      setPreview(null);
+      setNotice(null);
+      setUnscheduledFrom(request.unscheduledFrom ?? null);
+      if (request.content !== undefined) {
+        setText(request.content);
+        pendingSelection.current = request.content.length;
+      }
+      if (request.insert) insert(request.insert);
+      focusFirst(target);
+    };
+    const waiting = takeArrivalRequest();
+    if (waiting) handle(waiting);
+    return onComposeRequest(handle);
+  }, [switchTo, insert, focusFirst]);
 
   // ---- sending --------------------------------------------------------------
   const savedEnterSends = settings.enter_sends === true;
@@ -280,7 +300,8 @@ export function ComposeBox({ defaultTarget }: ComposeBoxProps) {
   const length = textLength(text);
   const topicLength = editing.kind === 'channel' ? textLength(editing.topic.trim()) : 0;
 
-  const send = async () => {
+  /** Why the box's message cannot go (null when it can), shown in the box. */
+  const problemNow = () => {
     const target = completeTarget(editing);
     const problem = contentProblem({
       editing,
@@ -289,13 +310,57 @@ export function ComposeBox({ defaultTarget }: ComposeBoxProps) {
       uploading: uploads.pending > 0,
       topicsRequired: realmSettings.realm_mandatory_topics === true,
     });
-    if (problem) {
-      setError(problem);
-      return;
+    if (problem) setError(problem);
+    return problem;
+  };
+
+  /** Zulip's "Schedule message": the box's message goes at `timestamp`; the box empties. */
+  const schedule = async (timestamp: number) => {
+    const problem = problemNow();
+    if (problem) throw new Error(problem);
+    const target = completeTarget(editing)!;
+    const content = text;
+    try {
+      await api.call('POST', '/scheduled_messages', scheduleParams(target, content, timestamp));
+    } catch (err) {
+      setError(errorText(err));
+      throw err;
     }
+    changeText('');
+    setPreview(null);
+    setUnscheduledFrom(null);
+    saved.current = { target, text: '' };
+    drafts.remove(target).catch(() => {});
+    setNotice({
+      text: `Your message has been scheduled for ${deliveryText(timestamp, twentyFour)}.`,
+      link: '#scheduled',
+      linkText: 'View scheduled messages',
+    });
+  };
+
+  const format = (kind: FormatKind) => {
+    const area = textarea.current;
+    if (!area) return;
+    const next = applyFormat(kind, {
+      text,
+      selectionStart: area.selectionStart,
+      selectionEnd: area.selectionEnd,
+    });
+    changeText(next.text);
+    requestAnimationFrame(() => {
+      area.focus();
+      area.setSelectionRange(next.selectionStart, next.selectionEnd);
+      setCursor(next.selectionEnd);
+    });
+  };
+
+  const send = async () => {
+    if (problemNow()) return;
+    const target = completeTarget(editing);
     const content = text;
     changeText('');
     setPreview(null);
+    setUnscheduledFrom(null);
     saved.current = { target, text: '' };
     drafts.remove(target!).catch(() => {});
     const failedShown = () => {
@@ -320,6 +385,12 @@ export function ComposeBox({ defaultTarget }: ComposeBoxProps) {
   const onKeyDown = (event: React.KeyboardEvent<HTMLTextAreaElement>) => {
     if (event.nativeEvent.isComposing) return;
     if (typeahead.onKeyDown(event)) return;
+    const shortcut = formatShortcut(event);
+    if (shortcut) {
+      event.preventDefault();
+      format(shortcut);
+      return;
+    }
     if (event.key === 'Escape') {
       event.preventDefault();
       close();
@@ -439,6 +510,19 @@ export function ComposeBox({ defaultTarget }: ComposeBoxProps) {
             {MAX_TOPIC_LENGTH}.
           </p>
         )}
+        {unscheduledFrom !== null && (
+          <div className="compose-banner" role="status">
+            <span>This message is no longer scheduled to be sent.</span>
+            <button
+              type="button"
+              className="link-button"
+              onClick={() => void schedule(unscheduledFrom).catch(() => {})}
+            >
+              Schedule for {deliveryText(unscheduledFrom, twentyFour)}
+            </button>
+          </div>
+        )}
+        <FormatBar disabled={preview !== null} onFormat={format} />
         <div className="compose-editor">
           {preview === null ? (
             <textarea
@@ -488,6 +572,11 @@ export function ComposeBox({ defaultTarget }: ComposeBoxProps) {
             />
           )}
         </div>
+        {notice && errors.length === 0 && (
+          <p className="compose-banner success" role="status">
+            <span>{notice.text}</span> <a href={notice.link}>{notice.linkText}</a>
+          </p>
+        )}
         {errors.length > 0 && (
           <div className="compose-errors" role="alert">
             {errors.map((message) => (
@@ -530,6 +619,14 @@ export function ComposeBox({ defaultTarget }: ComposeBoxProps) {
           >
             <span className="emoji emoji-1f642" aria-hidden="true" />
           </button>
+          <SnippetsButton
+            disabled={preview !== null}
+            currentText={() => latest.current.text}
+            onInsert={(content) => {
+              insert(content);
+              requestAnimationFrame(() => textarea.current?.focus());
+            }}
+          />
           <button
             type="button"
             className="button"
@@ -571,6 +668,10 @@ export function ComposeBox({ defaultTarget }: ComposeBoxProps) {
           >
             Send
           </button>
+          <ScheduleButton
+            disabled={length > MAX_MESSAGE_LENGTH || topicLength > MAX_TOPIC_LENGTH}
+            onSchedule={schedule}
+          />
         </div>
       </form>
       {pickingEmoji && (

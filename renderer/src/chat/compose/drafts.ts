@@ -42,7 +42,29 @@ export function draftTarget(draft: Record<string, unknown>): ComposeTarget | nul
   return null;
 }
 
+/** One draft as Zulip's Drafts view lists it. */
+export interface DraftEntry {
+  target: ComposeTarget;
+  content: string;
+  /** Unix seconds of the last change. */
+  timestamp: number;
+}
+
+const newestFirst = (entries: DraftEntry[]) =>
+  entries.filter((e) => e.content.trim() !== '').sort((a, b) => b.timestamp - a.timestamp);
+
+/** The conversation a `draftKey` names (null for a key this version did not write). */
+export function targetOfKey(key: string): ComposeTarget | null {
+  const channel = /^channel:(\d+):([\s\S]*)$/.exec(key);
+  if (channel) return { kind: 'channel', channelId: Number(channel[1]), topic: channel[2]! };
+  const dm = /^dm:(\d+(?:,\d+)*)$/.exec(key);
+  if (dm) return { kind: 'direct', userIds: dm[1]!.split(',').map(Number) };
+  return null;
+}
+
 export interface DraftStore {
+  /** Every draft, newest first (Zulip's Drafts view). */
+  list(): DraftEntry[];
   /** The saved text for the conversation ('' when none). */
   load(target: ComposeTarget): string;
   /** Keeps `content` for the conversation; empty text removes the draft. */
@@ -77,6 +99,13 @@ export function localDrafts(
     }
   };
   return {
+    list: () =>
+      newestFirst(
+        Object.entries(read()).flatMap(([key, draft]) => {
+          const target = targetOfKey(key);
+          return target ? [{ target, content: draft.content, timestamp: draft.timestamp }] : [];
+        }),
+      ),
     load: (target) => read()[draftKey(target)]?.content ?? '',
     async save(target, content) {
       const all = read();
@@ -173,6 +202,20 @@ export function serverDrafts(
   };
 
   return {
+    list() {
+      pruneIgnored();
+      const entries: DraftEntry[] = [];
+      for (const [id, draft] of drafts()) {
+        const target = draftTarget(draft);
+        if (!target || ignored.has(id)) continue;
+        entries.push({
+          target,
+          content: String(draft.content ?? ''),
+          timestamp: Number(draft.timestamp ?? 0),
+        });
+      }
+      return newestFirst(entries);
+    },
     load(target) {
       const key = draftKey(target);
       pruneIgnored();

@@ -3,6 +3,7 @@ import type { Apply, EventContext, ZulipEvent } from './event-kit.js';
 import { messageHandlers } from './message-events.js';
 import type { ChatState } from './model.js';
 import { peopleHandlers } from './people-events.js';
+import { personalHandlers } from './personal-events.js';
 import { settingsHandlers } from './settings-events.js';
 
 /**
@@ -20,6 +21,7 @@ const handlers: Record<string, Apply> = {
   ...channelHandlers,
   ...peopleHandlers,
   ...settingsHandlers,
+  ...personalHandlers,
 };
 
 /** One event applied; unknown types (heartbeat, restart, and those the chat does not show) change nothing. */

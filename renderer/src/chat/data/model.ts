@@ -143,6 +143,28 @@ export interface UserGroup {
   [other: string]: unknown;
 }
 
+/** One of the user's scheduled messages (register's `scheduled_messages`, kept by events). */
+export interface ScheduledMessage {
+  scheduled_message_id: number;
+  type: 'stream' | 'private';
+  /** A channel id, or the DM's recipients' ids. */
+  to: number | number[];
+  topic?: string;
+  content: string;
+  rendered_content: string;
+  scheduled_delivery_timestamp: number;
+  /** The server tried to send it and could not. */
+  failed: boolean;
+}
+
+/** A saved snippet: text the user keeps for inserting in compose (`saved_snippets`). */
+export interface SavedSnippet {
+  id: number;
+  title: string;
+  content: string;
+  date_created: number;
+}
+
 /** Where the compose box sends: a channel and topic, or direct-message recipients. */
 export type ComposeTarget =
   | { kind: 'channel'; channelId: number; topic: string }
@@ -259,6 +281,10 @@ export interface ChatState {
   starred?: ReadonlySet<number>;
   /** Added by the data layer: the user's alert words (`alert_words` in register, kept by `alert_words` events). */
   alertWords?: readonly string[];
+  /** Added by the data layer: the user's scheduled messages by id (register + `scheduled_messages` events). */
+  scheduledMessages?: ReadonlyMap<number, ScheduledMessage>;
+  /** Added by the data layer: the user's saved snippets by id (register + `saved_snippets` events). */
+  savedSnippets?: ReadonlyMap<number, SavedSnippet>;
 }
 
 /** What views may ask of the data layer; each goes to the server and comes back as events. */

@@ -5,6 +5,8 @@ import type {
   ChatState,
   CustomEmoji,
   Presence,
+  SavedSnippet,
+  ScheduledMessage,
   Subscription,
   User,
   UserGroup,
@@ -145,5 +147,14 @@ export function stateFromRegister(answer: RegisterAnswer, nowSecs: number): Chat
   for (const draft of (answer.drafts ?? []) as Record<string, unknown>[]) {
     state.drafts.set(Number(draft.id), draft);
   }
+  state.scheduledMessages = new Map(
+    ((answer.scheduled_messages ?? []) as ScheduledMessage[]).map((m) => [
+      m.scheduled_message_id,
+      m,
+    ]),
+  );
+  state.savedSnippets = new Map(
+    ((answer.saved_snippets ?? []) as SavedSnippet[]).map((s) => [s.id, s]),
+  );
   return state;
 }

@@ -4,24 +4,39 @@ import { type EmojiChoice, emojiKey } from '../compose/autocomplete.js';
 import { requestCompose } from '../compose/compose-control.js';
 import { noteEmojiUse } from '../compose/emoji-data.js';
 import { fetchGroups } from '../compose/groups.js';
+import { ScheduleDialog } from '../compose/ScheduleDialog.js';
 import { quoteBlock } from '../compose/syntax.js';
 import { ApiError } from '../data/api.js';
 import type { Message } from '../data/model.js';
 import { messageLink } from '../data/narrow.js';
 import { useChat, useChatStore, useZulipApi } from '../data/store-context.js';
+import { ConfirmDialog } from '../ui/ConfirmDialog.js';
 import { Dialog } from './Dialog.js';
 import { EditDialog } from './EditDialog.js';
 import { EmojiPicker } from './EmojiPicker.js';
 import { rawContent } from './fetch-message.js';
 import { HistoryDialog } from './HistoryDialog.js';
+import { markUnreadFromHere } from './mark-unread.js';
 import { type MessageCommand, onMessageCommand } from './message-commands.js';
 import { type MessagePermissions, messagePermissions } from './permissions.js';
+import { ReadReceiptsDialog } from './ReadReceiptsDialog.js';
+import { ReportDialog } from './ReportDialog.js';
 import { reactionKey } from './reaction-chips.js';
 import { absoluteLink, replyTarget } from './reply.js';
 import { resolveLabel, toggleTopicResolved } from './resolve-topic.js';
 import { SourceDialog } from './SourceDialog.js';
 
-type Open = 'react' | 'edit' | 'history' | 'source' | 'delete' | null;
+type Open =
+  | 'react'
+  | 'edit'
+  | 'history'
+  | 'source'
+  | 'delete'
+  | 'remind'
+  | 'receipts'
+  | 'report'
+  | 'mute'
+  | null;
 
 interface MenuItem {
   key: string;
@@ -156,6 +171,38 @@ export function MessageActions({ message }: { message: Message }) {
       })
       .catch((err: unknown) => report(errorText(err)));
 
+  /** Zulip's "Forward message": the message quoted in a new message whose recipient is yet to choose. */
+  const forward = async () => {
+    const state = store.getState();
+    try {
+      const raw = await rawContent(api, message.id);
+      const link = absoluteLink(messageLink(message, state), api.url('/'));
+      const sender = { fullName: message.sender_full_name, userId: message.sender_id };
+      requestCompose({ target: 'choose', insert: quoteBlock(sender, link, raw) });
+    } catch (err) {
+      report(errorText(err));
+    }
+  };
+
+  const markUnread = () => {
+    const narrow = store.getState().list?.narrow ?? [];
+    markUnreadFromHere(api, narrow, message.id).catch((err: unknown) => report(errorText(err)));
+  };
+
+  const remind = async (timestamp: number, note: string) => {
+    await api.call('POST', '/reminders', {
+      message_id: message.id,
+      scheduled_delivery_timestamp: timestamp,
+      ...(note === '' ? {} : { note }),
+    });
+    report('Reminder scheduled.', false);
+  };
+
+  const muteSender = () =>
+    api
+      .call('POST', `/users/me/muted_users/${message.sender_id}`)
+      .catch((err: unknown) => report(errorText(err)));
+
   const copyLink = async () => {
     const link = absoluteLink(messageLink(message, store.getState()), api.url('/'));
     try {
@@ -180,6 +227,7 @@ export function MessageActions({ message }: { message: Message }) {
   if (permissions && confirmed) {
     items.push({ key: 'react', label: 'Add emoji reaction', run: () => setOpen('react') });
     items.push({ key: 'quote', label: 'Quote and reply', run: () => void quoteAndReply() });
+    items.push({ key: 'forward', label: 'Forward message', run: () => void forward() });
     if (permissions.editContent || permissions.editTopic || permissions.moveChannel) {
       const label = permissions.editContent
         ? 'Edit message'
@@ -203,6 +251,10 @@ export function MessageActions({ message }: { message: Message }) {
           ).catch((err: unknown) => report(errorText(err))),
       });
     }
+    if (message.flags.includes('read')) {
+      items.push({ key: 'unread', label: 'Mark as unread from here', run: markUnread });
+    }
+    items.push({ key: 'remind', label: 'Remind me about this', run: () => setOpen('remind') });
     items.push({
       key: 'star',
       label: starred ? 'Unstar message' : 'Star message',
@@ -214,7 +266,18 @@ export function MessageActions({ message }: { message: Message }) {
     if (edited && historyVisible(realmSettings)) {
       items.push({ key: 'history', label: 'View edit history', run: () => setOpen('history') });
     }
+    if (realmSettings.realm_enable_read_receipts === true) {
+      items.push({ key: 'receipts', label: 'View read receipts', run: () => setOpen('receipts') });
+    }
     items.push({ key: 'source', label: 'View message source', run: () => setOpen('source') });
+    const mine = message.sender_id === ownUserId;
+    if (!mine && !store.getState().mutedUserIds.has(message.sender_id)) {
+      items.push({ key: 'mute', label: 'Mute sender', run: () => setOpen('mute') });
+    }
+    const moderation = realmSettings.realm_moderation_request_channel_id;
+    if (!mine && typeof moderation === 'number' && moderation !== -1) {
+      items.push({ key: 'report', label: 'Report message', run: () => setOpen('report') });
+    }
     if (permissions.delete) {
       items.push({
         key: 'delete',
@@ -312,6 +375,40 @@ export function MessageActions({ message }: { message: Message }) {
       )}
       {open === 'source' && (
         <SourceDialog messageId={message.id} onClose={done} returnFocus={button.current} />
+      )}
+      {open === 'remind' && (
+        <ScheduleDialog
+          title="Remind me about this"
+          submitLabel="Schedule reminder"
+          withNote
+          onSubmit={remind}
+          onClose={done}
+        />
+      )}
+      {open === 'receipts' && <ReadReceiptsDialog messageId={message.id} onClose={done} />}
+      {open === 'report' && (
+        <ReportDialog
+          messageId={message.id}
+          senderName={message.sender_full_name}
+          onClose={done}
+          onReported={() => report('Message reported.', false)}
+        />
+      )}
+      {open === 'mute' && (
+        <ConfirmDialog
+          title={`Mute ${message.sender_full_name}?`}
+          confirmLabel="Confirm"
+          onCancel={done}
+          onConfirm={() => {
+            done();
+            void muteSender();
+          }}
+        >
+          <p>
+            Messages sent by {message.sender_full_name} will be hidden, and you will not get
+            notifications about their messages or emoji reactions.
+          </p>
+        </ConfirmDialog>
       )}
       {open === 'delete' && (
         <Dialog title="Delete message?" onClose={done} returnFocus={button.current}>

@@ -47,6 +47,8 @@ import {
   useHash,
 } from './routing.js';
 import { ShortcutsHelp } from './ShortcutsHelp.js';
+import { DraftsView } from './saved/DraftsView.js';
+import { ScheduledView } from './saved/ScheduledView.js';
 import { Sidebar } from './sidebar/Sidebar.js';
 import { nextUnreadDirect, nextUnreadTopic } from './unread.js';
 
@@ -200,6 +202,8 @@ export function ChatShell({ onLogOut }: { onLogOut: () => void }) {
         <main ref={main} tabIndex={-1} className="chat-main">
           {route.kind === 'inbox' && <Inbox />}
           {route.kind === 'recent' && <RecentConversations />}
+          {route.kind === 'drafts' && <DraftsView />}
+          {route.kind === 'scheduled' && <ScheduledView />}
           {route.kind === 'feed' && (
             <FeedView narrow={route.narrow} selectedId={selectedId} onSelect={setSelectedId} />
           )}
@@ -366,6 +370,8 @@ function useTitle(route: Route) {
     void users;
     if (route.kind === 'inbox') return 'Inbox';
     if (route.kind === 'recent') return 'Recent conversations';
+    if (route.kind === 'drafts') return 'Drafts';
+    if (route.kind === 'scheduled') return 'Scheduled messages';
     if (route.narrow.length === 0) return 'Combined feed';
     return describeNarrow(route.narrow, store.getState()) || 'Messages';
   }, [route, store, subscriptions, users]);

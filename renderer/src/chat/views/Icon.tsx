@@ -12,6 +12,10 @@ const PATHS = {
   users:
     'M9 11a3.5 3.5 0 1 0 0-7a3.5 3.5 0 0 0 0 7zM2 20a7 7 0 0 1 14 0M16 4.5a3.5 3.5 0 0 1 0 6.5M18 13.5a7 7 0 0 1 4 6.5',
   menu: 'M4 6h16M4 12h16M4 18h16',
+  /** A pencil: drafts. */
+  pencil: 'M4 20l1-4L16 5l3 3L8 19zM14 7l3 3',
+  /** A calendar: scheduled messages. */
+  calendar: 'M4 6h16v14H4zM4 10h16M8 3v5M16 3v5',
   /** A bell: a followed topic notifies. */
   followed: 'M6 17v-6a6 6 0 0 1 12 0v6l1.5 2h-15zM10 21h4',
   /** A struck-through bell: a muted topic. */

@@ -6,7 +6,12 @@ import { hashToNarrow, narrowToHash } from '../data/narrow.js';
  * (Zulip's own fragments: `#inbox`, `#recent`, `#feed`, `#narrow/…`), so
  * back/forward, reloads and pasted links all land on the same view.
  */
-export type Route = { kind: 'inbox' } | { kind: 'recent' } | { kind: 'feed'; narrow: Narrow };
+export type Route =
+  | { kind: 'inbox' }
+  | { kind: 'recent' }
+  | { kind: 'feed'; narrow: Narrow }
+  | { kind: 'drafts' }
+  | { kind: 'scheduled' };
 
 export const INBOX_HASH = '#inbox';
 export const RECENT_HASH = '#recent';
@@ -14,6 +19,9 @@ export const RECENT_HASH = '#recent';
 export const FEED_HASH = '#feed';
 export const MENTIONS_HASH = '#narrow/is/mentioned';
 export const STARRED_HASH = '#narrow/is/starred';
+/** Zulip's Drafts and Scheduled messages views. */
+export const DRAFTS_HASH = '#drafts';
+export const SCHEDULED_HASH = '#scheduled';
 
 /** Zulip's `web_home_view` setting picks the view at `#` (inbox by default). */
 function homeRoute(state: ChatState): Route {
@@ -41,6 +49,10 @@ export function routeFromHash(hash: string, state: ChatState): Route {
     case FEED_HASH:
     case '#all_messages':
       return { kind: 'feed', narrow: [] };
+    case DRAFTS_HASH:
+      return { kind: 'drafts' };
+    case SCHEDULED_HASH:
+      return { kind: 'scheduled' };
   }
   if (hash.startsWith('#narrow/')) {
     const narrow = hashToNarrow(hash, state);

@@ -5,6 +5,7 @@ import { useEffect, useSyncExternalStore } from 'react';
  * the page's first script reads it too); here, following and setting it.
  */
 export {
+  DRAFTS_HASH,
   FEED_HASH,
   hashFor,
   homeHash,
@@ -13,6 +14,7 @@ export {
   RECENT_HASH,
   type Route,
   routeFromHash,
+  SCHEDULED_HASH,
   STARRED_HASH,
 } from './routes.js';
 

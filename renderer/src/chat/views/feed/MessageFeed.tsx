@@ -1,8 +1,9 @@
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { type ListRange, Virtuoso, type VirtuosoHandle } from 'react-virtuoso';
 import type { Message, MessageListState } from '../../data/model.js';
-import { narrowMarksRead } from '../../data/narrow.js';
+import { narrowKey, narrowMarksRead } from '../../data/narrow.js';
 import { useChat, useChatActions, useChatStore } from '../../data/store-context.js';
+import { readingPaused, resumeReading } from '../../message-actions/mark-unread.js';
 import { type FeedRowShape, feedRows } from './conversation.js';
 import { emptyNarrowText } from './empty-narrow.js';
 import { MessageRow } from './MessageRow.js';
@@ -354,7 +355,11 @@ function useMarkSeenAsRead(list: MessageListState | null, visibleIds: number[]) 
     };
   }, []);
 
-  const readable = list !== null && narrowMarksRead(list.narrow);
+  // "Mark as unread from here" pauses reading in its view until the view changes.
+  const listKey = list === null ? null : narrowKey(list.narrow);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: leaving a narrow (its key) resumes
+  useEffect(() => resumeReading, [listKey]);
+  const readable = list !== null && narrowMarksRead(list.narrow) && !readingPaused(list.narrow);
   // biome-ignore lint/correctness/useExhaustiveDependencies: `attention` is the re-check trigger
   useEffect(() => {
     if (!readable || !hasAttention()) return;

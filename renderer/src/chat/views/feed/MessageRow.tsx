@@ -1,4 +1,4 @@
-import { memo } from 'react';
+import { memo, useState } from 'react';
 import type { Message } from '../../data/model.js';
 import { useChat, useChatActions } from '../../data/store-context.js';
 import { MessageActions } from '../../message-actions/MessageActions.js';
@@ -26,7 +26,15 @@ export const MessageRow = memo(function MessageRow({ shape, selected, onSelect }
   const twentyFour = useChat((s) => s.settings.twenty_four_hour_time === true);
   const groups = useChat((s) => s.groups);
   const widget = useWidget(message);
+  const senderMuted = useChat((s) => {
+    const sender = s.messages.get(shape.id)?.sender_id;
+    return sender !== undefined && s.mutedUserIds.has(sender);
+  });
+  const [revealed, setRevealed] = useState(false);
   if (!message) return <div className="message-gone" />;
+  // A muted sender's message stays collapsed until revealed, as in Zulip's web app.
+  const hidden = senderMuted && !revealed;
+  const senderName = hidden ? 'Muted user' : message.sender_full_name;
   const unread = !message.flags.includes('read');
   const mentioned =
     message.flags.includes('mentioned') ||
@@ -49,7 +57,7 @@ export const MessageRow = memo(function MessageRow({ shape, selected, onSelect }
       <article
         className={classes.join(' ')}
         data-message-id={message.id}
-        aria-label={`${message.sender_full_name}, ${formatTime(message.timestamp, twentyFour)}`}
+        aria-label={`${senderName}, ${formatTime(message.timestamp, twentyFour)}`}
         aria-current={selected ? 'true' : undefined}
         onClick={() => onSelect(message.id)}
       >
@@ -58,10 +66,10 @@ export const MessageRow = memo(function MessageRow({ shape, selected, onSelect }
             <button
               type="button"
               className="avatar-button"
-              aria-label={`${message.sender_full_name}: user card`}
+              aria-label={`${senderName}: user card`}
               onClick={(event) => openUserCard(message.sender_id, event.currentTarget)}
             >
-              <Avatar url={message.avatar_url} name={message.sender_full_name} size={36} />
+              <Avatar url={hidden ? null : message.avatar_url} name={senderName} size={36} />
             </button>
           ) : null}
         </div>
@@ -73,7 +81,7 @@ export const MessageRow = memo(function MessageRow({ shape, selected, onSelect }
                 className="sender-name"
                 onClick={(event) => openUserCard(message.sender_id, event.currentTarget)}
               >
-                {message.sender_full_name}
+                {senderName}
               </button>
             )}
             <time
@@ -90,7 +98,21 @@ export const MessageRow = memo(function MessageRow({ shape, selected, onSelect }
               </span>
             )}
           </div>
-          {widget ? (
+          {hidden ? (
+            <p className="muted-sender-note">
+              This message was hidden because you have muted the sender.{' '}
+              <button
+                type="button"
+                className="link-button"
+                onClick={(event) => {
+                  event.stopPropagation();
+                  setRevealed(true);
+                }}
+              >
+                Click here to reveal.
+              </button>
+            </p>
+          ) : widget ? (
             <Widget message={message} widget={widget} />
           ) : (
             <MessageContent
@@ -100,7 +122,7 @@ export const MessageRow = memo(function MessageRow({ shape, selected, onSelect }
             />
           )}
           {message.failed === true && <FailedSend messageId={message.id} />}
-          <Reactions message={message} />
+          {!hidden && <Reactions message={message} />}
         </div>
         <div className="message-actions">
           <MessageActions message={message} />
