@@ -41,7 +41,9 @@ export function startColorScheme(): void {
 export function applyAppearance(settings: Record<string, unknown>): void {
   const scheme = settings.color_scheme ?? ColorScheme.automatic;
   try {
-    localStorage.setItem(SCHEME_KEY, String(scheme));
+    // Only a choice is kept: automatic, the default, leaves the browser's storage alone.
+    if (scheme === ColorScheme.automatic) localStorage.removeItem(SCHEME_KEY);
+    else localStorage.setItem(SCHEME_KEY, String(scheme));
   } catch {
     // Storage refused (a private window): this page still follows the setting.
   }
