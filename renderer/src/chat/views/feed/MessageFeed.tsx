@@ -259,7 +259,7 @@ function useOwnSends(
     return () => follow.disconnect();
   }, [scroller]);
 
-  // The reader scrolling (wheel, touch, keys) is the only thing that unsticks.
+  // The reader scrolling (wheel, touch, keys, a move up) is the only thing that unsticks.
   useEffect(() => {
     if (!scroller) return;
     const unstick = () => {
@@ -268,11 +268,21 @@ function useOwnSends(
     const onKey = (event: KeyboardEvent) => {
       if (['ArrowUp', 'PageUp', 'Home', 'k'].includes(event.key)) unstick();
     };
+    // Scrolled up by any other means (the scrollbar, a script, find in page): rows
+    // growing never move the top up, so a clear move up is the reader's.
+    let lastTop = scroller.scrollTop;
+    const onScroll = () => {
+      const top = scroller.scrollTop;
+      if (top < lastTop - AT_BOTTOM_PX) unstick();
+      lastTop = top;
+    };
+    scroller.addEventListener('scroll', onScroll, { passive: true });
     scroller.addEventListener('wheel', unstick, { passive: true });
     scroller.addEventListener('touchmove', unstick, { passive: true });
     scroller.addEventListener('pointerdown', unstick, { passive: true });
     window.addEventListener('keydown', onKey);
     return () => {
+      scroller.removeEventListener('scroll', onScroll);
       scroller.removeEventListener('wheel', unstick);
       scroller.removeEventListener('touchmove', unstick);
       scroller.removeEventListener('pointerdown', unstick);
