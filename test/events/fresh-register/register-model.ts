@@ -235,6 +235,12 @@ function applySubscription(state: Json, event: Json, options: ModelOptions): voi
         if (!options.includeSubscribers) delete copy.subscribers;
         state.subscriptions.push(copy);
       }
+      // The channel's own entry counts the new subscriber as the subscription does.
+      for (const stream of state.streams ?? []) {
+        const sub = event.subscriptions.find((s: Json) => s.stream_id === stream.stream_id);
+        if (sub && typeof sub.subscriber_count === 'number')
+          stream.subscriber_count = sub.subscriber_count;
+      }
       state.unsubscribed = state.unsubscribed.filter((s: Json) => !added.has(s.stream_id));
       state.never_subscribed = state.never_subscribed.filter((s: Json) => !added.has(s.stream_id));
       return;
