@@ -14,7 +14,7 @@ import { loadRealm } from '../shared/realm.js';
 import { BotType, isAdmin, Role, requireRole } from '../shared/roles.js';
 import { botAudience, emitBotAdd, formatBot } from './bot-records.js';
 import { avatarUrl } from './format.js';
-import { joinSystemGroups } from './system-groups.js';
+import { joinSystemGroups } from './group-memberships.js';
 import { checkFullName, emitPersonAdd } from './users.js';
 
 /** Embedded bots this server can run (Zulip ships these names). */

@@ -3,8 +3,8 @@ import { insertUser, type UserRow, userByEmailKey, userById } from '../db/querie
 import { generateApiKey } from '../shared/credentials.js';
 import { BotType, Role } from '../shared/roles.js';
 import { botAudience, emitBotAdd } from './bot-records.js';
+import { joinSystemGroups } from './group-memberships.js';
 import { SYSTEM_BOTS, type SystemBotKind, systemBotEmail } from './system-bots.js';
-import { joinSystemGroups } from './system-groups.js';
 import { emitPersonAdd } from './users.js';
 
 /** The system bot of that kind, created (and announced) when missing. */

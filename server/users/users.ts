@@ -42,9 +42,9 @@ import { loadRealm } from '../shared/realm.js';
 import { isAdmin, isOwner, Role, requireRole, roleValues } from '../shared/roles.js';
 import { canAdminBot, emitBotOwnerChange, emitBotUpdate } from './bot-records.js';
 import { apiEmail, formatUser, groupProfileValues, type Viewer } from './format.js';
+import { announceGroupReturn, joinSystemGroups } from './group-memberships.js';
 import { accountWords, isStrongPassword } from './passwords.js';
 import { isSystemBot } from './system-bots.js';
-import { joinSystemGroups } from './system-groups.js';
 
 /** Characters that would break mention syntax (`@**name**`) or quoting. */
 const NAME_INVALID_CHARS = /[*`\\>"@\u0000-\u001f\u007f]/;
@@ -369,6 +369,7 @@ function setActivation(ctx: AppContext, tx: Tx, target: UserRow, active: boolean
   emitPersonUpdate(ctx, tx, { user_id: target.id, is_active: active });
   emitSubscriberActivation(ctx, tx, target.id, active ? 'peer_add' : 'peer_remove');
   if (target.is_bot) emitBotUpdate(ctx, tx, target, { is_active: active });
+  if (active) announceGroupReturn(ctx, tx, target.id);
 }
 
 /**

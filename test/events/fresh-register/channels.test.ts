@@ -35,11 +35,9 @@ describe('creating and subscribing', () => {
   it('creating a public channel, subscribing oneself', async () => {
     await checkAction(t, EVERYONE, async () =>
       expectOk(
-        await t
-          .as('member')
-          .post('/users/me/subscriptions', {
-            subscriptions: [{ name: 'fresh', description: 'New' }],
-          }),
+        await t.as('member').post('/users/me/subscriptions', {
+          subscriptions: [{ name: 'fresh', description: 'New' }],
+        }),
       ),
     );
   });
@@ -84,12 +82,10 @@ describe('creating and subscribing', () => {
         await t.as('member').delete('/users/me/subscriptions', { subscriptions: ['secret'] }),
       );
       expectOk(
-        await t
-          .as('owner')
-          .delete('/users/me/subscriptions', {
-            subscriptions: ['lounge'],
-            principals: [t.accounts.guest.id],
-          }),
+        await t.as('owner').delete('/users/me/subscriptions', {
+          subscriptions: ['lounge'],
+          principals: [t.accounts.guest.id],
+        }),
       );
     });
   });

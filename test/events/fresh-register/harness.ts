@@ -148,6 +148,8 @@ function stripTraffic<T extends object>(channels: Map<number, T>): Map<number, T
 export interface CheckOptions {
   /** Fresh-register fields left out of this comparison (dotted paths), each for a stated reason. */
   ignore?: readonly string[];
+  /** Further fields left out for one observer (by fixture name or e-mail), each for a stated reason. */
+  ignoreFor?: Record<string, readonly string[]>;
   /** Fields the chat's comparison leaves out (of `registerPart`). */
   chatIgnore?: readonly string[];
   /** The action is expected to leave the observer's register unchanged (default: it changes it). */
@@ -176,7 +178,6 @@ export async function checkAction<T>(
   action: () => Promise<T>,
   options: CheckOptions = {},
 ): Promise<T> {
-  const ignore = options.ignore ?? [];
   const queues = [];
   for (const who of observers) {
     const client = t.as(who);
@@ -188,6 +189,7 @@ export async function checkAction<T>(
   const changed: string[] = [];
   for (const { who, client, model, chat } of queues) {
     const name = nameOf(who);
+    const ignore = [...(options.ignore ?? []), ...(options.ignoreFor?.[name] ?? [])];
     const modelEvents = await drain(client, model);
     const chatEvents = await drain(client, chat);
     const fresh = await register(client, MODEL_PARAMS);

@@ -131,7 +131,8 @@ function updateUser(state: Json, person: Json, own: number): void {
     if ('role' in person) {
       state.is_admin = person.role === 100 || person.role === 200;
       state.is_owner = person.role === 100;
-      state.is_moderator = person.role === 300;
+      // At least a moderator since Zulip 11 (feature level 380).
+      state.is_moderator = [100, 200, 300].includes(person.role);
       state.is_guest = person.role === 600;
     }
     for (const key of ['delivery_email', 'email', 'full_name', 'is_billing_admin'])
@@ -162,6 +163,9 @@ function updateUser(state: Json, person: Json, own: number): void {
   if ('is_active' in person) {
     user.is_active = person.is_active;
     if (!person.is_active) {
+      // Deactivated users are members of no group (feature level 303): clients drop them.
+      for (const group of state.realm_user_groups ?? [])
+        group.members = group.members.filter((m: number) => m !== uid);
       for (const sub of state.subscriptions ?? [])
         if (Array.isArray(sub.subscribers))
           sub.subscribers = sub.subscribers.filter((s: number) => s !== uid);
