@@ -227,3 +227,56 @@ describe('flags', () => {
     );
   });
 });
+
+describe('what changes nothing in register', () => {
+  it('typing notices', async () => {
+    await checkAction(
+      t,
+      ['owner', 'member'],
+      async () => {
+        expectOk(
+          await t
+            .as('member')
+            .post('/typing', { op: 'start', to: JSON.stringify([t.accounts.owner.id]) }),
+        );
+        expectOk(
+          await t.as('member').post('/typing', {
+            op: 'start',
+            type: 'stream',
+            stream_id: lounge,
+            topic: 'greetings',
+          }),
+        );
+        expectOk(
+          await t
+            .as('member')
+            .post('/typing', { op: 'stop', to: JSON.stringify([t.accounts.owner.id]) }),
+        );
+      },
+      { unchanged: true },
+    );
+  });
+
+  it('a poll and a vote (submessages)', async () => {
+    const id = await sendToChannel(
+      t,
+      'member',
+      lounge,
+      'polls',
+      '/poll Tea or coffee?\nTea\nCoffee',
+    );
+    await checkAction(
+      t,
+      ['owner', 'member'],
+      async () =>
+        expectOk(
+          await t.as('owner').post('/submessage', {
+            message_id: id,
+            msg_type: 'widget',
+            content: JSON.stringify({ type: 'vote', key: 'canned,0', vote: 1 }),
+          }),
+        ),
+      { unchanged: true },
+    );
+  });
+});
