@@ -174,6 +174,24 @@ describe('topics', () => {
   }
 });
 
+describe('muted topics (the legacy endpoint)', () => {
+  it('muting and unmuting', async () => {
+    for (const op of ['add', 'remove']) {
+      await checkAction(t, ['member'], async () =>
+        expectOk(
+          await t
+            .as('member')
+            .patch('/users/me/subscriptions/muted_topics', {
+              stream_id: lounge,
+              topic: 'hello',
+              op,
+            }),
+        ),
+      );
+    }
+  });
+});
+
 describe('muted users', () => {
   it('muting and unmuting', async () => {
     await checkAction(t, ['member'], async () =>

@@ -105,6 +105,30 @@ describe('users', () => {
   });
 });
 
+describe('who may see whom', () => {
+  it('guests limited to the users they share conversations with', async () => {
+    const stranger = await t.createMember('Stan Stranger');
+    const members = 6; // role:members
+    await checkAction(t, EVERYONE, async () =>
+      expectOk(
+        await t.as('owner').patch('/realm', { can_access_all_users_group: { new: members } }),
+      ),
+    );
+    // A user the guest cannot see changes; then one appears to them by a shared channel.
+    await checkAction(t, EVERYONE, async () =>
+      expectOk(await t.as('admin').patch(`/users/${stranger.id}`, { full_name: 'Stan Hidden' })),
+    );
+    await checkAction(t, EVERYONE, async () =>
+      expectOk(
+        await t.as('owner').post('/users/me/subscriptions', {
+          subscriptions: [{ name: 'meeting place' }],
+          principals: [stranger.id, t.accounts.guest.id],
+        }),
+      ),
+    );
+  });
+});
+
 describe('own settings', () => {
   for (const [setting, value] of [
     ['full_name', 'Mel the Member'],
