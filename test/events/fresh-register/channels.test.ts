@@ -179,13 +179,11 @@ describe('muted topics (the legacy endpoint)', () => {
     for (const op of ['add', 'remove']) {
       await checkAction(t, ['member'], async () =>
         expectOk(
-          await t
-            .as('member')
-            .patch('/users/me/subscriptions/muted_topics', {
-              stream_id: lounge,
-              topic: 'hello',
-              op,
-            }),
+          await t.as('member').patch('/users/me/subscriptions/muted_topics', {
+            stream_id: lounge,
+            topic: 'hello',
+            op,
+          }),
         ),
       );
     }

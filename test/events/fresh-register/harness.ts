@@ -19,7 +19,14 @@
  * - `stream_weekly_traffic`: recomputed from messages, sent in no event;
  * - `unread_msgs.count`: derived with the muting rules; the chat's own
  *   counts (from the same unread messages) are compared instead;
- * - whatever a test names in `ignore` (each with its reason there).
+ * - the order of the channel lists, `realm_bots` and `drafts` (keyed by id);
+ * - whatever a test names in `ignore` or `ignoreFor` (each with its reason there).
+ * The chat's comparison covers the parts of its state register builds
+ * (`registerPart`); messages and views come from elsewhere.
+ *
+ * A test that changes nothing would prove nothing: unless it says
+ * `unchanged` (and then it must change nothing), the action has to change
+ * at least one observer's register.
  */
 import { isDeepStrictEqual } from 'node:util';
 import { expect } from 'vitest';
@@ -161,11 +168,6 @@ export interface CheckOptions {
   chatIgnore?: readonly string[];
   /** The action is expected to leave the observer's register unchanged (default: it changes it). */
   unchanged?: boolean;
-}
-
-export interface Checked {
-  /** The events each observer's model queue received, by observer name. */
-  events: Record<string, ZulipEvent[]>;
 }
 
 type Who = FixtureName | Account;

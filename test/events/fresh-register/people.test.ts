@@ -247,6 +247,13 @@ describe('user groups', () => {
       expectOk(await t.as('member').post(`/user_groups/${crew}/members`, { add: [guest.id] })),
     );
     await checkAction(t, EVERYONE, async () =>
+      expectOk(
+        await t.as('member').patch(`/user_groups/${crew}`, {
+          can_mention_group: { new: { direct_members: [member.id], direct_subgroups: [] } },
+        }),
+      ),
+    );
+    await checkAction(t, EVERYONE, async () =>
       expectOk(await t.as('member').post(`/user_groups/${crew}/members`, { delete: [guest.id] })),
     );
     await checkAction(t, EVERYONE, async () =>
