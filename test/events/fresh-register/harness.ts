@@ -37,7 +37,12 @@ import { REGISTER_PARAMS } from '../../../renderer/src/chat/data/register-params
 import { stateFromRegister } from '../../../renderer/src/chat/data/state.js';
 import { bookFromRegister, type UnreadBook } from '../../../renderer/src/chat/data/unread.js';
 import type { Account, ApiClient, FixtureName, TestServer } from '../../helpers/server.js';
-import { applyRegisterEvent, type Json, toComparable } from './register-model.js';
+import {
+  applyRegisterEvent,
+  type Json,
+  settleRegisterState,
+  toComparable,
+} from './register-model.js';
 
 /** How the model's queue registers: the chat's parameters, with subscriber lists to check too. */
 const MODEL_PARAMS = { ...REGISTER_PARAMS, include_subscribers: true };
@@ -211,6 +216,7 @@ export async function checkAction<T>(
     const applied = toComparable(model.answer);
     const modelOptions = { ownUserId: model.answer.user_id, includeSubscribers: true };
     for (const event of modelEvents) applyRegisterEvent(applied, event, modelOptions);
+    settleRegisterState(applied);
     const expected = normalize(toComparable(fresh.answer), ignore);
     const before = normalize(toComparable(model.answer), ignore);
     const types = modelEvents.map((e) => `${e.type}/${e.op ?? ''}`).join(', ');

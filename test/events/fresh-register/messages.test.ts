@@ -52,6 +52,28 @@ describe('sending', () => {
     );
   });
 
+  it('wildcard mentions where the member muted the channel, or followed the topic', async () => {
+    const muted = createChannel(t, {
+      name: 'muted',
+      subscribers: [t.accounts.admin.id, t.accounts.member.id],
+    });
+    expectOk(
+      await t.as('member').post('/users/me/subscriptions/properties', {
+        subscription_data: [{ stream_id: muted, property: 'is_muted', value: true }],
+      }),
+    );
+    expectOk(
+      await t
+        .as('member')
+        .post('/user_topics', { stream_id: muted, topic: 'followed', visibility_policy: 3 }),
+    );
+    await checkAction(t, ['member'], async () => {
+      await sendToChannel(t, 'admin', muted, 'ignored', 'hi @**all**');
+      await sendToChannel(t, 'admin', muted, 'followed', 'hi @**all**');
+      await sendToChannel(t, 'admin', muted, 'ignored', 'hi @**Mel Member**');
+    });
+  });
+
   it('a direct message and a group direct message', async () => {
     await checkAction(t, ['owner', 'member', 'admin'], async () => {
       await sendDirect(t, 'admin', [t.accounts.member.id]);

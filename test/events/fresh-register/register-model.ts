@@ -70,13 +70,30 @@ function visibilityOf(state: Json, streamId: number, topic: string): number {
 }
 
 /** Zulip's rule for wildcard mentions in unread_msgs.mentions: only where the conversation is not muted. */
-function wildcardCounts(state: Json, message: Json): boolean {
-  if (message.type !== 'stream') return true;
-  const sub = (state.subscriptions ?? []).find((s: Json) => s.stream_id === message.stream_id);
-  const policy = visibilityOf(state, message.stream_id, message.subject ?? message.topic ?? '');
+function wildcardCounts(state: Json, entry: UnreadEntry): boolean {
+  if (entry.kind !== 'stream') return true;
+  const sub = (state.subscriptions ?? []).find((s: Json) => s.stream_id === entry.stream_id);
+  const policy = visibilityOf(state, entry.stream_id as number, entry.topic ?? '');
   if (policy === 1) return false;
   if (sub?.is_muted) return policy === 2 || policy === 3;
   return true;
+}
+
+/**
+ * The applied state made comparable with a fresh register: wildcard
+ * mentions count where their conversation is not muted now (register
+ * applies the muting rules when it is fetched, and muting can change after
+ * the message came, e.g. a mention that makes the user follow the topic).
+ */
+export function settleRegisterState(state: Json): void {
+  const raw = state.unread_msgs;
+  if (!raw?.wildcard) return;
+  const counted = (raw.wildcard as number[]).filter((id) => {
+    const entry = raw.messages[String(id)];
+    return entry !== undefined && wildcardCounts(state, entry);
+  });
+  raw.mentions = sortedIds([...raw.mentions, ...counted]);
+  delete raw.wildcard;
 }
 
 function applyUnreadMessage(state: Json, message: Json, flags: string[], own: number): void {
@@ -107,14 +124,15 @@ function applyUnreadMessage(state: Json, message: Json, flags: string[], own: nu
   const wildcard = flags.some((f) =>
     ['wildcard_mentioned', 'stream_wildcard_mentioned', 'topic_wildcard_mentioned'].includes(f),
   );
-  if (flags.includes('mentioned') || (wildcard && wildcardCounts(state, message))) {
-    raw.mentions = sortedIds([...raw.mentions, message.id]);
-  }
+  if (flags.includes('mentioned')) raw.mentions = sortedIds([...raw.mentions, message.id]);
+  else if (wildcard) raw.wildcard = sortedIds([...(raw.wildcard ?? []), message.id]);
 }
 
 function forgetUnread(state: Json, id: number): void {
   delete state.unread_msgs.messages[String(id)];
   state.unread_msgs.mentions = state.unread_msgs.mentions.filter((m: number) => m !== id);
+  if (state.unread_msgs.wildcard)
+    state.unread_msgs.wildcard = state.unread_msgs.wildcard.filter((m: number) => m !== id);
 }
 
 function channelLists(state: Json): Json[][] {
