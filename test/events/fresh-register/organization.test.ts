@@ -5,6 +5,7 @@
  * navigation views, uploads and devices.
  */
 import { afterAll, beforeAll, describe, it } from 'vitest';
+import { deliverDue } from '../../../server/scheduled/index.js';
 import { createChannel } from '../../helpers/fixtures.js';
 import { sendToChannel } from '../../helpers/messages.js';
 import { startTestServer, type TestServer } from '../../helpers/server.js';
@@ -14,8 +15,10 @@ let t: TestServer;
 let lounge: number;
 let moderators: number;
 let png: Buffer;
+let clockOffsetMs = 0;
 beforeAll(async () => {
-  t = await startTestServer();
+  // The cron job is off: delivery runs by hand after moving the clock on.
+  t = await startTestServer({ now: () => Date.now() + clockOffsetMs, scheduledDelivery: false });
   const { owner, admin, member, guest } = t.accounts;
   lounge = createChannel(t, {
     name: 'lounge',
@@ -36,7 +39,9 @@ const expectOk = (res: { status: number; body: any }) => {
 };
 
 const EVERYONE = ['owner', 'admin', 'member', 'guest'] as const;
-const inAnHour = () => Math.floor(Date.now() / 1000) + 3600;
+/** The server's clock (moved on by the delivery test), in seconds. */
+const serverNow = () => Math.floor((Date.now() + clockOffsetMs) / 1000);
+const inAnHour = () => serverNow() + 3600;
 const pngFile = (name: string) => new File([new Uint8Array(png)], name, { type: 'image/png' });
 
 describe('realm settings', () => {
@@ -217,6 +222,32 @@ describe('own things', () => {
     await checkAction(t, ['member'], async () =>
       expectOk(await t.as('member').delete(`/reminders/${made.reminder_id}`)),
     );
+  });
+
+  it('delivering a scheduled message and a reminder', async () => {
+    const message = await sendToChannel(t, 'admin', lounge, 'due', 'remind me');
+    const when = serverNow() + 600;
+    expectOk(
+      await t.as('member').post('/scheduled_messages', {
+        type: 'stream',
+        to: lounge,
+        topic: 'due',
+        content: 'on time',
+        scheduled_delivery_timestamp: when,
+      }),
+    );
+    expectOk(
+      await t
+        .as('member')
+        .post('/reminders', { message_id: message, scheduled_delivery_timestamp: when }),
+    );
+    clockOffsetMs += 3_600_000;
+    await checkAction(t, ['member', 'owner'], async () => {
+      const delivered = deliverDue(t.server.ctx);
+      if (delivered.scheduledMessages.delivered !== 1 || delivered.reminders.delivered !== 1) {
+        throw new Error(JSON.stringify(delivered));
+      }
+    });
   });
 
   it('saved snippets', async () => {
