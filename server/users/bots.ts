@@ -11,9 +11,10 @@ import {
 import { insertUser, type UserRow, userByEmailKey, userById } from '../db/queries/users.js';
 import { generateApiKey } from '../shared/credentials.js';
 import { loadRealm } from '../shared/realm.js';
-import { BotType, isAdmin, Role, requireRole, syncSystemGroups } from '../shared/roles.js';
+import { BotType, isAdmin, Role, requireRole } from '../shared/roles.js';
 import { botAudience, emitBotAdd, formatBot } from './bot-records.js';
 import { avatarUrl } from './format.js';
+import { joinSystemGroups } from './group-memberships.js';
 import { checkFullName, emitPersonAdd } from './users.js';
 
 /** Embedded bots this server can run (Zulip ships these names). */
@@ -72,7 +73,6 @@ export function createBot(ctx: AppContext, owner: UserRow, input: NewBotInput) {
       // New accounts start from the organization's defaults (PATCH /realm/user_settings_defaults).
       settings: loadRealm(ctx).row.user_settings_defaults,
     });
-    syncSystemGroups(ctx.db, id, Role.member);
     if (defaults) {
       setDefaultSendingStream(ctx.db, id, defaults.sendingStreamId);
       setDefaultEventsRegisterStream(ctx.db, id, defaults.registerStreamId);
@@ -90,6 +90,7 @@ export function createBot(ctx: AppContext, owner: UserRow, input: NewBotInput) {
       }
     }
     emitPersonAdd(ctx, tx, id);
+    joinSystemGroups(ctx, tx, id, Role.member);
     const bot = userById(ctx.db, id)!;
     emitBotAdd(ctx, tx, id, botAudience(ctx, bot));
     const record = formatBot(ctx, bot);

@@ -1,7 +1,9 @@
 import type { AppContext, Tx } from '../core/context.js';
 import { insertUser, type UserRow, userByEmailKey, userById } from '../db/queries/users.js';
 import { generateApiKey } from '../shared/credentials.js';
-import { BotType, Role, syncSystemGroups } from '../shared/roles.js';
+import { BotType, Role } from '../shared/roles.js';
+import { botAudience, emitBotAdd } from './bot-records.js';
+import { joinSystemGroups } from './group-memberships.js';
 import { SYSTEM_BOTS, type SystemBotKind, systemBotEmail } from './system-bots.js';
 import { emitPersonAdd } from './users.js';
 
@@ -20,8 +22,10 @@ export function ensureSystemBot(ctx: AppContext, tx: Tx, kind: SystemBotKind): U
     password_hash: null,
     date_joined_ms: ctx.now(),
   });
-  syncSystemGroups(ctx.db, id, Role.member);
   emitPersonAdd(ctx, tx, id);
+  joinSystemGroups(ctx, tx, id, Role.member);
+  // Administrators list every bot (realm_bots), this one too.
+  emitBotAdd(ctx, tx, id, botAudience(ctx, userById(ctx.db, id)!));
   return userById(ctx.db, id)!;
 }
 

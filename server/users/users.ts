@@ -38,14 +38,7 @@ import { checkEmailAllowedInRealm } from '../realm-domains/index.js';
 import { generateApiKey, hashPassword } from '../shared/credentials.js';
 import { MAX_USER_NAME_LENGTH, MIN_USER_NAME_LENGTH } from '../shared/limits.js';
 import { loadRealm } from '../shared/realm.js';
-import {
-  isAdmin,
-  isOwner,
-  Role,
-  requireRole,
-  roleValues,
-  syncSystemGroups,
-} from '../shared/roles.js';
+import { isAdmin, isOwner, Role, requireRole, roleValues } from '../shared/roles.js';
 import { canAccessUser, userAccessCheck } from '../user-access/index.js';
 import {
   emitPersonCreated,
@@ -54,6 +47,7 @@ import {
 } from './access-events.js';
 import { canAdminBot, emitBotOwnerChange, emitBotUpdate } from './bot-records.js';
 import { apiEmail, formatUser, groupProfileValues, type Viewer } from './format.js';
+import { announceGroupReturn, joinSystemGroups } from './group-memberships.js';
 import { accountWords, isStrongPassword } from './passwords.js';
 import { isSystemBot } from './system-bots.js';
 
@@ -290,8 +284,8 @@ export async function createUser(
       // New accounts start from the organization's defaults (PATCH /realm/user_settings_defaults).
       settings: loadRealm(ctx).row.user_settings_defaults,
     });
-    syncSystemGroups(ctx.db, id, role);
     emitPersonAdd(ctx, tx, id);
+    joinSystemGroups(ctx, tx, id, role);
     setUp?.(tx, userById(ctx.db, id)!);
     return { user_id: id, api_key: apiKey };
   });
@@ -333,8 +327,8 @@ export function changeRole(ctx: AppContext, tx: Tx, target: UserRow, role: numbe
   if (role === target.role) return;
   const visibleBefore = channelsVisibleTo(ctx, target);
   setUserRole(ctx.db, target.id, role);
-  syncSystemGroups(ctx.db, target.id, role);
   emitPersonUpdate(ctx, tx, { user_id: target.id, role });
+  joinSystemGroups(ctx, tx, target.id, role);
   emitRoleVisibilityChange(ctx, tx, { ...target, role }, visibleBefore);
 }
 
@@ -388,6 +382,7 @@ function setActivation(ctx: AppContext, tx: Tx, target: UserRow, active: boolean
   else emitPersonDeactivated(ctx, tx, target.id);
   emitSubscriberActivation(ctx, tx, target.id, active ? 'peer_add' : 'peer_remove');
   if (target.is_bot) emitBotUpdate(ctx, tx, target, { is_active: active });
+  if (active) announceGroupReturn(ctx, tx, target.id);
 }
 
 /**

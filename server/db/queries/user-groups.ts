@@ -165,3 +165,21 @@ export const directSupergroups = (db: Db, subgroupId: number) =>
   )
     .all(subgroupId)
     .map((r) => r.group_id);
+
+/** The system groups a user is a direct member of, by id. */
+export const systemGroupIdsOf = (db: Db, userId: number) =>
+  stmt<[number], { group_id: number }>(
+    db,
+    `SELECT m.group_id FROM user_group_members m JOIN user_groups g ON g.id = m.group_id
+     WHERE m.user_id = ? AND g.is_system_group = 1 ORDER BY m.group_id`,
+  )
+    .all(userId)
+    .map((r) => r.group_id);
+
+/** Every group a user is a direct member of, with whether it is deactivated. */
+export const directGroupsOf = (db: Db, userId: number) =>
+  stmt<[number], { group_id: number; deactivated: number }>(
+    db,
+    `SELECT m.group_id, g.deactivated FROM user_group_members m JOIN user_groups g ON g.id = m.group_id
+     WHERE m.user_id = ? ORDER BY m.group_id`,
+  ).all(userId);

@@ -4,14 +4,21 @@ import { recountUnread, replaceMessages } from './model-updates.js';
 
 /** Channel events: subscriptions, channels, topic visibility and muted users (all of which move unread counts). */
 
+const pick = (from: object, keys: string[]): Record<string, unknown> =>
+  Object.fromEntries(Object.entries(from).filter(([key]) => keys.includes(key)));
+
 const onSubscription: Apply = (state, event, ctx) => {
   switch (event.op) {
     case 'add': {
       const subscriptions = new Map(state.subscriptions);
       const channels = new Map(state.channels);
-      for (const sub of event.subscriptions as Subscription[]) {
+      for (const added of event.subscriptions as Subscription[]) {
+        // The chat registers without subscriber lists and keeps none up to date (as Zulip's apply_event).
+        const { subscribers: _, ...sub } = added;
         subscriptions.set(sub.stream_id, sub);
-        channels.set(sub.stream_id, { ...(channels.get(sub.stream_id) ?? {}), ...sub });
+        // A known channel takes the subscription's news of its own fields (as register's streams).
+        const known = channels.get(sub.stream_id);
+        channels.set(sub.stream_id, known ? { ...known, ...pick(sub, Object.keys(known)) } : sub);
       }
       return recountUnread({ ...state, subscriptions, channels }, ctx.book);
     }

@@ -1,4 +1,4 @@
-import type { Apply, EventContext, ZulipEvent } from './event-kit.js';
+import { type Apply, type EventContext, mapWith, type ZulipEvent } from './event-kit.js';
 import type { ChatState, Message, Narrow, Reaction } from './model.js';
 import {
   addMessages,
@@ -14,6 +14,22 @@ import { isResolveToggle } from './resolved-topic.js';
 import { fileFromDetail, fileMessage, forget, type UnreadDetail } from './unread.js';
 
 /** Message events: new messages, edits and moves, deletions, flags, reactions, widgets. */
+
+/** A channel's first message, once it has one (register's `first_message_id`, as Zulip's apply_event keeps it). */
+function withFirstMessage(state: ChatState, message: Message): ChatState {
+  if (message.type !== 'stream' || typeof message.stream_id !== 'number') return state;
+  const id = message.stream_id;
+  let { channels, subscriptions } = state;
+  const channel = channels.get(id);
+  if (channel && channel.first_message_id === null)
+    channels = mapWith(channels, id, { ...channel, first_message_id: message.id });
+  const sub = subscriptions.get(id);
+  if (sub && sub.first_message_id === null)
+    subscriptions = mapWith(subscriptions, id, { ...sub, first_message_id: message.id });
+  return channels === state.channels && subscriptions === state.subscriptions
+    ? state
+    : { ...state, channels, subscriptions };
+}
 
 const onMessage: Apply = (state, event, ctx) => {
   const raw = event.message as Message;
@@ -33,6 +49,7 @@ const onMessage: Apply = (state, event, ctx) => {
     }
   }
   next = addMessages(next, ctx.book, [message], { live: true });
+  next = withFirstMessage(next, message);
   // The message a typist was writing has come: their notice goes (as in Zulip's web app).
   next = withTyping(next, conversationKeyOf(message, state.ownUserId), message.sender_id, false);
   return recountUnread(next, ctx.book);

@@ -23,7 +23,11 @@ const onRealmUser: Apply = (state, event) => {
     case 'update': {
       const old = state.users.get(person.user_id);
       if (!old) return state;
-      let user: User = { ...old, ...person };
+      // Fields the user record has (as Zulip's apply_event): the event also names
+      // others (avatar_source, avatar_version, ...) a fresh register leaves out.
+      const known = Object.entries(person).filter(([key]) => key in old);
+      let user: User = { ...old, ...Object.fromEntries(known) };
+      if (typeof person.new_email === 'string') user.email = person.new_email;
       if ('role' in person) user = withRoleFlags(user);
       // A deactivated user's custom profile field update names one field.
       if (person.custom_profile_field && typeof person.custom_profile_field === 'object') {
@@ -37,7 +41,8 @@ const onRealmUser: Apply = (state, event) => {
         else profile[field.id] = { value: field.value, rendered_value: field.rendered_value };
         user = { ...old, profile_data: profile };
       }
-      const next = { ...state, users: mapWith(state.users, person.user_id, user) };
+      let next = { ...state, users: mapWith(state.users, person.user_id, user) };
+      if (person.is_active === false) next = withoutGroupMember(next, person.user_id);
       // Messages carry their sender's name and picture as they were when fetched.
       const senderChanges: Partial<Message> = {};
       if (typeof person.full_name === 'string') senderChanges.sender_full_name = person.full_name;
@@ -51,6 +56,32 @@ const onRealmUser: Apply = (state, event) => {
     default:
       return state;
   }
+};
+
+/** Deactivated users are members of no group (Zulip's feature level 303): clients drop them. */
+function withoutGroupMember(state: ChatState, userId: number): ChatState {
+  if (!state.groups) return state;
+  let changed = false;
+  const groups = new Map(state.groups);
+  for (const [id, group] of groups) {
+    if (!group.members.includes(userId)) continue;
+    groups.set(id, { ...group, members: group.members.filter((m) => m !== userId) });
+    changed = true;
+  }
+  return changed ? { ...state, groups } : state;
+}
+
+/** Custom profile fields redefined: values of fields that are gone go too. */
+const onCustomProfileFields: Apply = (state, event) => {
+  const ids = new Set((event.fields as { id: number }[]).map((f) => String(f.id)));
+  let users = state.users;
+  for (const [id, user] of state.users) {
+    const profile = user.profile_data as Record<string, unknown> | undefined;
+    if (!profile || Object.keys(profile).every((key) => ids.has(key))) continue;
+    const kept = Object.fromEntries(Object.entries(profile).filter(([key]) => ids.has(key)));
+    users = mapWith(users, id, { ...user, profile_data: kept });
+  }
+  return users === state.users ? state : { ...state, users };
 };
 
 const onPresence: Apply = (state, event, ctx) => {
@@ -91,6 +122,8 @@ const onUserStatus: Apply = (state, event) => {
   for (const key of ['status_text', 'emoji_name', 'emoji_code', 'reaction_type'] as const) {
     if (status[key] === '') delete status[key];
   }
+  // No emoji, no emoji type either (Zulip's apply_event drops it with the name).
+  if (event.emoji_name === '') delete status.reaction_type;
   if (status.away === false) delete status.away;
   const userStatus =
     Object.keys(status).length === 0
@@ -178,6 +211,7 @@ const onUserGroup: Apply = (state, event) => {
 
 export const peopleHandlers: Record<string, Apply> = {
   realm_user: onRealmUser,
+  custom_profile_fields: onCustomProfileFields,
   presence: onPresence,
   user_status: onUserStatus,
   typing: onTyping,

@@ -82,11 +82,33 @@ export function withRoleFlags(user: User): User {
 // biome-ignore lint/suspicious/noExplicitAny: the register answer is Zulip's loosely typed JSON
 export type RegisterAnswer = Record<string, any>;
 
+/**
+ * Register's `realm_` keys that are the organization's data, not its
+ * settings: each has its own events (or none the chat applies), so a copy
+ * among the settings, which only `realm` events update, would go stale.
+ */
+const REALM_DATA = new Set([
+  'realm_users',
+  'realm_non_active_users',
+  'realm_bots',
+  'realm_user_groups',
+  'realm_emoji',
+  'realm_domains',
+  'realm_linkifiers',
+  'realm_filters',
+  'realm_playgrounds',
+  'realm_default_streams',
+  'realm_default_stream_groups',
+  'realm_embedded_bots',
+  'realm_incoming_webhook_bots',
+  'realm_user_settings_defaults',
+]);
+
 export function stateFromRegister(answer: RegisterAnswer, nowSecs: number): ChatState {
   const state = initialChatState(answer.user_id ?? 0);
   const settings: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(answer)) {
-    if (key.startsWith('realm_')) settings[key] = value;
+    if (key.startsWith('realm_') && !REALM_DATA.has(key)) settings[key] = value;
   }
   state.realm = {
     name: String(answer.realm_name ?? ''),
