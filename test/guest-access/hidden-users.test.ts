@@ -1,0 +1,123 @@
+/**
+ * What else limited user access for guests (can_access_all_users_group at
+ * role:members) hides, as Zulip does: direct messages to users the guest may
+ * not see, mentions of them, their presence and status, user groups of a
+ * deactivated user the guest never saw, and lookups by the made-up
+ * `user{id}@` addresses.
+ */
+
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { loadRealm } from '../../server/shared/realm.js';
+import { expectError } from '../api/support.js';
+import { Watchers } from '../helpers/event-queues.js';
+import { createChannel, quickMember } from '../helpers/fixtures.js';
+import type { Account, TestServer } from '../helpers/server.js';
+import { startTestServer } from '../helpers/server.js';
+
+let t: TestServer;
+let watchers: Watchers;
+let sam: Account; // shares a channel with the guest
+let dora: Account; // has a DM with the guest
+let hal: Account; // shares nothing with the guest
+let room: number;
+let emailDomain: string;
+
+const NO_ACCESS = 'You do not have permission to access some of the recipients.';
+
+const groupId = async (name: string): Promise<number> => {
+  const groups = (await t.as('owner').get('/user_groups')).body.user_groups as Array<{
+    id: number;
+    name: string;
+  }>;
+  return groups.find((g) => g.name === name)!.id;
+};
+
+const setAccess = async (name: string) =>
+  t.as('owner').patch('/realm', { can_access_all_users_group: { new: await groupId(name) } });
+
+const dmFromGuest = (to: number[]) =>
+  t.as('guest').post('/messages', {
+    type: 'direct',
+    to: JSON.stringify(to),
+    content: 'hello',
+  });
+
+beforeAll(async () => {
+  t = await startTestServer();
+  sam = await quickMember(t, 'Sam Sharing');
+  dora = await quickMember(t, 'Dora Direct');
+  hal = await quickMember(t, 'Hal Hidden');
+  room = createChannel(t, {
+    name: 'guest room',
+    subscribers: [t.accounts.guest.id, t.accounts.member.id, sam.id],
+  });
+  const sent = await t.as(dora).post('/messages', {
+    type: 'direct',
+    to: JSON.stringify([t.accounts.guest.id]),
+    content: 'hello guest',
+  });
+  expect(sent.status).toBe(200);
+  emailDomain = loadRealm(t.server.ctx).row.email_domain;
+  watchers = new Watchers(t);
+  await watchers.add('member');
+  await watchers.add('guest');
+  expect((await setAccess('role:members')).status).toBe(200);
+});
+afterAll(() => t.close());
+beforeEach(() => watchers.clear());
+
+describe('direct messages from a guest', () => {
+  it('refuses recipients the guest may not see, before any other check', async () => {
+    expectError(await dmFromGuest([hal.id]), 400, 'BAD_REQUEST', NO_ACCESS);
+    expectError(await dmFromGuest([dora.id, hal.id]), 400, 'BAD_REQUEST', NO_ACCESS);
+    expectError(
+      await t.as('guest').post('/messages', {
+        type: 'direct',
+        to: JSON.stringify([`user${hal.id}@${emailDomain}`]),
+        content: 'by address',
+      }),
+      400,
+      'BAD_REQUEST',
+      NO_ACCESS,
+    );
+    expect((await dmFromGuest([dora.id])).status).toBe(200);
+    expect((await dmFromGuest([sam.id, t.accounts.bot.id])).status).toBe(200);
+    // Members are not limited.
+    expect(
+      (
+        await t.as('member').post('/messages', {
+          type: 'direct',
+          to: JSON.stringify([hal.id]),
+          content: 'hi hal',
+        })
+      ).status,
+    ).toBe(200);
+  });
+});
+
+describe('mentions by a guest', () => {
+  it('leaves a mention of a user the guest may not see as text', async () => {
+    const content = `@**Hal Hidden** @**Sam Sharing** @**Hal Hidden|${hal.id}**`;
+    const sent = await t.as('guest').post('/messages', {
+      type: 'stream',
+      to: room,
+      topic: 'mentions',
+      content,
+    });
+    expect(sent.status).toBe(200);
+    const fetched = await t.as('guest').get('/messages', {
+      message_ids: JSON.stringify([sent.body.id]),
+    });
+    const html = fetched.body.messages[0].content as string;
+    expect(html).toContain(`data-user-id="${sam.id}"`);
+    expect(html).not.toContain(`data-user-id="${hal.id}"`);
+    // As any unknown name: the asterisks are bold text (Zulip renders it so too).
+    expect(html).toContain('<p>@<strong>Hal Hidden</strong> ');
+
+    const preview = await t.as('guest').post('/messages/render', { content });
+    expect(preview.body.rendered).not.toContain(`data-user-id="${hal.id}"`);
+    // A member's mention of the same user renders.
+    const byMember = await t.as('member').post('/messages/render', { content });
+    expect(byMember.body.rendered).toContain(`data-user-id="${hal.id}"`);
+  });
+});
