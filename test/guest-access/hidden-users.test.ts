@@ -121,3 +121,58 @@ describe('mentions by a guest', () => {
     expect(byMember.body.rendered).toContain(`data-user-id="${hal.id}"`);
   });
 });
+
+describe('presence and status of users a guest may not see', () => {
+  // Hearth limits presence as Zulip does with CAN_ACCESS_ALL_USERS_GROUP_LIMITS_PRESENCE.
+  it('keeps them out of presence events, register and GET /realm/presence', async () => {
+    for (const who of [hal, sam]) {
+      const res = await t.as(who).post('/users/me/presence', { status: 'active' });
+      expect(res.status).toBe(200);
+    }
+    const events = await watchers.take('presence');
+    const about = (list: Array<{ user_id: number }>) => list.map((e) => e.user_id).sort();
+    expect(about(events.member!)).toEqual([sam.id, hal.id].sort());
+    expect(about(events.guest!)).toEqual([sam.id]);
+
+    const state = await t.as('guest').post('/register', {
+      fetch_event_types: ['presence'],
+      slim_presence: true,
+    });
+    expect(Object.keys(state.body.presences)).toContain(String(sam.id));
+    expect(Object.keys(state.body.presences)).not.toContain(String(hal.id));
+    const memberState = await t.as('member').post('/register', {
+      fetch_event_types: ['presence'],
+      slim_presence: true,
+    });
+    expect(Object.keys(memberState.body.presences)).toContain(String(hal.id));
+
+    const polled = await t.as('guest').post('/users/me/presence', {
+      status: 'active',
+      slim_presence: true,
+    });
+    expect(Object.keys(polled.body.presences)).not.toContain(String(hal.id));
+    const realmWide = await t.as('guest').get('/realm/presence');
+    expect(Object.keys(realmWide.body.presences)).toContain(sam.email);
+    expect(Object.keys(realmWide.body.presences)).not.toContain(`user${hal.id}@${emailDomain}`);
+    expect(Object.keys(realmWide.body.presences)).not.toContain(hal.email);
+  });
+
+  it('refuses GET /users/{id}/presence for them', async () => {
+    expectError(
+      await t.as('guest').get(`/users/${hal.id}/presence`),
+      400,
+      'BAD_REQUEST',
+      'Insufficient permission',
+    );
+    expect((await t.as('guest').get(`/users/${sam.id}/presence`)).status).toBe(200);
+    expect((await t.as('member').get(`/users/${hal.id}/presence`)).status).toBe(200);
+  });
+
+  it('sends their user_status events only to those who may see them', async () => {
+    expect((await t.as(hal).post('/users/me/status', { status_text: 'away' })).status).toBe(200);
+    expect((await t.as(sam).post('/users/me/status', { status_text: 'here' })).status).toBe(200);
+    const events = await watchers.take('user_status');
+    expect(events.member!.map((e) => e.user_id)).toEqual([hal.id, sam.id]);
+    expect(events.guest!.map((e) => e.user_id)).toEqual([sam.id]);
+  });
+});
