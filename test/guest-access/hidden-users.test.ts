@@ -176,3 +176,30 @@ describe('presence and status of users a guest may not see', () => {
     expect(events.guest!.map((e) => e.user_id)).toEqual([sam.id]);
   });
 });
+
+describe('GET /users/{email} with a made-up user{id}@ address', () => {
+  it('looks the user up by the id in it, as Zulip does, then checks access', async () => {
+    const madeUp = (id: number) => encodeURIComponent(`user${id}@${emailDomain}`);
+    expectError(
+      await t.as('guest').get(`/users/${madeUp(hal.id)}`),
+      400,
+      'BAD_REQUEST',
+      'Insufficient permission',
+    );
+    expect((await t.as('guest').get(`/users/${madeUp(sam.id)}`)).body.user.user_id).toBe(sam.id);
+    expectError(
+      await t.as('member').get(`/users/${madeUp(99999)}`),
+      400,
+      'BAD_REQUEST',
+      'No such user',
+    );
+    // Also for a user whose real address everyone may see.
+    expect((await t.as('owner').patch('/settings', { email_address_visibility: 1 })).status).toBe(
+      200,
+    );
+    const owner = await t.as('member').get(`/users/${madeUp(t.accounts.owner.id)}`);
+    expect(owner.status).toBe(200);
+    expect(owner.body.user.user_id).toBe(t.accounts.owner.id);
+    expect(owner.body.user.email).toBe(t.accounts.owner.email);
+  });
+});
