@@ -203,3 +203,33 @@ describe('GET /users/{email} with a made-up user{id}@ address', () => {
     expect(owner.body.user.email).toBe(t.accounts.owner.email);
   });
 });
+
+describe('deactivating a user a guest may not see', () => {
+  it('tells the guest the user left their groups, and members only is_active', async () => {
+    const created = await t.as('owner').post('/user_groups/create', {
+      name: 'hal team',
+      description: 'with hal',
+      members: JSON.stringify([hal.id, sam.id]),
+    });
+    expect(created.status).toBe(200);
+    const team = created.body.group_id as number;
+    const membersGroup = await groupId('role:members');
+    await watchers.clear();
+
+    expect((await t.as('owner').delete(`/users/${hal.id}`)).status).toBe(200);
+    const events = await watchers.take();
+    const guestGroups = events.guest!.filter((e) => e.type === 'user_group');
+    expect(guestGroups.map((e) => [e.op, e.group_id, e.user_ids])).toEqual(
+      expect.arrayContaining([
+        ['remove_members', membersGroup, [hal.id]],
+        ['remove_members', team, [hal.id]],
+      ]),
+    );
+    expect(guestGroups.every((e) => e.op === 'remove_members')).toBe(true);
+    expect(events.guest!.filter((e) => e.type === 'realm_user')).toEqual([]);
+    expect(events.member!.filter((e) => e.type === 'user_group')).toEqual([]);
+    expect(events.member!.filter((e) => e.type === 'realm_user')).toEqual([
+      expect.objectContaining({ op: 'update', person: { user_id: hal.id, is_active: false } }),
+    ]);
+  });
+});

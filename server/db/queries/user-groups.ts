@@ -165,3 +165,11 @@ export const directSupergroups = (db: Db, subgroupId: number) =>
   )
     .all(subgroupId)
     .map((r) => r.group_id);
+
+/** The groups `userId` is a direct member of, by id (with whether each is deactivated). */
+export const directGroupsOf = (db: Db, userId: number) =>
+  stmt<[number], { id: number; deactivated: number }>(
+    db,
+    `SELECT g.id, g.deactivated FROM user_group_members m JOIN user_groups g ON g.id = m.group_id
+      WHERE m.user_id = ? ORDER BY g.id`,
+  ).all(userId);
