@@ -1,6 +1,7 @@
 import type { AppContext } from '../core/context.js';
 import { markdownLookups } from '../db/queries/markdown-lookups.js';
 import { type RenderResult, renderMarkdown, renderTopicLinks } from './markdown.js';
+import type { MarkdownLookups } from './types.js';
 
 export type { RenderResult } from './markdown.js';
 
@@ -12,12 +13,35 @@ export type { RenderResult } from './markdown.js';
 export function renderMessage(
   ctx: AppContext,
   content: string,
-  opts: { translateEmoticons?: boolean } = {},
+  opts: {
+    translateEmoticons?: boolean;
+    /**
+     * Which users the message's sender may mention: those they may see
+     * (Zulip's MentionBackend drops the users the sender cannot access, so
+     * their mentions stay text). Default: everyone.
+     */
+    mentionable?: (userId: number) => boolean;
+  } = {},
 ): RenderResult {
-  return renderMarkdown(content, markdownLookups(ctx.db), {
+  return renderMarkdown(content, mentionableLookups(markdownLookups(ctx.db), opts.mentionable), {
     realmUrl: ctx.config.externalUrl,
     translateEmoticons: opts.translateEmoticons ?? false,
   });
+}
+
+function mentionableLookups(
+  lookups: MarkdownLookups,
+  mentionable: ((userId: number) => boolean) | undefined,
+): MarkdownLookups {
+  if (!mentionable) return lookups;
+  return {
+    ...lookups,
+    userById: (id) => {
+      const user = lookups.userById(id);
+      return user && mentionable(user.id) ? user : undefined;
+    },
+    usersByName: (fullName) => lookups.usersByName(fullName).filter((u) => mentionable(u.id)),
+  };
 }
 
 export function renderContent(ctx: AppContext, content: string): string {

@@ -24,6 +24,7 @@ import {
   truncateTopic,
 } from '../shared/topics.js';
 import { mergeUserSettings } from '../shared/user-settings.js';
+import { userIdAccessCheck } from '../user-access/index.js';
 import { normalizeContent } from './content.js';
 import { checkMentionPermissions } from './mentions.js';
 import { checkCanCreateTopic } from './recipients.js';
@@ -282,6 +283,7 @@ export function planEdit(ctx: AppContext, user: UserRow, input: EditInput): Edit
     const sender = userById(ctx.db, message.sender_id)!;
     const rendered = renderMessage(ctx, newContent, {
       translateEmoticons: mergeUserSettings(user.settings).translate_emoticons,
+      mentionable: userIdAccessCheck(ctx, sender),
     });
     plan.rendered = rendered;
     plan.topicWildcardUsers = checkMentionPermissions(

@@ -15,6 +15,7 @@ import { type StoredGroupSetting, userHasGroupSetting } from '../shared/group-se
 import { escapeHtml } from '../shared/html.js';
 import { loadRealm } from '../shared/realm.js';
 import { canonicalTopic, checkTopicCharacters, truncateTopic } from '../shared/topics.js';
+import { userAccessCheck } from '../user-access/index.js';
 import { apiEmail } from '../users/index.js';
 import type { ChannelIndicator, MessageTarget } from './addressee.js';
 import { channelRecipients } from './subscriber-cache.js';
@@ -148,6 +149,12 @@ export function resolveDirect(
 ): Addressee {
   const realm = loadRealm(ctx);
   const users = plan.users;
+  // Zulip's check_sender_can_access_recipients comes first: a guest limited
+  // by can_access_all_users_group learns nothing more about a hidden user.
+  const canAccess = userAccessCheck(ctx, sender);
+  if (!users.every(canAccess)) {
+    throw badRequest('You do not have permission to access some of the recipients.');
+  }
   for (const user of users) {
     if (!user.is_active) {
       throw badRequest(`'${apiEmail(user, realm.row.email_domain)}' is no longer using Zulip.`);

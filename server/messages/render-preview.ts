@@ -3,6 +3,7 @@ import type { UserRow } from '../db/queries/users.js';
 import { renderMessage } from '../markdown/index.js';
 import { MAX_MESSAGE_LENGTH } from '../shared/limits.js';
 import { mergeUserSettings } from '../shared/user-settings.js';
+import { userIdAccessCheck } from '../user-access/index.js';
 
 /**
  * POST /messages/render: the HTML this content renders to. Zulip renders the
@@ -19,6 +20,9 @@ export function renderPreview(
     chars.length > MAX_MESSAGE_LENGTH ? chars.slice(0, MAX_MESSAGE_LENGTH).join('') : content;
   const settings = mergeUserSettings(user.settings);
   return {
-    rendered: renderMessage(ctx, body, { translateEmoticons: settings.translate_emoticons }).html,
+    rendered: renderMessage(ctx, body, {
+      translateEmoticons: settings.translate_emoticons,
+      mentionable: userIdAccessCheck(ctx, user),
+    }).html,
   };
 }

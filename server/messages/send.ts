@@ -24,6 +24,7 @@ import { Flag } from '../shared/flags.js';
 import { mergeUserSettings } from '../shared/user-settings.js';
 import { setVisibilityPolicy } from '../topics/index.js';
 import { claimAttachments } from '../uploads/index.js';
+import { userIdAccessCheck } from '../user-access/index.js';
 import { type MessageTarget, parseChannelIndicator, parsePrivateRecipients } from './addressee.js';
 import { normalizeContent, searchableText } from './content.js';
 import { emitMessageEvent } from './events.js';
@@ -348,6 +349,7 @@ export function prepareMessage(
   const settings = mergeUserSettings(sender.settings);
   const rendered = renderMessage(ctx, content, {
     translateEmoticons: settings.translate_emoticons,
+    mentionable: userIdAccessCheck(ctx, sender),
   });
   const participants = checkMentionPermissions(
     ctx,

@@ -1,15 +1,16 @@
 import type { AppContext, Tx } from '../core/context.js';
-import { badRequest, noSuchUser } from '../core/errors.js';
+import { badRequest, insufficientPermission, noSuchUser } from '../core/errors.js';
 import {
   nextPresenceUpdateId,
   type PresenceRow,
   presenceOf,
   writePresence,
 } from '../db/queries/presence.js';
-import { activeUserIds, setUserSettings, type UserRow, userById } from '../db/queries/users.js';
+import { setUserSettings, type UserRow, userById } from '../db/queries/users.js';
 import { memoisePayload } from '../events/hub.js';
 import { loadRealm } from '../shared/realm.js';
 import { requireRole } from '../shared/roles.js';
+import { canAccessUser, userIdsWhoCanAccess } from '../user-access/index.js';
 import { accessUserByEmail, apiEmail } from '../users/index.js';
 import {
   legacyClientPresence,
@@ -62,6 +63,7 @@ export function updatePresence(ctx: AppContext, user: UserRow, input: PresenceUp
   if (sharesPresence(user)) recordPresence(ctx, user, input.status);
   if (input.pingOnly) return {};
   return realmPresences(ctx, {
+    viewer: user,
     // Asking by update id implies the modern format.
     slim: input.slimPresence || input.lastUpdateId !== undefined,
     lastUpdateId: input.lastUpdateId,
@@ -111,7 +113,9 @@ function emitPresenceChange(
 ): void {
   const realm = loadRealm(ctx);
   if (realm.settings.presence_disabled) return;
-  const users = activeUserIds(ctx.db).filter((id) => id !== user.id);
+  // Only those who may see the user (Zulip's get_user_ids_who_can_access_user,
+  // as with CAN_ACCESS_ALL_USERS_GROUP_LIMITS_PRESENCE).
+  const users = userIdsWhoCanAccess(ctx, user.id).filter((id) => id !== user.id);
   if (users.length > MAX_PRESENCE_EVENT_RECIPIENTS && !opts.force) return;
   const times = presenceTimestamps(user, row);
   const serverTimestamp = ctx.now() / 1000;
@@ -193,8 +197,8 @@ export function setPresenceEnabled(ctx: AppContext, tx: Tx, user: UserRow, enabl
 }
 
 /** GET /realm/presence: the legacy format, without the update id. */
-export function getRealmPresence(ctx: AppContext, _user: UserRow) {
-  const { presences, server_timestamp } = realmPresences(ctx, { slim: false });
+export function getRealmPresence(ctx: AppContext, user: UserRow) {
+  const { presences, server_timestamp } = realmPresences(ctx, { slim: false, viewer: user });
   return { presences, server_timestamp };
 }
 
@@ -203,6 +207,7 @@ export function getUserPresence(ctx: AppContext, viewer: UserRow, userIdOrEmail:
   const realm = loadRealm(ctx);
   const target = targetUser(ctx, viewer, userIdOrEmail);
   if (target.is_bot) throw badRequest('Presence is not supported for bot users.');
+  if (!canAccessUser(ctx, viewer, target)) throw insufficientPermission();
   const row = presenceOf(ctx.db, target.id);
   if (!row || !sharesPresence(target) || realm.settings.presence_disabled) {
     throw badRequest(`No presence data for ${userIdOrEmail}`);

@@ -4,6 +4,7 @@ import type { UserRow } from '../db/queries/users.js';
 import type { StateProvider } from '../events/state-provider.js';
 import { loadRealm } from '../shared/realm.js';
 import { mergeUserSettings } from '../shared/user-settings.js';
+import { userAccessCheck } from '../user-access/index.js';
 import { apiEmail } from '../users/index.js';
 
 /**
@@ -77,6 +78,11 @@ export interface PresenceQuery {
   /** Only rows changed after this update id (the client has the rest). */
   lastUpdateId?: number;
   historyLimitDays?: number;
+  /**
+   * Who asks: a guest limited by can_access_all_users_group gets only the
+   * users they may see (Zulip with CAN_ACCESS_ALL_USERS_GROUP_LIMITS_PRESENCE).
+   */
+  viewer: UserRow;
 }
 
 /**
@@ -102,9 +108,10 @@ export function realmPresences(ctx: AppContext, query: PresenceQuery) {
         );
   const presences: Record<string, unknown> = {};
   let newestUpdateId = query.lastUpdateId ?? -1;
+  const canAccess = userAccessCheck(ctx, query.viewer);
   for (const row of rows) {
     newestUpdateId = Math.max(newestUpdateId, row.last_update_id);
-    if (!sharesPresence(row)) continue;
+    if (!sharesPresence(row) || !canAccess(row)) continue;
     const times = presenceTimestamps(row, row);
     if (query.slim) presences[String(row.id)] = modernUserPresence(times);
     else presences[apiEmail(row, realm.row.email_domain)] = legacyUserPresence(times);
@@ -118,8 +125,9 @@ export function realmPresences(ctx: AppContext, query: PresenceQuery) {
 
 export const presenceState: StateProvider = {
   fetchTypes: ['presence'],
-  fetch(ctx, _user, options) {
+  fetch(ctx, user, options) {
     return realmPresences(ctx, {
+      viewer: user,
       // Clients that take simplified presence events read modern entries (as in Zulip).
       slim: options.slimPresence || options.capabilities.simplified_presence_events,
       historyLimitDays: options.presenceHistoryLimitDays,

@@ -12,6 +12,7 @@ export {
   conversationPeerIds,
   userAccessCheck,
   userAccessRestricted,
+  userIdAccessCheck,
   userIdsWhoCanAccess,
   userIdsWithoutAccessTo,
   usersSeeingEveryone,

@@ -75,6 +75,15 @@ export function userAccessCheck(
   };
 }
 
+/** userAccessCheck by user id (ids of no user pass: callers look them up themselves). */
+export function userIdAccessCheck(ctx: AppContext, viewer: Person): (userId: number) => boolean {
+  const check = userAccessCheck(ctx, viewer);
+  return (userId) => {
+    const user = userById(ctx.db, userId);
+    return !user || check(user);
+  };
+}
+
 /** Zulip's check_can_access_user. */
 export function canAccessUser(
   ctx: AppContext,

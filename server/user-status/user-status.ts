@@ -1,11 +1,12 @@
 import type { AppContext } from '../core/context.js';
 import { badRequest, insufficientPermission } from '../core/errors.js';
 import { type UserStatusRow, userStatusOf, writeUserStatus } from '../db/queries/user-status.js';
-import { activeUserIds, type UserRow } from '../db/queries/users.js';
+import type { UserRow } from '../db/queries/users.js';
 import { checkEmoji, emojiByName, ReactionType } from '../emoji/index.js';
 import { setPresenceEnabled } from '../presence/index.js';
 import { MAX_STATUS_TEXT_LENGTH } from '../shared/limits.js';
 import { isAdmin, requireRole } from '../shared/roles.js';
+import { userIdsWhoCanAccess } from '../user-access/index.js';
 import { accessReadableUser, accessUserById } from '../users/index.js';
 import { formatUserStatus, isAway, type UserStatusDict } from './state.js';
 
@@ -129,7 +130,9 @@ function applyStatus(ctx: AppContext, user: UserRow, input: OwnStatusInput): voi
     }
     tx.emit({
       type: 'user_status',
-      users: activeUserIds(ctx.db),
+      // Zulip's get_user_ids_who_can_access_user: guests limited by
+      // can_access_all_users_group hear nothing of users hidden from them.
+      users: userIdsWhoCanAccess(ctx, user.id),
       payload,
     });
   });

@@ -1,6 +1,7 @@
 import type { AppContext, Tx } from '../core/context.js';
 import { profileValuesOf } from '../db/queries/profile-values.js';
 import { channelPeerIds, dmPeerIds } from '../db/queries/user-access.js';
+import { directGroupsOf } from '../db/queries/user-groups.js';
 import { activeUserIds, userById } from '../db/queries/users.js';
 import { loadRealm } from '../shared/realm.js';
 import { isGuest } from '../shared/roles.js';
@@ -170,6 +171,33 @@ export function emitAccessLost(
 }
 
 /**
+ * Those who may not see a deactivated user never hear is_active false, by
+ * which clients drop them from user groups; Zulip tells them instead with a
+ * user_group `remove_members` per group the user was directly in. As every
+ * `user_group` event (groups/), none about a deactivated group reaches
+ * clients that did not declare include_deactivated_groups.
+ */
+function emitGroupsLeftFor(ctx: AppContext, tx: Tx, userId: number, users: number[]): void {
+  if (users.length === 0) return;
+  for (const group of directGroupsOf(ctx.db, userId)) {
+    const event = {
+      type: 'user_group',
+      op: 'remove_members',
+      group_id: group.id,
+      user_ids: [userId],
+    };
+    tx.emit({
+      type: 'user_group',
+      users,
+      payload: (queue) =>
+        group.deactivated === 1 && !queue.options.capabilities.include_deactivated_groups
+          ? null
+          : event,
+    });
+  }
+}
+
+/**
  * A deactivation's realm_user events (Zulip's
  * send_events_for_user_deactivation): `update` is_active false to those who
  * still may see the user (everyone unless access is limited; then
@@ -191,6 +219,12 @@ export function emitPersonDeactivated(ctx: AppContext, tx: Tx, userId: number): 
   for (const id of dmPeerIds(ctx.db, userId, false)) withAccess.add(id);
   withAccess.delete(userId);
   tx.emit({ type: 'realm_user', users: [...withAccess], payload: update });
+  emitGroupsLeftFor(
+    ctx,
+    tx,
+    userId,
+    activeUserIds(ctx.db).filter((id) => !withAccess.has(id)),
+  );
   emitPersonHidden(
     tx,
     userId,

@@ -197,6 +197,15 @@ export function getOwnUser(ctx: AppContext, user: UserRow) {
 /** Looks a user up by API e-mail or real e-mail, as GET /users/{email} does. */
 export function accessUserByEmail(ctx: AppContext, actor: UserRow, email: string): UserRow {
   const realm = loadRealm(ctx);
+  // Zulip's access_user_by_email reads a made-up address (user{id}@ the fake
+  // domain, as Zulip's regex matches it: from the start, case as written)
+  // as the id, whatever the user's own address visibility.
+  const madeUp = madeUpAddress(realm.row.email_domain).exec(email);
+  if (madeUp) {
+    const user = userById(ctx.db, Number(madeUp[1]));
+    if (!user) throw noSuchUser();
+    return user;
+  }
   const key = email.trim().toLowerCase();
   const byDelivery = userByEmailKey(ctx.db, key);
   if (
@@ -205,11 +214,6 @@ export function accessUserByEmail(ctx: AppContext, actor: UserRow, email: string
       byDelivery.id === actor.id)
   ) {
     return byDelivery;
-  }
-  const placeholder = /^user(\d+)@(.+)$/.exec(key);
-  if (placeholder && placeholder[2] === realm.row.email_domain.toLowerCase()) {
-    const user = userById(ctx.db, Number(placeholder[1]));
-    if (user && apiEmail(user, realm.row.email_domain).toLowerCase() === key) return user;
   }
   // Viewers who may see real addresses may also look users up by them.
   if (
@@ -220,6 +224,10 @@ export function accessUserByEmail(ctx: AppContext, actor: UserRow, email: string
   }
   throw noSuchUser();
 }
+
+/** Zulip's get_dummy_email_address_for_display_regex. */
+const madeUpAddress = (domain: string) =>
+  new RegExp(`^user(\\d+)@${domain.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`);
 
 const emailInUse = (email: string) => badRequest(`Email '${email}' already in use`);
 
