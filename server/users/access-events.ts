@@ -183,7 +183,7 @@ function emitGroupsLeftFor(ctx: AppContext, tx: Tx, userId: number, users: numbe
     const event = {
       type: 'user_group',
       op: 'remove_members',
-      group_id: group.id,
+      group_id: group.group_id,
       user_ids: [userId],
     };
     tx.emit({

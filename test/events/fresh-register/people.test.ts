@@ -111,9 +111,7 @@ describe('who may see whom', () => {
     const members = 6; // role:members
     // The user list changes wholesale with this setting: a guest's client starts
     // afresh (a new register), so the harness checks what follows from there.
-    expectOk(
-      await t.as('owner').patch('/realm', { can_access_all_users_group: { new: members } }),
-    );
+    expectOk(await t.as('owner').patch('/realm', { can_access_all_users_group: { new: members } }));
     // A user the guest cannot see changes; then one appears to them by a shared channel.
     await checkAction(t, EVERYONE, async () =>
       expectOk(await t.as('admin').patch(`/users/${stranger.id}`, { full_name: 'Stan Hidden' })),
