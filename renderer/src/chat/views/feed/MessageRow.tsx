@@ -11,6 +11,7 @@ import type { FeedRowShape } from './conversation.js';
 import { MessageContent } from './MessageContent.js';
 import { groupsOf } from './my-groups.js';
 import { RecipientHeader } from './RecipientHeader.js';
+import { contentToShow, isKeywordSearch } from './search-highlight.js';
 
 interface MessageRowProps {
   shape: FeedRowShape;
@@ -25,6 +26,7 @@ export const MessageRow = memo(function MessageRow({ shape, selected, onSelect }
   const ownUserId = useChat((s) => s.ownUserId);
   const twentyFour = useChat((s) => s.settings.twenty_four_hour_time === true);
   const groups = useChat((s) => s.groups);
+  const keywordSearch = useChat((s) => s.list !== null && isKeywordSearch(s.list.narrow));
   const widget = useWidget(message);
   if (!message) return <div className="message-gone" />;
   const unread = !message.flags.includes('read');
@@ -44,7 +46,9 @@ export const MessageRow = memo(function MessageRow({ shape, selected, onSelect }
   ].filter(Boolean);
   return (
     <div className="feed-item">
-      {shape.startsConversation && <RecipientHeader message={message} />}
+      {shape.startsConversation && (
+        <RecipientHeader message={message} keywordSearch={keywordSearch} />
+      )}
       {/* biome-ignore lint/a11y/useKeyWithClickEvents: selection by keyboard is the feed's ↑/↓/j/k */}
       <article
         className={classes.join(' ')}
@@ -94,7 +98,7 @@ export const MessageRow = memo(function MessageRow({ shape, selected, onSelect }
             <Widget message={message} widget={widget} />
           ) : (
             <MessageContent
-              html={message.content}
+              html={contentToShow(message, keywordSearch)}
               ownUserId={ownUserId}
               ownGroupIds={groupsOf(groups, ownUserId)}
             />
