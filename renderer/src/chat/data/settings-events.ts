@@ -51,6 +51,15 @@ const onRealm: Apply = (state, event) => {
 const onRealmEmoji: Apply = (state, event) =>
   event.op === 'update' ? { ...state, realm: { ...state.realm, emoji: event.realm_emoji } } : state;
 
+/** The organization's code playgrounds, kept where register put them (`realm_playgrounds`). */
+const onRealmPlaygrounds: Apply = (state, event) => ({
+  ...state,
+  realm: {
+    ...state.realm,
+    settings: { ...state.realm.settings, realm_playgrounds: event.realm_playgrounds ?? [] },
+  },
+});
+
 export const settingsHandlers: Record<string, Apply> = {
   user_settings: onUserSettings,
   update_display_settings: onLegacySettings,
@@ -58,4 +67,5 @@ export const settingsHandlers: Record<string, Apply> = {
   drafts: onDrafts,
   realm: onRealm,
   realm_emoji: onRealmEmoji,
+  realm_playgrounds: onRealmPlaygrounds,
 };

@@ -7,6 +7,7 @@ import { openUserCard } from '../../people/user-card-control.js';
 import { useWidget, Widget } from '../../widgets/Widget.js';
 import { Avatar } from '../Avatar.js';
 import { formatFullDate, formatTime } from '../time.js';
+import { playgroundsOf } from './code-blocks.js';
 import type { FeedRowShape } from './conversation.js';
 import { MessageContent } from './MessageContent.js';
 import { groupsOf } from './my-groups.js';
@@ -26,6 +27,7 @@ export const MessageRow = memo(function MessageRow({ shape, selected, onSelect }
   const ownUserId = useChat((s) => s.ownUserId);
   const twentyFour = useChat((s) => s.settings.twenty_four_hour_time === true);
   const groups = useChat((s) => s.groups);
+  const playgrounds = useChat((s) => playgroundsOf(s.realm.settings));
   const keywordSearch = useChat((s) => s.list !== null && isKeywordSearch(s.list.narrow));
   const widget = useWidget(message);
   if (!message) return <div className="message-gone" />;
@@ -101,6 +103,7 @@ export const MessageRow = memo(function MessageRow({ shape, selected, onSelect }
               html={contentToShow(message, keywordSearch)}
               ownUserId={ownUserId}
               ownGroupIds={groupsOf(groups, ownUserId)}
+              playgrounds={playgrounds}
             />
           )}
           {message.failed === true && <FailedSend messageId={message.id} />}
