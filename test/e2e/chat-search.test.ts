@@ -13,7 +13,7 @@ import { createChannel } from '../helpers/fixtures.js';
 import { sendDirect, sendToChannel } from '../helpers/messages.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { launchBrowser, scrollsSideways, WAIT } from './browser.js';
-import { chatShot as pageShot, logIn, messageRow, openChatPage } from './chat-page.js';
+import { logIn, messageRow, openChatPage, chatShot as pageShot } from './chat-page.js';
 
 let t: TestServer;
 let browser: Browser;
