@@ -270,6 +270,10 @@ describe('search and reading in the chat', { timeout: 60_000 }, () => {
       await p.keyboard.press('Escape');
       if (look.phone) {
         await p.getByRole('button', { name: 'Channels and views' }).click();
+        const drawer = p.getByRole('navigation', { name: 'Views and channels' });
+        // Once it has slid in all the way.
+        await expect.poll(async () => (await drawer.boundingBox())?.x, WAIT).toBe(0);
+        await drawer.locator('.sidebar-link img.avatar').first().waitFor();
         await chatShot(p, `sidebar-avatars-${name}`);
         await p.keyboard.press('Escape');
         await p.getByRole('button', { name: 'Users' }).click();
