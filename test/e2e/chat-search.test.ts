@@ -61,7 +61,7 @@ afterAll(async () => {
   await t?.close();
 });
 
-const searchInput = (p: Page = page) => p.getByRole('combobox', { name: 'Search messages' });
+const searchInput = (p: Page = page) => p.getByRole('combobox', { name: 'Search', exact: true });
 const suggestions = (p: Page = page) => p.getByRole('listbox', { name: 'Search suggestions' });
 const options = (p: Page = page) => suggestions(p).getByRole('option');
 const optionTexts = (p: Page = page) =>
@@ -187,6 +187,43 @@ describe('search and reading in the chat', { timeout: 60_000 }, () => {
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(CODE);
   });
 
+  it('edits a message’s text in place, Escape leaving it as it was', async () => {
+    const mine = await sendToChannel(t, 'member', general, 'inline', 'Meet at nine');
+    await page.goto(`${t.url}/#narrow/channel/${general}-general/topic/inline`);
+    const row = page.locator(`article[data-message-id="${mine}"]`);
+    await row.waitFor();
+    const edit = async () => {
+      await row.hover();
+      await row.getByRole('button', { name: 'Message actions' }).click();
+      await page.getByRole('menuitem', { name: 'Edit message', exact: true }).click();
+    };
+    await edit();
+    const form = row.getByRole('form', { name: 'Edit message' });
+    const text = form.getByLabel('Message', { exact: true });
+    await expect.poll(() => text.inputValue(), WAIT).toBe('Meet at nine');
+    // No dialog: the text is edited where it stands, focused at its end.
+    expect(await page.getByRole('dialog').count()).toBe(0);
+    await expect
+      .poll(() => page.evaluate(() => (document.activeElement as HTMLTextAreaElement).value))
+      .toBe('Meet at nine');
+    await page.keyboard.type(' sharp');
+    await page.keyboard.press('Escape');
+    await expect.poll(() => form.count(), WAIT).toBe(0);
+    expect(await row.locator('.rendered-markdown').textContent()).toBe('Meet at nine');
+    await edit();
+    await expect.poll(() => text.inputValue(), WAIT).toBe('Meet at nine');
+    await text.fill('Meet at **ten**');
+    await chatShot(page, 'inline-edit');
+    await page.keyboard.press('Control+Enter');
+    await expect
+      .poll(() => row.locator('.rendered-markdown strong').textContent(), WAIT)
+      .toBe('ten');
+    const saved = await t.as('member').get(`/messages/${mine}`, { apply_markdown: false });
+    expect(saved.body.message.content).toBe('Meet at **ten**');
+    // Only the text changed: the topic stays.
+    expect(saved.body.message.subject).toBe('inline');
+  });
+
   it('shows an edit in the history as added and deleted words', async () => {
     await page.goto(`${t.url}/#narrow/channel/${general}-general/topic/drafting`);
     const row = page.locator(`article[data-message-id="${drafted}"]`);
@@ -267,6 +304,15 @@ describe('search and reading in the chat', { timeout: 60_000 }, () => {
       await p.getByRole('menuitem', { name: 'View edit history', exact: true }).click();
       await p.locator('.highlight_text_inserted').first().waitFor();
       await chatShot(p, `history-diff-${name}`);
+      await p.keyboard.press('Escape');
+      await expect.poll(() => p.getByRole('dialog').count(), WAIT).toBe(0);
+      await row.hover();
+      await row.getByRole('button', { name: 'Message actions' }).click();
+      await p.getByRole('menuitem', { name: 'Edit message', exact: true }).click();
+      const text = row.getByRole('form', { name: 'Edit message' }).getByLabel('Message');
+      await expect.poll(() => text.inputValue(), WAIT).not.toBe('');
+      expect(await scrollsSideways(p)).toBe(false);
+      await chatShot(p, `inline-edit-${name}`);
       await p.keyboard.press('Escape');
       if (look.phone) {
         await p.getByRole('button', { name: 'Channels and views' }).click();

@@ -14,6 +14,7 @@ import { EditDialog } from './EditDialog.js';
 import { EmojiPicker } from './EmojiPicker.js';
 import { rawContent } from './fetch-message.js';
 import { HistoryDialog } from './HistoryDialog.js';
+import { startInlineEdit } from './inline-edit.js';
 import { type MessagePermissions, messagePermissions } from './permissions.js';
 import { reactionKey } from './reaction-chips.js';
 import { absoluteLink, replyTarget } from './reply.js';
@@ -158,13 +159,13 @@ export function MessageActions({ message }: { message: Message }) {
   if (permissions && confirmed) {
     items.push({ key: 'react', label: 'Add emoji reaction', run: () => setOpen('react') });
     items.push({ key: 'quote', label: 'Quote and reply', run: () => void quoteAndReply() });
-    if (permissions.editContent || permissions.editTopic || permissions.moveChannel) {
-      const label = permissions.editContent
-        ? 'Edit message'
-        : permissions.moveChannel
-          ? 'Move message'
-          : 'Change topic';
-      items.push({ key: 'edit', label, run: () => setOpen('edit') });
+    // The text is edited in place (InlineEdit); topic and channel in the move dialog.
+    if (permissions.editContent) {
+      items.push({ key: 'edit', label: 'Edit message', run: () => startInlineEdit(message.id) });
+    }
+    if (permissions.editTopic || permissions.moveChannel) {
+      const label = permissions.moveChannel ? 'Move message' : 'Change topic';
+      items.push({ key: 'move', label, run: () => setOpen('edit') });
     }
     if (permissions.resolveTopic && message.stream_id !== undefined) {
       const channelId = message.stream_id;
@@ -280,7 +281,7 @@ export function MessageActions({ message }: { message: Message }) {
       {open === 'edit' && permissions && (
         <EditDialog
           message={message}
-          permissions={permissions}
+          permissions={{ ...permissions, editContent: false }}
           onClose={done}
           returnFocus={button.current}
         />

@@ -1,6 +1,8 @@
 import { memo } from 'react';
 import type { Message } from '../../data/model.js';
 import { useChat, useChatActions } from '../../data/store-context.js';
+import { InlineEdit } from '../../message-actions/InlineEdit.js';
+import { useInlineEditing } from '../../message-actions/inline-edit.js';
 import { MessageActions } from '../../message-actions/MessageActions.js';
 import { Reactions } from '../../message-actions/Reactions.js';
 import { openUserCard } from '../../people/user-card-control.js';
@@ -30,6 +32,7 @@ export const MessageRow = memo(function MessageRow({ shape, selected, onSelect }
   const playgrounds = useChat((s) => playgroundsOf(s.realm.settings));
   const keywordSearch = useChat((s) => s.list !== null && isKeywordSearch(s.list.narrow));
   const widget = useWidget(message);
+  const editing = useInlineEditing(shape.id);
   if (!message) return <div className="message-gone" />;
   const unread = !message.flags.includes('read');
   const mentioned =
@@ -96,7 +99,9 @@ export const MessageRow = memo(function MessageRow({ shape, selected, onSelect }
               </span>
             )}
           </div>
-          {widget ? (
+          {editing ? (
+            <InlineEdit message={message} />
+          ) : widget ? (
             <Widget message={message} widget={widget} />
           ) : (
             <MessageContent

@@ -120,7 +120,7 @@ export function SearchBox({
     <search className="search" aria-label="Messages">
       <form onSubmit={submit}>
         <label htmlFor="search-input" className="visually-hidden">
-          Search messages
+          Search
         </label>
         <input
           ref={inputRef}
