@@ -1,49 +1,22 @@
 /** The search box's suggestions as you type (a pure function of the text and the state). */
 import { describe, expect, it } from 'vitest';
-import type { ChatState, Subscription, User } from '../../../renderer/src/chat/data/model.js';
+import type { ChatState } from '../../../renderer/src/chat/data/model.js';
 import { parseSearch } from '../../../renderer/src/chat/data/narrow.js';
 import { initialChatState } from '../../../renderer/src/chat/data/state.js';
 import {
   MAX_SUGGESTIONS,
   searchSuggestions,
 } from '../../../renderer/src/chat/views/header/search-suggestions.js';
+import { subscription as channel, user as person } from '../people/fixtures.js';
+
+const user = (id: number, name: string, email: string, is_active = true) =>
+  person(id, name, { email, is_active });
 
 const ME = 4;
 const ADA = 7;
 const BOB = 9;
 const ADAM = 11;
 const GONE = 13;
-
-function user(id: number, name: string, email: string, active = true): User {
-  return {
-    user_id: id,
-    email,
-    full_name: name,
-    avatar_url: null,
-    is_active: active,
-    is_bot: false,
-    role: 400,
-    is_admin: false,
-    is_owner: false,
-    is_guest: false,
-    timezone: '',
-    date_joined: '',
-  };
-}
-
-function channel(id: number, name: string): Subscription {
-  return {
-    stream_id: id,
-    name,
-    description: '',
-    rendered_description: '',
-    color: '#fff',
-    pin_to_top: false,
-    is_muted: false,
-    invite_only: false,
-    desktop_notifications: null,
-  };
-}
 
 function makeState(): ChatState {
   const state = initialChatState(ME);

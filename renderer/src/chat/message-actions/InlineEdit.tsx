@@ -88,7 +88,7 @@ export function InlineEdit({ message }: { message: Message }) {
   return (
     // biome-ignore lint/a11y/useKeyWithClickEvents: only stops the row's click-to-select; the form's own controls take the keyboard
     <form
-      className="inline-edit"
+      className="inline-edit chat-field"
       aria-label="Edit message"
       onSubmit={(event) => {
         event.preventDefault();

@@ -1,3 +1,4 @@
+import { escapeHtml } from '../../../../../server/shared/html.js';
 import type { Message, Narrow } from '../../data/model.js';
 import { canonicalOperatorOf } from '../../data/narrow.js';
 
@@ -21,15 +22,6 @@ export function contentToShow(message: Message, keywordSearch: boolean): string 
     : message.content;
 }
 
-const entities: Record<string, string> = {
-  '&amp;': '&',
-  '&lt;': '<',
-  '&gt;': '>',
-  '&quot;': '"',
-  '&#x27;': "'",
-  '&#39;': "'",
-};
-
 /**
  * The highlighted topic's HTML, or null when there is nothing highlighted or
  * it no longer spells the message's topic (the topic was moved since).
@@ -38,8 +30,6 @@ export function highlightedTopic(message: Message, keywordSearch: boolean): stri
   const html = message.match_subject;
   if (!keywordSearch || typeof html !== 'string' || !html.includes('class="highlight"'))
     return null;
-  const text = html
-    .replace(/<\/?span[^>]*>/g, '')
-    .replace(/&(?:amp|lt|gt|quot|#x27|#39);/g, (entity) => entities[entity] ?? entity);
-  return text === message.subject ? html : null;
+  // The server escapes the topic with the same rule before adding its spans.
+  return html.replace(/<\/?span[^>]*>/g, '') === escapeHtml(message.subject) ? html : null;
 }
