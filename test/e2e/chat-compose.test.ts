@@ -414,11 +414,21 @@ describe('message actions', { timeout: 60_000 }, () => {
   it('edits its own message, then shows the edit history and source', async () => {
     const mine = (await newest()).id;
     await openActions(mine);
+    // The text is edited in place, as in Zulip's web app.
     await menuItem('Edit message').click();
-    const dialog = page.getByRole('dialog', { name: 'Edit message' });
-    const content = dialog.getByLabel('Message');
+    const editor = row(mine).getByRole('form', { name: 'Edit message' });
+    const content = editor.getByLabel('Message');
     await expect.poll(() => content.inputValue(), WAIT).toContain('```quote');
     await content.fill('Edited: **tacos** it is');
+    await editor.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => editor.count(), WAIT).toBe(0);
+    await expect
+      .poll(async () => (await messageById(mine)).content, WAIT)
+      .toBe('Edited: **tacos** it is');
+    // The topic in the move dialog.
+    await openActions(mine);
+    await menuItem('Move message').click();
+    const dialog = page.getByRole('dialog', { name: 'Move message' });
     await dialog.getByLabel('Topic').fill('lunch plans');
     await dialog.getByLabel('Which messages to move').selectOption('change_one');
     await shot(page, 'edit-dialog');
@@ -433,7 +443,8 @@ describe('message actions', { timeout: 60_000 }, () => {
     await openActions(mine);
     await menuItem('View edit history').click();
     const history = page.getByRole('dialog', { name: 'Message edit history' });
-    await expect.poll(() => history.locator('.edit-version').count(), WAIT).toBe(2);
+    // The original, the text's edit, the topic's change.
+    await expect.poll(() => history.locator('.edit-version').count(), WAIT).toBe(3);
     expect(await history.locator('.edit-version-meta').first().textContent()).toContain(
       'Original by Mel Member',
     );

@@ -147,12 +147,13 @@ describe('keyboard shortcuts', { timeout: 60_000 }, () => {
   it('e edits your own message', async () => {
     await select(mineId);
     await page.keyboard.press('e');
-    const dialog = page.getByRole('dialog', { name: /^Edit/ });
-    await expect.poll(() => dialog.isVisible(), WAIT).toBe(true);
-    const text = dialog.getByRole('textbox').last();
+    // In place, as Zulip's web app edits.
+    const editor = page.getByRole('form', { name: 'Edit message' });
+    await expect.poll(() => editor.isVisible(), WAIT).toBe(true);
+    const text = editor.getByLabel('Message');
     await expect.poll(() => text.inputValue(), WAIT).toBe('Soup, plaese');
     await text.fill('Soup, please');
-    await dialog.getByRole('button', { name: 'Save' }).click();
+    await editor.getByRole('button', { name: 'Save' }).click();
     await expect
       .poll(
         async () => (await t.as('member').get(`/messages/${mineId}`)).body.message.content,

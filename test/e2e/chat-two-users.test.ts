@@ -160,10 +160,11 @@ describe('two people in the chat view', { timeout: 90_000 }, () => {
     await row.hover();
     await row.getByRole('button', { name: 'Message actions' }).first().click();
     await olivia.getByRole('menuitem', { name: 'Edit message' }).click();
-    const editor = olivia.getByRole('dialog').getByLabel('Message', { exact: true });
+    const form = olivia.getByRole('form', { name: 'Edit message' });
+    const editor = form.getByLabel('Message', { exact: true });
     await expect.poll(() => editor.inputValue(), WAIT).toBe('Tacos at noon?');
     await editor.fill('Tacos at half past twelve?');
-    await olivia.getByRole('dialog').getByRole('button', { name: 'Save' }).click();
+    await form.getByRole('button', { name: 'Save' }).click();
     await mel.goto(`${t.url}/#narrow/channel/${general}-general/topic/lunch`);
     const edited = message(mel, 'Tacos at half past twelve?');
     await expect.poll(() => edited.count(), WAIT).toBe(1);

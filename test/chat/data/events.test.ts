@@ -229,6 +229,36 @@ describe('applying events', () => {
     expect(s.state.unread.channels.has(10)).toBe(false);
   });
 
+  it('keeps the organization’s code playgrounds where register put them', () => {
+    const s = setup([message(5)]);
+    const playgrounds = [
+      {
+        id: 1,
+        name: 'Rust playground',
+        pygments_language: 'Rust',
+        url_template: 'https://p/{code}',
+      },
+    ];
+    s.apply({ type: 'realm_playgrounds', realm_playgrounds: playgrounds });
+    expect(s.state.realm.settings.realm_playgrounds).toEqual(playgrounds);
+    s.apply({ type: 'realm_playgrounds', realm_playgrounds: [] });
+    expect(s.state.realm.settings.realm_playgrounds).toEqual([]);
+  });
+
+  it('drops a search’s highlighted copy of a message’s old text when it is edited', () => {
+    const s = setup([message(5, { match_content: '<p><span class="highlight">hi</span></p>' })]);
+    s.apply({
+      type: 'update_message',
+      message_id: 5,
+      message_ids: [5],
+      rendered_content: '<p>bye</p>',
+      content: 'bye',
+      edit_timestamp: NOW,
+    });
+    expect(s.state.messages.get(5)?.content).toBe('<p>bye</p>');
+    expect(s.state.messages.get(5)?.match_content).toBeUndefined();
+  });
+
   it('un-mutes a topic by removing its policy', () => {
     const s = setup([message(5)]);
     s.apply({

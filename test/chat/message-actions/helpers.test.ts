@@ -2,7 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { emojiChoices, pickerOrder } from '../../../renderer/src/chat/compose/autocomplete.js';
 import type { Message, Reaction } from '../../../renderer/src/chat/data/model.js';
 import { editParams } from '../../../renderer/src/chat/message-actions/edit-request.js';
-import { describeSnapshot } from '../../../renderer/src/chat/message-actions/HistoryDialog.js';
+import {
+  describeSnapshot,
+  versionHtml,
+} from '../../../renderer/src/chat/message-actions/HistoryDialog.js';
 import {
   joinNames,
   reactionChips,
@@ -112,6 +115,23 @@ describe('edit history', () => {
     expect(describeSnapshot({ ...base, prev_stream: 2, prev_content: 'b' }, 1)).toBe(
       'Edited, Moved',
     );
+  });
+
+  it('shows an edit as the server’s diff, the original as it was, a move without text', () => {
+    const base = {
+      topic: 't',
+      content: 'c',
+      rendered_content: '<p>new</p>',
+      user_id: 1,
+      timestamp: 1,
+    };
+    const diff =
+      '<div><p><span class="highlight_text_inserted">new</span> <span class="highlight_text_deleted">old</span></p></div>';
+    expect(versionHtml(base, 0)).toBe('<p>new</p>');
+    expect(versionHtml({ ...base, prev_content: 'old', content_html_diff: diff }, 1)).toBe(diff);
+    // A server without diffs: the version itself.
+    expect(versionHtml({ ...base, prev_content: 'old' }, 1)).toBe('<p>new</p>');
+    expect(versionHtml({ ...base, prev_topic: 's' }, 1)).toBeNull();
   });
 });
 

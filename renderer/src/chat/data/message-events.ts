@@ -61,7 +61,11 @@ const onUpdateMessage: Apply = (state, event, ctx) => {
   const old = id !== undefined ? state.messages.get(id) : undefined;
   if (old) {
     const edited: Message = { ...old };
-    if (typeof event.rendered_content === 'string') edited.content = event.rendered_content;
+    if (typeof event.rendered_content === 'string') {
+      edited.content = event.rendered_content;
+      // A search's highlighted copy of the old text would show it again.
+      delete edited.match_content;
+    }
     if (typeof event.is_me_message === 'boolean') edited.is_me_message = event.is_me_message;
     if (Array.isArray(event.flags)) edited.flags = event.flags;
     if (Array.isArray(event.topic_links)) edited.topic_links = event.topic_links;

@@ -57,6 +57,15 @@ const onAlertWords: Apply = (state, event) =>
     ? { ...state, alertWords: event.alert_words.filter((w: unknown) => typeof w === 'string') }
     : state;
 
+/** The organization's code playgrounds, kept where register put them (`realm_playgrounds`). */
+const onRealmPlaygrounds: Apply = (state, event) => ({
+  ...state,
+  realm: {
+    ...state.realm,
+    settings: { ...state.realm.settings, realm_playgrounds: event.realm_playgrounds ?? [] },
+  },
+});
+
 export const settingsHandlers: Record<string, Apply> = {
   user_settings: onUserSettings,
   update_display_settings: onLegacySettings,
@@ -65,4 +74,5 @@ export const settingsHandlers: Record<string, Apply> = {
   alert_words: onAlertWords,
   realm: onRealm,
   realm_emoji: onRealmEmoji,
+  realm_playgrounds: onRealmPlaygrounds,
 };

@@ -1,3 +1,4 @@
+import './edit-history.css';
 import { useEffect, useState } from 'react';
 import { ApiError } from '../data/api.js';
 import { useChat, useZulipApi } from '../data/store-context.js';
@@ -13,6 +14,8 @@ export interface HistorySnapshot {
   content: string;
   rendered_content: string;
   prev_content?: string;
+  /** Only on content edits: this version's HTML with inserted and deleted words marked. */
+  content_html_diff?: string;
   user_id: number | null;
   timestamp: number;
 }
@@ -25,6 +28,18 @@ export function describeSnapshot(snapshot: HistorySnapshot, index: number): stri
   if (snapshot.prev_stream !== undefined) parts.push('Moved');
   else if (snapshot.prev_topic !== undefined) parts.push('Topic changed');
   return parts.join(', ') || 'Edited';
+}
+
+/**
+ * The HTML a version shows: the original as it was, a content edit as the
+ * server's diff against the version before (Zulip's `content_html_diff`:
+ * `highlight_text_inserted` and `highlight_text_deleted` spans), else the
+ * version itself; null for a move that left the text alone.
+ */
+export function versionHtml(snapshot: HistorySnapshot, index: number): string | null {
+  if (index === 0) return snapshot.rendered_content;
+  if (snapshot.prev_content === undefined) return null;
+  return snapshot.content_html_diff ?? snapshot.rendered_content;
 }
 
 /** Every version of a message with who made it and when (Zulip's message edit history). */
@@ -65,6 +80,12 @@ export function HistoryDialog({
         <>
           {error && <p role="alert">{error}</p>}
           {history === null && !error && <p>Loading…</p>}
+          {history?.some((s) => s.content_html_diff !== undefined) && (
+            <p className="edit-history-legend">
+              <span className="highlight_text_inserted">Added text</span>{' '}
+              <span className="highlight_text_deleted">Deleted text</span>
+            </p>
+          )}
           {history && (
             <ol className="edit-history">
               {history.map((snapshot, i) => (
@@ -87,13 +108,7 @@ export function HistoryDialog({
                       Topic: {snapshot.prev_topic} → {snapshot.topic}
                     </p>
                   )}
-                  {(i === 0 || snapshot.prev_content !== undefined) && (
-                    <div
-                      className="rendered-markdown"
-                      // biome-ignore lint/security/noDangerouslySetInnerHtml: the server's own rendering of that version
-                      dangerouslySetInnerHTML={{ __html: snapshot.rendered_content }}
-                    />
-                  )}
+                  <VersionContent html={versionHtml(snapshot, i)} />
                 </li>
               ))}
             </ol>
@@ -106,5 +121,16 @@ export function HistoryDialog({
         </>
       )}
     </Dialog>
+  );
+}
+
+function VersionContent({ html }: { html: string | null }) {
+  if (html === null) return null;
+  return (
+    <div
+      className="rendered-markdown"
+      // biome-ignore lint/security/noDangerouslySetInnerHtml: the server's own rendering of that version (or its diff)
+      dangerouslySetInnerHTML={{ __html: html }}
+    />
   );
 }

@@ -16,6 +16,7 @@ import { EditDialog } from './EditDialog.js';
 import { EmojiPicker } from './EmojiPicker.js';
 import { rawContent } from './fetch-message.js';
 import { HistoryDialog } from './HistoryDialog.js';
+import { startInlineEdit } from './inline-edit.js';
 import { markUnreadFromHere } from './mark-unread.js';
 import { type MessageCommand, onMessageCommand } from './message-commands.js';
 import { type MessagePermissions, messagePermissions } from './permissions.js';
@@ -159,7 +160,9 @@ export function MessageActions({ message }: { message: Message }) {
     if (!groups) return;
     const allowed = messagePermissions(message, state, Date.now() / 1000, groups);
     setPermissions(allowed);
-    if (allowed.editContent || allowed.editTopic || allowed.moveChannel) setOpen('edit');
+    // The text in place, as the menu's Edit message; else the topic or channel in the move dialog.
+    if (allowed.editContent) startInlineEdit(message.id);
+    else if (allowed.editTopic || allowed.moveChannel) setOpen('edit');
   };
 
   const toggleStar = () =>
@@ -228,13 +231,13 @@ export function MessageActions({ message }: { message: Message }) {
     items.push({ key: 'react', label: 'Add emoji reaction', run: () => setOpen('react') });
     items.push({ key: 'quote', label: 'Quote and reply', run: () => void quoteAndReply() });
     items.push({ key: 'forward', label: 'Forward message', run: () => void forward() });
-    if (permissions.editContent || permissions.editTopic || permissions.moveChannel) {
-      const label = permissions.editContent
-        ? 'Edit message'
-        : permissions.moveChannel
-          ? 'Move message'
-          : 'Change topic';
-      items.push({ key: 'edit', label, run: () => setOpen('edit') });
+    // The text is edited in place (InlineEdit); topic and channel in the move dialog.
+    if (permissions.editContent) {
+      items.push({ key: 'edit', label: 'Edit message', run: () => startInlineEdit(message.id) });
+    }
+    if (permissions.editTopic || permissions.moveChannel) {
+      const label = permissions.moveChannel ? 'Move message' : 'Change topic';
+      items.push({ key: 'move', label, run: () => setOpen('edit') });
     }
     if (permissions.resolveTopic && message.stream_id !== undefined) {
       const channelId = message.stream_id;
@@ -365,7 +368,7 @@ export function MessageActions({ message }: { message: Message }) {
       {open === 'edit' && permissions && (
         <EditDialog
           message={message}
-          permissions={permissions}
+          permissions={{ ...permissions, editContent: false }}
           onClose={done}
           returnFocus={button.current}
         />

@@ -6,6 +6,7 @@ import { actionFailure, reportActionError } from '../ui/action-errors.js';
 import { Emoji } from '../ui/Emoji.js';
 import { MenuButton, MenuItem } from '../ui/Menu.js';
 import { useMinuteClock } from '../ui/use-minute-clock.js';
+import { Avatar } from './Avatar.js';
 import { lastSeenText, presenceStatus, userListSections } from './people-model.js';
 import { StatusDialog } from './StatusDialog.js';
 import { openUserCard } from './user-card-control.js';
@@ -178,6 +179,8 @@ function UserRow({ user, now, onSetStatus }: { user: User; now: Date; onSetStatu
   const presence = useChat((s) => s.presence);
   const settings = useChat((s) => s.settings);
   const realmEmoji = useChat((s) => s.realm.emoji);
+  // Zulip's user_list_style 1 is the compact list: names and presence only.
+  const withAvatar = settings.user_list_style !== 1;
   const isSelf = user.user_id === ownUserId;
   const shown = presenceStatus({ ownUserId, presence, settings }, user.user_id);
   const userPresence = presence.get(user.user_id);
@@ -191,7 +194,14 @@ function UserRow({ user, now, onSetStatus }: { user: User; now: Date; onSetStatu
         title={[user.full_name, text, seen].filter(Boolean).join('\n')}
         onClick={(event) => openUserCard(user.user_id, event.currentTarget)}
       >
-        {!user.is_bot && <span className="presence-dot" aria-hidden="true" />}
+        {withAvatar ? (
+          <span className="user-row-avatar">
+            <Avatar user={user} />
+            {!user.is_bot && <span className="presence-dot" aria-hidden="true" />}
+          </span>
+        ) : (
+          !user.is_bot && <span className="presence-dot" aria-hidden="true" />
+        )}
         <span className="user-row-name">
           {user.full_name}
           {isSelf && <span className="user-row-you"> (you)</span>}

@@ -1,23 +1,30 @@
+import './code-blocks.css';
 import { memo, useEffect, useLayoutEffect, useRef } from 'react';
 import { openUserCard } from '../../people/user-card-control.js';
+import { copyText } from '../../ui/clipboard.js';
 import { markTypedEmoji, mayHaveTypedEmoji } from '../../ui/emoji-sprites.js';
 import { navigate } from '../routing.js';
+import { addCodeButtons, copyCodeFrom, type Playground } from './code-blocks.js';
 
 /**
  * A message's HTML as the server rendered (and sanitised) it, with what
  * Zulip's web app adds on top: local times in `<time>`, your own mentions
  * highlighted, spoilers that open and close from mouse and keyboard, in-app
- * navigation for channel and topic links, and other links in a new tab.
+ * navigation for channel and topic links, other links in a new tab, and a
+ * copy button and playground links on code blocks (`code-blocks.ts`).
  */
 export const MessageContent = memo(function MessageContent({
   html,
   ownUserId,
   ownGroupIds,
+  playgrounds,
 }: {
   html: string;
   ownUserId: number;
   /** Groups the reader belongs to: mentions of them are highlighted like their own. */
   ownGroupIds: Set<number>;
+  /** The organization's code playgrounds (register's `realm_playgrounds`). */
+  playgrounds: readonly Playground[];
 }) {
   const ref = useRef<HTMLDivElement>(null);
 
@@ -26,7 +33,8 @@ export const MessageContent = memo(function MessageContent({
     const root = ref.current;
     if (!root) return;
     enhance(root, ownUserId, ownGroupIds);
-  }, [html, ownUserId, ownGroupIds]);
+    addCodeButtons(root, playgrounds);
+  }, [html, ownUserId, ownGroupIds, playgrounds]);
 
   // Delegated: the handlers serve links, mentions and spoiler headers inside the HTML,
   // each of which is focusable on its own.
@@ -114,6 +122,12 @@ function toggleSpoiler(header: HTMLElement): void {
 }
 
 function activate(target: HTMLElement, event: { preventDefault(): void }): boolean {
+  const copy = target.closest<HTMLElement>('.copy-code');
+  if (copy) {
+    event.preventDefault();
+    copyCodeFrom(copy, copyText);
+    return true;
+  }
   const spoiler = target.closest<HTMLElement>('.spoiler-header');
   if (spoiler) {
     // A link inside the spoiler's header still works as a link.

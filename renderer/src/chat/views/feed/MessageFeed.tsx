@@ -8,6 +8,7 @@ import { type FeedRowShape, feedRows } from './conversation.js';
 import { emptyNarrowText } from './empty-narrow.js';
 import { MessageRow } from './MessageRow.js';
 import { RecipientHeader } from './RecipientHeader.js';
+import { isKeywordSearch } from './search-highlight.js';
 import { useFeedViewport } from './visibility.js';
 
 /** Pixels: a one-line message, as chat.css draws it (measured rows then replace it). */
@@ -118,7 +119,7 @@ export function MessageFeed({ selectedId, onSelect }: MessageFeedProps) {
             viewport.stickyPush < 0 ? { transform: `translateY(${viewport.stickyPush}px)` } : {}
           }
         >
-          <RecipientHeader message={stickyMessage} />
+          <RecipientHeader message={stickyMessage} keywordSearch={isKeywordSearch(list.narrow)} />
         </div>
       )}
       {sent.belowFold && (

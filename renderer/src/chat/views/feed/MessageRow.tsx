@@ -1,16 +1,20 @@
 import { memo, useState } from 'react';
 import type { Message } from '../../data/model.js';
 import { useChat, useChatActions } from '../../data/store-context.js';
+import { InlineEdit } from '../../message-actions/InlineEdit.js';
+import { useInlineEditing } from '../../message-actions/inline-edit.js';
 import { MessageActions } from '../../message-actions/MessageActions.js';
 import { Reactions } from '../../message-actions/Reactions.js';
 import { openUserCard } from '../../people/user-card-control.js';
 import { useWidget, Widget } from '../../widgets/Widget.js';
 import { Avatar } from '../Avatar.js';
 import { formatFullDate, formatTime } from '../time.js';
+import { playgroundsOf } from './code-blocks.js';
 import type { FeedRowShape } from './conversation.js';
 import { MessageContent } from './MessageContent.js';
 import { groupsOf } from './my-groups.js';
 import { RecipientHeader } from './RecipientHeader.js';
+import { contentToShow, isKeywordSearch } from './search-highlight.js';
 
 interface MessageRowProps {
   shape: FeedRowShape;
@@ -25,12 +29,15 @@ export const MessageRow = memo(function MessageRow({ shape, selected, onSelect }
   const ownUserId = useChat((s) => s.ownUserId);
   const twentyFour = useChat((s) => s.settings.twenty_four_hour_time === true);
   const groups = useChat((s) => s.groups);
+  const playgrounds = useChat((s) => playgroundsOf(s.realm.settings));
+  const keywordSearch = useChat((s) => s.list !== null && isKeywordSearch(s.list.narrow));
   const widget = useWidget(message);
   const senderMuted = useChat((s) => {
     const sender = s.messages.get(shape.id)?.sender_id;
     return sender !== undefined && s.mutedUserIds.has(sender);
   });
   const [revealed, setRevealed] = useState(false);
+  const editing = useInlineEditing(shape.id);
   if (!message) return <div className="message-gone" />;
   // A muted sender's message stays collapsed until revealed, as in Zulip's web app.
   const hidden = senderMuted && !revealed;
@@ -52,7 +59,9 @@ export const MessageRow = memo(function MessageRow({ shape, selected, onSelect }
   ].filter(Boolean);
   return (
     <div className="feed-item">
-      {shape.startsConversation && <RecipientHeader message={message} />}
+      {shape.startsConversation && (
+        <RecipientHeader message={message} keywordSearch={keywordSearch} />
+      )}
       {/* biome-ignore lint/a11y/useKeyWithClickEvents: selection by keyboard is the feed's ↑/↓/j/k */}
       <article
         className={classes.join(' ')}
@@ -112,13 +121,16 @@ export const MessageRow = memo(function MessageRow({ shape, selected, onSelect }
                 Click here to reveal.
               </button>
             </p>
+          ) : editing ? (
+            <InlineEdit message={message} />
           ) : widget ? (
             <Widget message={message} widget={widget} />
           ) : (
             <MessageContent
-              html={message.content}
+              html={contentToShow(message, keywordSearch)}
               ownUserId={ownUserId}
               ownGroupIds={groupsOf(groups, ownUserId)}
+              playgrounds={playgrounds}
             />
           )}
           {message.failed === true && <FailedSend messageId={message.id} />}

@@ -7,9 +7,17 @@ import { TopicName } from '../TopicName.js';
 import { TopicPolicyMark, useTopicLook } from '../TopicPolicy.js';
 import { formatDay } from '../time.js';
 import { dmParticipants, participantNames } from './conversation.js';
+import { highlightedTopic } from './search-highlight.js';
 
 /** The bar above a run of one conversation: "#general > lunch" or the DM's people, and the day. */
-export function RecipientHeader({ message }: { message: Message }) {
+export function RecipientHeader({
+  message,
+  keywordSearch = false,
+}: {
+  message: Message;
+  /** In a keyword search the topic's matches are highlighted (`match_subject`). */
+  keywordSearch?: boolean;
+}) {
   // Narrow selections: a header re-renders when names or colours change, not on every event.
   const subscriptions = useChat((s) => s.subscriptions);
   const channels = useChat((s) => s.channels);
@@ -24,6 +32,7 @@ export function RecipientHeader({ message }: { message: Message }) {
       channels.get(channelId)?.name ??
       (typeof message.display_recipient === 'string' ? message.display_recipient : 'unknown');
     const color = subscriptions.get(channelId)?.color;
+    const highlighted = highlightedTopic(message, keywordSearch);
     return (
       <div className="recipient-header channel" style={color ? { borderLeftColor: color } : {}}>
         <h3 className="recipient-title">
@@ -35,7 +44,12 @@ export function RecipientHeader({ message }: { message: Message }) {
           </span>
           <span className="visually-hidden"> topic </span>
           <a href={hashFor(topicNarrow(channelId, message.subject), state)}>
-            <TopicName topic={message.subject} />
+            {highlighted !== null ? (
+              // biome-ignore lint/security/noDangerouslySetInnerHtml: the server's escaped topic with its highlight spans
+              <span dangerouslySetInnerHTML={{ __html: highlighted }} />
+            ) : (
+              <TopicName topic={message.subject} />
+            )}
           </a>
         </h3>
         <HeaderTopicMark channelId={channelId} topic={message.subject} />

@@ -1,7 +1,9 @@
+import './direct-list.css';
 import { useMemo } from 'react';
-import type { ChatState } from '../../data/model.js';
+import type { ChatState, User } from '../../data/model.js';
 import { dmKey } from '../../data/narrow.js';
 import { useChat, useChatStore } from '../../data/store-context.js';
+import { Avatar } from '../Avatar.js';
 import { participantNames } from '../feed/conversation.js';
 import { Icon } from '../Icon.js';
 import { dmNarrow } from '../narrows.js';
@@ -77,9 +79,7 @@ export function DirectList({ currentHash }: { currentHash: string }) {
                   className="sidebar-link"
                   aria-current={currentHash === hash ? 'page' : undefined}
                 >
-                  <span className="sidebar-icon">
-                    <Icon name={conversation.userIds.length > 1 ? 'users' : 'user'} />
-                  </span>
+                  <ConversationPicture userIds={conversation.userIds} users={users} />
                   <span className="sidebar-label">
                     {participantNames(conversation.userIds, users)}
                     {self && ' (you)'}
@@ -92,5 +92,22 @@ export function DirectList({ currentHash }: { currentHash: string }) {
         </ul>
       )}
     </section>
+  );
+}
+
+/** One person's avatar (yourself for notes to self), as Zulip's list shows; a group's icon. */
+function ConversationPicture({ userIds, users }: { userIds: number[]; users: Map<number, User> }) {
+  const person = userIds.length === 1 ? users.get(userIds[0]!) : undefined;
+  if (!person) {
+    return (
+      <span className="sidebar-icon">
+        <Icon name={userIds.length > 1 ? 'users' : 'user'} />
+      </span>
+    );
+  }
+  return (
+    <span className="sidebar-icon sidebar-avatar">
+      <Avatar url={person.avatar_url} name={person.full_name} size={20} />
+    </span>
   );
 }
