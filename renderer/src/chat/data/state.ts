@@ -86,6 +86,8 @@ export type RegisterAnswer = Record<string, any>;
  * Register's `realm_` keys that are the organization's data, not its
  * settings: each has its own events (or none the chat applies), so a copy
  * among the settings, which only `realm` events update, would go stale.
+ * (`realm_playgrounds` stays among the settings: its own event updates it
+ * there, settings-events.ts.)
  */
 const REALM_DATA = new Set([
   'realm_users',
@@ -96,7 +98,6 @@ const REALM_DATA = new Set([
   'realm_domains',
   'realm_linkifiers',
   'realm_filters',
-  'realm_playgrounds',
   'realm_default_streams',
   'realm_default_stream_groups',
   'realm_embedded_bots',
