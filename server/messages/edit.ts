@@ -25,7 +25,7 @@ import { topicForQueue } from '../shared/topics.js';
 import { updateAttachmentReferences } from '../uploads/index.js';
 import { searchableText } from './content.js';
 import {
-  applyInitiationPolicy,
+  applyMovedInitiationPolicy,
   migrateTopicPolicies,
   moveMessages,
   sendMoveNotices,
@@ -231,7 +231,7 @@ export function updateMessage(
         [...origPolicies].filter(([, p]) => p === VisibilityPolicy.followed).map(([id]) => id),
       );
     } else if (!outcome.losingAccess.has(message.sender_id)) {
-      applyInitiationPolicy(ctx, tx, plan, changedIds);
+      applyMovedInitiationPolicy(ctx, tx, plan, changedIds);
     }
 
     let resolveNoticeId: number | null = null;
