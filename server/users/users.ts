@@ -39,6 +39,7 @@ import { checkEmailAllowedInRealm } from '../realm-domains/index.js';
 import { generateApiKey, hashPassword } from '../shared/credentials.js';
 import { MAX_USER_NAME_LENGTH, MIN_USER_NAME_LENGTH } from '../shared/limits.js';
 import { loadRealm } from '../shared/realm.js';
+import { type PersonChange, realmUserUpdate } from '../shared/realm-user-update.js';
 import {
   isAdmin,
   isOwner,
@@ -111,11 +112,11 @@ function emitPersonAdd(ctx: AppContext, tx: Tx, userId: number): void {
   });
 }
 
-function emitPersonUpdate(ctx: AppContext, tx: Tx, person: Record<string, unknown>): void {
+function emitPersonUpdate(ctx: AppContext, tx: Tx, userId: number, change: PersonChange): void {
   tx.emit({
     type: 'realm_user',
     users: realmUserRecipients(ctx),
-    payload: { type: 'realm_user', op: 'update', person },
+    payload: realmUserUpdate(userId, change),
   });
 }
 
@@ -322,7 +323,7 @@ export function changeRole(ctx: AppContext, tx: Tx, target: UserRow, role: numbe
   const visibleBefore = channelsVisibleTo(ctx, target);
   setUserRole(ctx.db, target.id, role);
   syncSystemGroups(ctx.db, target.id, role);
-  emitPersonUpdate(ctx, tx, { user_id: target.id, role });
+  emitPersonUpdate(ctx, tx, target.id, { role });
   emitRoleVisibilityChange(ctx, tx, { ...target, role }, visibleBefore);
 }
 
@@ -330,7 +331,7 @@ export function changeRole(ctx: AppContext, tx: Tx, target: UserRow, role: numbe
 export function changeFullName(ctx: AppContext, tx: Tx, target: UserRow, fullName: string): void {
   if (fullName === target.full_name) return;
   setUserFullName(ctx.db, target.id, fullName);
-  emitPersonUpdate(ctx, tx, { user_id: target.id, full_name: fullName });
+  emitPersonUpdate(ctx, tx, target.id, { full_name: fullName });
   if (target.is_bot) emitBotUpdate(ctx, tx, target, { full_name: fullName });
 }
 
@@ -372,7 +373,7 @@ export function updateUserByEmail(
  */
 function setActivation(ctx: AppContext, tx: Tx, target: UserRow, active: boolean): void {
   setUserActive(ctx.db, target.id, active);
-  emitPersonUpdate(ctx, tx, { user_id: target.id, is_active: active });
+  emitPersonUpdate(ctx, tx, target.id, { is_active: active });
   emitSubscriberActivation(ctx, tx, target.id, active ? 'peer_add' : 'peer_remove');
   if (target.is_bot) emitBotUpdate(ctx, tx, target, { is_active: active });
 }
