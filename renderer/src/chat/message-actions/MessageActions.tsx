@@ -9,7 +9,7 @@ import { ApiError } from '../data/api.js';
 import type { Message } from '../data/model.js';
 import { messageLink } from '../data/narrow.js';
 import { useChat, useChatStore, useZulipApi } from '../data/store-context.js';
-import { Dialog } from './Dialog.js';
+import { Dialog } from '../ui/Dialog.js';
 import { EditDialog } from './EditDialog.js';
 import { EmojiPicker } from './EmojiPicker.js';
 import { rawContent } from './fetch-message.js';

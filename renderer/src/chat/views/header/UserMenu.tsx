@@ -7,7 +7,7 @@ import {
 } from 'react';
 import { useChat } from '../../data/store-context.js';
 import { ChangePasswordDialog } from '../../people/ChangePasswordDialog.js';
-import { Avatar } from '../Avatar.js';
+import { Avatar } from '../../ui/Avatar.js';
 import { type NotificationPermissionState, requestNotifications } from '../notifications.js';
 
 interface UserMenuProps {
