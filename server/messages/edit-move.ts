@@ -1,7 +1,6 @@
 import type { AppContext, Tx } from '../core/context.js';
 import { insertMessageEdit } from '../db/queries/message-edits.js';
 import {
-  flagRowHolders,
   lastTopicMessage,
   type MessageRow,
   messageById,
@@ -14,7 +13,7 @@ import { subscriberIds } from '../db/queries/streams.js';
 import { topicPolicies } from '../db/queries/topic-policies.js';
 import { userTopicPolicy, VisibilityPolicy } from '../db/queries/user-topics.js';
 import { type UserRow, userById } from '../db/queries/users.js';
-import { FlagReader, forgetUserFlags, storeUserFlags } from '../flags/index.js';
+import { FlagReader, flagRowsOf, forgetUserFlags, storeUserFlags } from '../flags/index.js';
 import { silentMention, topicLinkSyntax, topicUrl } from '../markdown/index.js';
 import {
   canAccessMessage,
@@ -126,7 +125,7 @@ export function moveMessages(
       const users = new Set<number>([
         ...had.keys(),
         ...subscribers,
-        ...flagRowHolders(ctx.db, m.id).map((r) => r.user_id),
+        ...flagRowsOf(ctx.db, m.id).map((r) => r.user_id),
       ]);
       for (const userId of users) {
         const person = userById(ctx.db, userId);

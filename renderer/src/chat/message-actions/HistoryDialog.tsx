@@ -61,42 +61,40 @@ export function HistoryDialog({
       returnFocus={returnFocus}
       className="history-dialog"
     >
-      <>
-        {error && <p role="alert">{error}</p>}
-        {history === null && !error && <p>Loading…</p>}
-        {history && (
-          <ol className="edit-history">
-            {history.map((snapshot, i) => (
-              // biome-ignore lint/suspicious/noArrayIndexKey: snapshots have no id and never reorder
-              <li key={i} className="edit-version">
-                <p className="edit-version-meta">
-                  <strong>{describeSnapshot(snapshot, i)}</strong> by {who(snapshot.user_id)},{' '}
-                  <time dateTime={new Date(snapshot.timestamp * 1000).toISOString()}>
-                    {formatTime(snapshot.timestamp, twentyFour)}
-                  </time>
+      {error && <p role="alert">{error}</p>}
+      {history === null && !error && <p>Loading…</p>}
+      {history && (
+        <ol className="edit-history">
+          {history.map((snapshot, i) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: snapshots have no id and never reorder
+            <li key={i} className="edit-version">
+              <p className="edit-version-meta">
+                <strong>{describeSnapshot(snapshot, i)}</strong> by {who(snapshot.user_id)},{' '}
+                <time dateTime={new Date(snapshot.timestamp * 1000).toISOString()}>
+                  {formatTime(snapshot.timestamp, twentyFour)}
+                </time>
+              </p>
+              {snapshot.prev_stream !== undefined && snapshot.stream !== undefined && (
+                <p className="edit-version-move">
+                  Channel: #{channelName(snapshot.prev_stream)} → #{channelName(snapshot.stream)}
                 </p>
-                {snapshot.prev_stream !== undefined && snapshot.stream !== undefined && (
-                  <p className="edit-version-move">
-                    Channel: #{channelName(snapshot.prev_stream)} → #{channelName(snapshot.stream)}
-                  </p>
-                )}
-                {snapshot.prev_topic !== undefined && (
-                  <p className="edit-version-move">
-                    Topic: {snapshot.prev_topic} → {snapshot.topic}
-                  </p>
-                )}
-                {(i === 0 || snapshot.prev_content !== undefined) && (
-                  <div
-                    className="rendered-markdown"
-                    // biome-ignore lint/security/noDangerouslySetInnerHtml: the server's own rendering of that version
-                    dangerouslySetInnerHTML={{ __html: snapshot.rendered_content }}
-                  />
-                )}
-              </li>
-            ))}
-          </ol>
-        )}
-      </>
+              )}
+              {snapshot.prev_topic !== undefined && (
+                <p className="edit-version-move">
+                  Topic: {snapshot.prev_topic} → {snapshot.topic}
+                </p>
+              )}
+              {(i === 0 || snapshot.prev_content !== undefined) && (
+                <div
+                  className="rendered-markdown"
+                  // biome-ignore lint/security/noDangerouslySetInnerHtml: the server's own rendering of that version
+                  dangerouslySetInnerHTML={{ __html: snapshot.rendered_content }}
+                />
+              )}
+            </li>
+          ))}
+        </ol>
+      )}
     </Dialog>
   );
 }

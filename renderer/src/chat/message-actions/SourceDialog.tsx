@@ -30,11 +30,9 @@ export function SourceDialog({
       returnFocus={returnFocus}
       className="source-dialog"
     >
-      <>
-        {error && <p role="alert">{error}</p>}
-        {source === null && !error && <p>Loading…</p>}
-        {source !== null && <pre className="message-source">{source}</pre>}
-      </>
+      {error && <p role="alert">{error}</p>}
+      {source === null && !error && <p>Loading…</p>}
+      {source !== null && <pre className="message-source">{source}</pre>}
     </Dialog>
   );
 }
