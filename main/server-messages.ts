@@ -3,7 +3,7 @@
  * utility process's message port (structured clone, so plain data only).
  */
 import type { DesktopStatus } from '../server/hosting/index.js';
-import type { IpcOperation, IpcResponse } from '../server/trpc/ipc-operation.js';
+import type { IpcOperation, IpcResponse } from '../server/trpc/index.js';
 
 /** How the main process starts the server process (one JSON argument). */
 export interface ServerProcessConfig {

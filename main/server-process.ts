@@ -25,9 +25,7 @@ import {
   TlsSetupError,
 } from '../server/index.js';
 import { tlsOf } from '../server/tls/index.js';
-import { ownerContext } from '../server/trpc/context.js';
-import { runIpcOperation } from '../server/trpc/ipc-operation.js';
-import { createAppRouter } from '../server/trpc/router.js';
+import { createAppRouter, ownerContext, runIpcOperation } from '../server/trpc/index.js';
 import {
   CONFIG_ARG,
   type FromServer,

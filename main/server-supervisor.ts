@@ -7,7 +7,7 @@
 import { EventEmitter } from 'node:events';
 import superjson from 'superjson';
 import type { DesktopStatus } from '../server/hosting/index.js';
-import type { IpcOperation, IpcResponse } from '../server/trpc/ipc-operation.js';
+import type { IpcOperation, IpcResponse } from '../server/trpc/index.js';
 import {
   CONFIG_ARG,
   type DataDirHolder,

@@ -7,9 +7,10 @@ import { contentTypeOf } from '../shared/content-types.js';
 import type { UploadedFile } from '../shared/files.js';
 import { MAX_AVATAR_FILE_SIZE_MIB } from '../shared/limits.js';
 import { loadRealm } from '../shared/realm.js';
+import { realmUserUpdate } from '../shared/realm-user-update.js';
 import { isAdmin } from '../shared/roles.js';
 import { userIdsWhoCanAccess } from '../user-access/index.js';
-import { avatarUrl, emitBotUpdate } from '../users/index.js';
+import { avatarChange, avatarUrl, emitBotUpdate } from '../users/index.js';
 import { resizeAvatar } from './images.js';
 import { avatarFileKey } from './storage.js';
 
@@ -22,22 +23,11 @@ function checkAvatarChangesAllowed(ctx: AppContext, user: UserRow): void {
 /** Zulip's notify_avatar_url_change: everyone gets the new URLs; a bot's owner and admins also a realm_bot update. */
 function emitAvatarChange(ctx: AppContext, tx: Tx, userId: number): void {
   const user = userById(ctx.db, userId)!;
-  const url = avatarUrl(user);
-  if (user.is_bot) emitBotUpdate(ctx, tx, user, { avatar_url: url });
+  if (user.is_bot) emitBotUpdate(ctx, tx, user, { avatar_url: avatarUrl(user) });
   tx.emit({
     type: 'realm_user',
     users: userIdsWhoCanAccess(ctx, user.id),
-    payload: {
-      type: 'realm_user',
-      op: 'update',
-      person: {
-        avatar_source: user.avatar_source,
-        avatar_url: url,
-        avatar_url_medium: avatarUrl(user, 'medium'),
-        avatar_version: user.avatar_version,
-        user_id: user.id,
-      },
-    },
+    payload: realmUserUpdate(user.id, avatarChange(user)),
   });
 }
 

@@ -7,6 +7,8 @@ export {
 } from './mark-read.js';
 export {
   currentFlags,
+  flagRowsOf,
+  forgetMessageFlags,
   forgetUserFlags,
   MENTION_BITS,
   markHistorical,

@@ -1,5 +1,10 @@
 import type { Db } from '../db/open.js';
-import { deleteFlagRow, setFlagRow } from '../db/queries/flags.js';
+import {
+  deleteFlagRow,
+  deleteMessageFlagRows,
+  flagRowHolders,
+  setFlagRow,
+} from '../db/queries/flags.js';
 import type { MessageRow } from '../db/queries/messages.js';
 import { Flag } from '../shared/flags.js';
 import { FlagReader } from './reader.js';
@@ -46,6 +51,14 @@ export function storeNewMessageFlags(
  */
 export function markHistorical(db: Db, userId: number, messageId: number): void {
   setFlagRow(db, userId, messageId, Flag.read | Flag.historical);
+}
+
+/** Who holds a flag row on the message, with its bits (the rest have the default flags). */
+export const flagRowsOf = (db: Db, messageId: number) => flagRowHolders(db, messageId);
+
+/** Drops every flag row of a message that is being deleted. */
+export function forgetMessageFlags(db: Db, messageId: number): void {
+  deleteMessageFlagRows(db, messageId);
 }
 
 /** Drops a user's flags on a message they can no longer see (moved away from them). */

@@ -8,6 +8,7 @@ import {
 } from '../db/queries/messages.js';
 import { type StreamRow, setStreamFirstMessageId, streamById } from '../db/queries/streams.js';
 import { type UserRow, userById } from '../db/queries/users.js';
+import { forgetMessageFlags } from '../flags/index.js';
 import { accessMessage, usersWithMessageAccess, usersWithMetadataAccess } from '../narrow/index.js';
 import { type StoredGroupSetting, userHasGroupSetting } from '../shared/group-settings.js';
 import { loadRealm } from '../shared/realm.js';
@@ -67,6 +68,7 @@ export function removeMessages(ctx: AppContext, tx: Tx, messages: MessageRow[]):
     }
     group.ids.push(message.id);
     for (const id of audience) group.users.add(id);
+    forgetMessageFlags(ctx.db, message.id);
     deleteMessageRow(ctx.db, message.id);
     if (message.stream_id !== null) touchedStreams.add(message.stream_id);
   }

@@ -1,9 +1,6 @@
-/** Moving messages between topics and channels: the rows, topic preferences, and the Notification Bot's notices. */
-import { isSubscribed } from '../channels/index.js';
 import type { AppContext, Tx } from '../core/context.js';
 import { insertMessageEdit } from '../db/queries/message-edits.js';
 import {
-  flagRowHolders,
   lastTopicMessage,
   type MessageRow,
   messageById,
@@ -12,11 +9,11 @@ import {
   topicKey,
   topicMessages,
 } from '../db/queries/messages.js';
-import { subscriberIds, subscriptionOf } from '../db/queries/streams.js';
+import { subscriberIds } from '../db/queries/streams.js';
 import { topicPolicies } from '../db/queries/topic-policies.js';
 import { userTopicPolicy, VisibilityPolicy } from '../db/queries/user-topics.js';
 import { type UserRow, userById } from '../db/queries/users.js';
-import { FlagReader, forgetUserFlags, storeUserFlags } from '../flags/index.js';
+import { FlagReader, flagRowsOf, forgetUserFlags, storeUserFlags } from '../flags/index.js';
 import { silentMention, topicLinkSyntax, topicUrl } from '../markdown/index.js';
 import {
   canAccessMessage,
@@ -25,7 +22,7 @@ import {
 } from '../narrow/index.js';
 import { Flag } from '../shared/flags.js';
 import { mergeUserSettings } from '../shared/user-settings.js';
-import { setVisibilityPolicy } from '../topics/index.js';
+import { applyInitiationPolicy, setVisibilityPolicy } from '../topics/index.js';
 import { notificationBot } from '../users/index.js';
 import { searchableText } from './content.js';
 import { removeMessages } from './delete.js';
@@ -128,7 +125,7 @@ export function moveMessages(
       const users = new Set<number>([
         ...had.keys(),
         ...subscribers,
-        ...flagRowHolders(ctx.db, m.id).map((r) => r.user_id),
+        ...flagRowsOf(ctx.db, m.id).map((r) => r.user_id),
       ]);
       for (const userId of users) {
         const person = userById(ctx.db, userId);
@@ -205,8 +202,12 @@ export function mergedPolicy(a: number, b: number): number {
   return VisibilityPolicy.muted;
 }
 
-/** After a partial move that starts a topic, the sender follows it if they follow on initiation. */
-export function applyInitiationPolicy(
+/**
+ * After a partial move, the moved message may start its new topic as its
+ * sender sees it (Zulip's is_target_message_first): an initiation for the
+ * sender's automatic follow or unmute.
+ */
+export function applyMovedInitiationPolicy(
   ctx: AppContext,
   tx: Tx,
   plan: EditPlan,
@@ -223,19 +224,7 @@ export function applyInitiationPolicy(
     return row !== undefined && canAccessMessage(ctx, sender, row, target);
   });
   if (first && first.id < plan.message.id) return;
-  const settings = mergeUserSettings(sender.settings);
-  const current = userTopicPolicy(ctx.db, sender.id, target.id, plan.targetTopic);
-  let wanted: number | null = null;
-  if (settings.automatically_follow_topics_policy === 3) wanted = VisibilityPolicy.followed;
-  else if (
-    settings.automatically_unmute_topics_in_muted_streams_policy === 3 &&
-    subscriptionOf(ctx.db, target.id, sender.id)?.is_muted === 1 &&
-    isSubscribed(ctx, target.id, sender.id)
-  )
-    wanted = VisibilityPolicy.unmuted;
-  if (wanted !== null && wanted !== current) {
-    setVisibilityPolicy(ctx, tx, sender.id, target.id, plan.targetTopic, wanted);
-  }
+  applyInitiationPolicy(ctx, tx, sender, target, plan.targetTopic);
 }
 
 export const RESOLVE_NOTICE = /^@_\*\*[^*]+\|\d+\*\* has marked this topic as (un)?resolved\.$/;

@@ -5,7 +5,6 @@ import { setMessageHasAttachment } from '../db/queries/attachments.js';
 import { insertMessageEdit } from '../db/queries/message-edits.js';
 import {
   channelMessageReceivers,
-  flagRowHolders,
   type MessageRow,
   messageById,
   reindexMessage,
@@ -15,7 +14,13 @@ import {
 import { VisibilityPolicy } from '../db/queries/user-topics.js';
 import { type UserRow, userById } from '../db/queries/users.js';
 import { memoisePayload } from '../events/hub.js';
-import { currentFlags, FlagReader, MENTION_BITS, storeUserFlags } from '../flags/index.js';
+import {
+  currentFlags,
+  FlagReader,
+  flagRowsOf,
+  MENTION_BITS,
+  storeUserFlags,
+} from '../flags/index.js';
 import { topicLinks } from '../markdown/index.js';
 import { canAccessMessage, usersWithMessageAccess } from '../narrow/index.js';
 import { Flag, flagNames } from '../shared/flags.js';
@@ -25,7 +30,7 @@ import { topicForQueue } from '../shared/topics.js';
 import { updateAttachmentReferences } from '../uploads/index.js';
 import { searchableText } from './content.js';
 import {
-  applyInitiationPolicy,
+  applyMovedInitiationPolicy,
   migrateTopicPolicies,
   moveMessages,
   sendMoveNotices,
@@ -39,7 +44,7 @@ export type { EditInput, PropagateMode } from './edit-plan.js';
 
 function updateMentionFlags(ctx: AppContext, plan: EditPlan, message: MessageRow): void {
   const rendered = plan.rendered!;
-  const users = new Set<number>(flagRowHolders(ctx.db, message.id).map((r) => r.user_id));
+  const users = new Set<number>(flagRowsOf(ctx.db, message.id).map((r) => r.user_id));
   if (message.dm_group_id !== null) {
     for (const id of usersWithMessageAccess(ctx, message)) users.add(id);
   } else {
@@ -231,7 +236,7 @@ export function updateMessage(
         [...origPolicies].filter(([, p]) => p === VisibilityPolicy.followed).map(([id]) => id),
       );
     } else if (!outcome.losingAccess.has(message.sender_id)) {
-      applyInitiationPolicy(ctx, tx, plan, changedIds);
+      applyMovedInitiationPolicy(ctx, tx, plan, changedIds);
     }
 
     let resolveNoticeId: number | null = null;

@@ -5,24 +5,18 @@ import { setMessageHasAttachment } from '../db/queries/attachments.js';
 import { dmGroupFor } from '../db/queries/dm-groups.js';
 import { insertMessage } from '../db/queries/messages.js';
 import { usersWhoMuted } from '../db/queries/muted-users.js';
-import {
-  type StreamRow,
-  setStreamFirstMessageId,
-  subscriberIds,
-  subscriptionOf,
-} from '../db/queries/streams.js';
+import { type StreamRow, setStreamFirstMessageId, subscriberIds } from '../db/queries/streams.js';
 import { insertSubmessage } from '../db/queries/submessages.js';
-import {
-  topicHasOtherMessages,
-  userTopicPolicy,
-  VisibilityPolicy,
-} from '../db/queries/user-topics.js';
 import { type UserRow, userById } from '../db/queries/users.js';
 import { storeNewMessageFlags } from '../flags/index.js';
 import { type RenderResult, renderMessage } from '../markdown/index.js';
 import { Flag } from '../shared/flags.js';
 import { mergeUserSettings } from '../shared/user-settings.js';
-import { setVisibilityPolicy } from '../topics/index.js';
+import {
+  followWhereMentioned,
+  policyForSentMessage,
+  setVisibilityPolicy,
+} from '../topics/index.js';
 import { claimAttachments } from '../uploads/index.js';
 import { userIdAccessCheck } from '../user-access/index.js';
 import { type MessageTarget, parseChannelIndicator, parsePrivateRecipients } from './addressee.js';
@@ -96,43 +90,6 @@ export interface MessageDraft {
   unreadOnlyFor?: ReadonlySet<number>;
   /** Apply the sender's automatic follow/unmute settings (people, not system bots). */
   automaticTopicPolicy: boolean;
-}
-
-/** Values of automatically_follow_topics_policy and ..._unmute_topics_in_muted_streams_policy. */
-export const AutoPolicy = { onParticipation: 1, onSend: 2, onInitiation: 3, never: 4 } as const;
-
-/**
- * The sender's automatic topic policy, in Zulip's order
- * (visibility_policy_for_send_message): never below followed; following on
- * participation or on send wins over unmuting; a topic with a policy cannot be
- * an initiation; otherwise starting a topic follows it when the sender follows
- * topics they start, and only then may unmuting on initiation apply.
- */
-export function automaticPolicy(
-  ctx: AppContext,
-  sender: UserRow,
-  stream: StreamRow,
-  topic: string,
-  messageId: number,
-): number | null {
-  if (sender.is_bot) return null;
-  const settings = mergeUserSettings(sender.settings);
-  const follow = settings.automatically_follow_topics_policy;
-  const unmute = settings.automatically_unmute_topics_in_muted_streams_policy;
-  if (follow === AutoPolicy.never && unmute === AutoPolicy.never) return null;
-  const current = userTopicPolicy(ctx.db, sender.id, stream.id, topic);
-  if (current === VisibilityPolicy.followed) return null;
-  const onEverySend = (when: number) =>
-    when === AutoPolicy.onParticipation || when === AutoPolicy.onSend;
-  if (onEverySend(follow)) return VisibilityPolicy.followed;
-  const channelMuted = subscriptionOf(ctx.db, stream.id, sender.id)?.is_muted === 1;
-  let policy: number | null = channelMuted && onEverySend(unmute) ? VisibilityPolicy.unmuted : null;
-  if (current !== VisibilityPolicy.inherit) return policy === current ? null : policy;
-  const initiation = !topicHasOtherMessages(ctx.db, stream.id, topic, messageId);
-  if (!initiation) return policy;
-  if (follow === AutoPolicy.onInitiation) return VisibilityPolicy.followed;
-  if (channelMuted && unmute === AutoPolicy.onInitiation) policy = VisibilityPolicy.unmuted;
-  return policy;
 }
 
 /**
@@ -231,7 +188,7 @@ export function deliverMessage(ctx: AppContext, tx: Tx, draft: MessageDraft): Se
   if (stream) {
     if (stream.first_message_id === null) setStreamFirstMessageId(ctx.db, stream.id, id);
     if (draft.automaticTopicPolicy) {
-      automatic = automaticPolicy(ctx, sender, stream, addressee.topic, id);
+      automatic = policyForSentMessage(ctx, sender, stream, addressee.topic, id);
     }
   }
 
@@ -253,20 +210,11 @@ export function deliverMessage(ctx: AppContext, tx: Tx, draft: MessageDraft): Se
   if (stream && draft.automaticTopicPolicy) {
     if (automatic !== null)
       setVisibilityPolicy(ctx, tx, sender.id, stream.id, addressee.topic, automatic);
-    // Mentioned people follow the topic if they asked for that.
-    for (const userId of mentioned) {
-      if (userId === sender.id || !recipients.has(userId)) continue;
-      const user = userById(ctx.db, userId);
-      if (
-        !user ||
-        user.is_bot ||
-        !mergeUserSettings(user.settings).automatically_follow_topics_where_mentioned
-      )
-        continue;
-      const current = userTopicPolicy(ctx.db, userId, stream.id, addressee.topic);
-      if (current === VisibilityPolicy.muted || current === VisibilityPolicy.followed) continue;
-      setVisibilityPolicy(ctx, tx, userId, stream.id, addressee.topic, VisibilityPolicy.followed);
-    }
+    const mentionedRecipients = [...mentioned]
+      .filter((userId) => userId !== sender.id && recipients.has(userId))
+      .map((userId) => userById(ctx.db, userId))
+      .filter((user) => user !== undefined);
+    followWhereMentioned(ctx, tx, mentionedRecipients, stream, addressee.topic);
   }
 
   const result: SendResult = { id };

@@ -1,18 +1,14 @@
-import type { AppContext, Tx } from '../core/context.js';
+import type { AppContext } from '../core/context.js';
 import { badRequest } from '../core/errors.js';
 import { dmGroupMemberIds, type MessageRow } from '../db/queries/messages.js';
-import { type StreamRow, subscriptionOf } from '../db/queries/streams.js';
 import {
   firstWidgetContent,
   hasSubmessageFrom,
   insertSubmessage,
 } from '../db/queries/submessages.js';
-import { userTopicPolicy, VisibilityPolicy } from '../db/queries/user-topics.js';
 import type { UserRow } from '../db/queries/users.js';
 import { accessMessage, channelMessageHolders } from '../narrow/index.js';
-import { mergeUserSettings } from '../shared/user-settings.js';
-import { setVisibilityPolicy } from '../topics/index.js';
-import { AutoPolicy } from './send.js';
+import { applyParticipationPolicy } from '../topics/index.js';
 import { widgetDataError, widgetTypeOf } from './widgets.js';
 
 export interface SubmessageInput {
@@ -56,7 +52,8 @@ export function addSubmessage(
       msg_type: input.msgType,
       content: input.content,
     });
-    if (stream) participate(ctx, tx, user, message, stream);
+    // Taking part in a widget is participation in its topic (Zulip's do_add_submessage).
+    if (stream) applyParticipationPolicy(ctx, tx, user, stream, message.topic);
     tx.emit({
       type: 'submessage',
       users: receivedBy(ctx, message),
@@ -77,36 +74,4 @@ export function addSubmessage(
 function receivedBy(ctx: AppContext, message: MessageRow): number[] {
   if (message.dm_group_id !== null) return dmGroupMemberIds(ctx.db, message.dm_group_id);
   return [...channelMessageHolders(ctx, message)].sort((a, b) => a - b);
-}
-
-/**
- * Taking part in a widget is participation in its topic: a subscriber who
- * follows (or, in a muted channel, unmutes) topics on participation gets that
- * policy, as Zulip's do_add_submessage.
- */
-function participate(
-  ctx: AppContext,
-  tx: Tx,
-  user: UserRow,
-  message: MessageRow,
-  stream: StreamRow,
-): void {
-  if (user.is_bot) return;
-  const settings = mergeUserSettings(user.settings);
-  const follow = settings.automatically_follow_topics_policy === AutoPolicy.onParticipation;
-  const unmute =
-    settings.automatically_unmute_topics_in_muted_streams_policy === AutoPolicy.onParticipation;
-  if (!follow && !unmute) return;
-  const sub = subscriptionOf(ctx.db, stream.id, user.id);
-  if (sub?.active !== 1) return;
-  const policy = follow
-    ? VisibilityPolicy.followed
-    : sub!.is_muted === 1
-      ? VisibilityPolicy.unmuted
-      : null;
-  if (policy === null) return;
-  const current = userTopicPolicy(ctx.db, user.id, stream.id, message.topic);
-  if (current === policy) return;
-  if (policy === VisibilityPolicy.unmuted && current === VisibilityPolicy.followed) return;
-  setVisibilityPolicy(ctx, tx, user.id, stream.id, message.topic, policy);
 }

@@ -1,10 +1,9 @@
 /** Whether a new message event matches the narrow a queue registered with. */
 import type { EventQueue, NarrowTerm } from '../events/queue.js';
+import { NARROW_OPERATORS } from '../shared/narrow-operators.js';
 import { isResolvedTopic } from '../shared/resolved-topics.js';
 
 export type { NarrowTerm };
-
-import { canonicalOperators } from './parse.js';
 
 export const mentionFlags = [
   'mentioned',
@@ -22,7 +21,7 @@ export function termMatchesEvent(
   const isStream = message.type === 'stream';
   const lower = (v: unknown) => String(v ?? '').toLowerCase();
   const operand = term.operand;
-  switch (canonicalOperators[term.operator] ?? term.operator) {
+  switch (NARROW_OPERATORS[term.operator] ?? term.operator) {
     case 'channel':
       if (!isStream) return false;
       return typeof operand === 'number'

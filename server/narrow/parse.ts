@@ -3,6 +3,7 @@ import type { AppContext } from '../core/context.js';
 import { ApiError, badRequest } from '../core/errors.js';
 import { firstMessageIdAtOrAfter } from '../db/queries/message-search.js';
 import type { NarrowTerm } from '../events/queue.js';
+import { NARROW_OPERATORS } from '../shared/narrow-operators.js';
 
 export type { NarrowTerm };
 
@@ -23,30 +24,6 @@ export const badOperatorCombination = (desc: string) =>
 
 // ---------------------------------------------------------------------------
 // Parsing
-
-/** Wire names → the names used internally (legacy aliases included). */
-export const canonicalOperators: Record<string, string> = {
-  channel: 'channel',
-  stream: 'channel',
-  channels: 'channels',
-  streams: 'channels',
-  topic: 'topic',
-  sender: 'sender',
-  dm: 'dm',
-  'pm-with': 'dm',
-  'dm-including': 'dm-including',
-  'group-pm-with': 'group-pm-with',
-  // Zulip still accepts these underscore spellings of the dashed operators.
-  pm_with: 'dm',
-  group_pm_with: 'group-pm-with',
-  is: 'is',
-  has: 'has',
-  in: 'in',
-  id: 'id',
-  near: 'near',
-  search: 'search',
-  with: 'with',
-};
 
 /** Operators whose operand may be an id (Zulip's operators_supporting_id). */
 export const idOperators = new Set([
@@ -122,7 +99,8 @@ export function parseTerm(element: unknown, index: number): NarrowTerm {
 
 /** Operand checks that need no database, after every term's types were checked. */
 export function canonicalTerm(term: NarrowTerm): NarrowTerm {
-  const operator = canonicalOperators[term.operator];
+  // Wire names to the names used internally (legacy aliases included).
+  const operator = NARROW_OPERATORS[term.operator];
   if (operator === undefined) throw badOperator(`unknown operator ${term.operator}`);
   let operand = term.operand;
   switch (operator) {

@@ -8,6 +8,7 @@ import {
 } from '../db/queries/profile-values.js';
 import type { UserRow } from '../db/queries/users.js';
 import { renderContent } from '../markdown/index.js';
+import { realmUserUpdate } from '../shared/realm-user-update.js';
 import { isAdmin, requireRole } from '../shared/roles.js';
 import { userIdsWhoCanAccess } from '../user-access/index.js';
 import { checkValue, type ProfileValueInput } from './rules.js';
@@ -62,11 +63,7 @@ export function emitValueChange(
   tx.emit({
     type: 'realm_user',
     users: userIdsWhoCanAccess(ctx, userId),
-    payload: {
-      type: 'realm_user',
-      op: 'update',
-      person: { user_id: userId, custom_profile_field: field },
-    },
+    payload: realmUserUpdate(userId, { custom_profile_field: field }),
   });
 }
 

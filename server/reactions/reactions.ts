@@ -1,4 +1,3 @@
-import { isSubscribed } from '../channels/index.js';
 import type { AppContext, Tx } from '../core/context.js';
 import { ApiError, badRequest } from '../core/errors.js';
 import type { MessageRow } from '../db/queries/messages.js';
@@ -10,15 +9,12 @@ import {
   reactionOf,
   reactionWithEmoji,
 } from '../db/queries/reactions.js';
-import { type StreamRow, subscriptionOf } from '../db/queries/streams.js';
-import { userTopicPolicy, VisibilityPolicy } from '../db/queries/user-topics.js';
 import type { UserRow } from '../db/queries/users.js';
 import { checkEmoji, type Emoji, emojiByName, ReactionType } from '../emoji/index.js';
 import { markHistorical } from '../flags/index.js';
 import { accessMessage, hasReceived, usersWithMessageAccess } from '../narrow/index.js';
 import { loadRealm } from '../shared/realm.js';
-import { mergeUserSettings } from '../shared/user-settings.js';
-import { setVisibilityPolicy } from '../topics/index.js';
+import { applyParticipationPolicy } from '../topics/index.js';
 import { apiEmail } from '../users/index.js';
 
 export interface ReactionInput {
@@ -60,27 +56,6 @@ const reactionAlreadyExists = () =>
 const reactionDoesNotExist = () =>
   new ApiError("Reaction doesn't exist.", { code: 'REACTION_DOES_NOT_EXIST' });
 
-/** Reacting counts as participating: follow (or unmute) the topic if the user asked for that. */
-function applyParticipationPolicy(
-  ctx: AppContext,
-  tx: Tx,
-  user: UserRow,
-  message: MessageRow,
-  stream: StreamRow,
-): void {
-  if (user.is_bot || !isSubscribed(ctx, stream.id, user.id)) return;
-  const settings = mergeUserSettings(user.settings);
-  const muted = subscriptionOf(ctx.db, stream.id, user.id)?.is_muted === 1;
-  let wanted: number | null = null;
-  if (settings.automatically_follow_topics_policy === 1) wanted = VisibilityPolicy.followed;
-  else if (muted && settings.automatically_unmute_topics_in_muted_streams_policy === 1)
-    wanted = VisibilityPolicy.unmuted;
-  if (wanted === null) return;
-  const current = userTopicPolicy(ctx.db, user.id, stream.id, message.topic);
-  if (current === wanted || current === VisibilityPolicy.followed) return;
-  setVisibilityPolicy(ctx, tx, user.id, stream.id, message.topic, wanted);
-}
-
 /** POST /messages/{message_id}/reactions */
 export function addReaction(
   ctx: AppContext,
@@ -114,7 +89,8 @@ export function addReaction(
     }
     insertReaction(ctx.db, key, name);
     emitReaction(ctx, tx, 'add', user, message, { ...emoji, name });
-    if (stream) applyParticipationPolicy(ctx, tx, user, message, stream);
+    // Reacting is participation in the topic (Zulip's do_add_reaction).
+    if (stream) applyParticipationPolicy(ctx, tx, user, stream, message.topic);
   });
   return {};
 }

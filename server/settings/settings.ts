@@ -13,13 +13,14 @@ import { draftsSynchronizationChanged } from '../drafts/index.js';
 import { setPresenceEnabled } from '../presence/index.js';
 import { hashPassword, verifyPassword } from '../shared/credentials.js';
 import { loadRealm } from '../shared/realm.js';
+import { realmUserUpdate } from '../shared/realm-user-update.js';
 import { isAdmin, requireRole } from '../shared/roles.js';
 import { mergeUserSettings, type UserSettings } from '../shared/user-settings.js';
 import { userIdsWhoCanAccess } from '../user-access/index.js';
 import {
   accountWords,
   apiEmail,
-  avatarUrl,
+  avatarChange,
   canSeeDeliveryEmail,
   changeFullName,
   checkFullName,
@@ -171,11 +172,7 @@ export async function changeSettings(
       tx.emit({
         type: 'realm_user',
         users: userIdsWhoCanAccess(ctx, user.id),
-        payload: {
-          type: 'realm_user',
-          op: 'update',
-          person: { email, user_id: user.id, timezone: change.timezone },
-        },
+        payload: realmUserUpdate(user.id, { email, timezone: change.timezone }),
       });
     }
   });
@@ -265,11 +262,7 @@ function emitEmailVisibilityChange(
     if (can && !could) gained.push(id);
     if (could && !can) lost.push(id);
   }
-  const person = (delivery_email: string | null) => ({
-    type: 'realm_user',
-    op: 'update',
-    person: { user_id: after.id, delivery_email },
-  });
+  const person = (delivery_email: string | null) => realmUserUpdate(after.id, { delivery_email });
   if (gained.length > 0)
     tx.emit({ type: 'realm_user', users: gained, payload: person(after.delivery_email) });
   if (lost.length > 0) tx.emit({ type: 'realm_user', users: lost, payload: person(null) });
@@ -279,27 +272,13 @@ function emitEmailVisibilityChange(
     tx.emit({
       type: 'realm_user',
       users: userIdsWhoCanAccess(ctx, after.id),
-      payload: {
-        type: 'realm_user',
-        op: 'update',
-        person: { user_id: after.id, new_email: newEmail },
-      },
+      payload: realmUserUpdate(after.id, { new_email: newEmail }),
     });
     // The avatar event Zulip sends with it (notify_avatar_url_change): always a URL.
     tx.emit({
       type: 'realm_user',
       users: userIdsWhoCanAccess(ctx, after.id),
-      payload: {
-        type: 'realm_user',
-        op: 'update',
-        person: {
-          user_id: after.id,
-          avatar_source: after.avatar_source,
-          avatar_url: avatarUrl(after),
-          avatar_url_medium: avatarUrl(after, 'medium'),
-          avatar_version: after.avatar_version,
-        },
-      },
+      payload: realmUserUpdate(after.id, avatarChange(after)),
     });
   }
 }

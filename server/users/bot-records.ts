@@ -3,6 +3,7 @@ import { badRequest, insufficientPermission } from '../core/errors.js';
 import { activeAdminIds, botConfig, botServices, setBotOwner } from '../db/queries/bots.js';
 import { streamById } from '../db/queries/streams.js';
 import { activeUserIds, type UserRow, userById } from '../db/queries/users.js';
+import { realmUserUpdate } from '../shared/realm-user-update.js';
 import { BotType, isAdmin } from '../shared/roles.js';
 import { avatarUrl } from './format.js';
 
@@ -114,11 +115,7 @@ export function emitBotOwnerChange(
   tx.emit({
     type: 'realm_user',
     users: activeUserIds(ctx.db),
-    payload: {
-      type: 'realm_user',
-      op: 'update',
-      person: { user_id: bot.id, bot_owner_id: newOwner.id },
-    },
+    payload: realmUserUpdate(bot.id, { bot_owner_id: newOwner.id }),
   });
 }
 

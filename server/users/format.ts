@@ -65,6 +65,16 @@ export function avatarUrl(user: UserRow, size: 'default' | 'medium' = 'default')
   return `/user_avatars/${user.id}${suffix}.png?version=${user.avatar_version}`;
 }
 
+/** The avatar fields of a realm_user update (Zulip's notify_avatar_url_change): always URLs. */
+export function avatarChange(user: UserRow) {
+  return {
+    avatar_source: user.avatar_source,
+    avatar_url: avatarUrl(user),
+    avatar_url_medium: avatarUrl(user, 'medium'),
+    avatar_version: user.avatar_version,
+  };
+}
+
 /** Zulip's `date_joined`: ISO 8601 to the minute with an explicit UTC offset. */
 export function isoDate(ms: number): string {
   return `${new Date(ms).toISOString().slice(0, 16)}+00:00`;

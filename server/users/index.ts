@@ -15,7 +15,7 @@ export {
   noSuchBot,
 } from './bot-records.js';
 export { createBot, type NewBotInput, visibleBots } from './bots.js';
-export { apiEmail, avatarUrl, canSeeDeliveryEmail } from './format.js';
+export { apiEmail, avatarChange, avatarUrl, canSeeDeliveryEmail } from './format.js';
 export { accountWords, isStrongPassword } from './passwords.js';
 export {
   miscPersonalState,

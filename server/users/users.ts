@@ -38,6 +38,7 @@ import { checkEmailAllowedInRealm } from '../realm-domains/index.js';
 import { generateApiKey, hashPassword } from '../shared/credentials.js';
 import { MAX_USER_NAME_LENGTH, MIN_USER_NAME_LENGTH } from '../shared/limits.js';
 import { loadRealm } from '../shared/realm.js';
+import { type PersonChange, realmUserUpdate } from '../shared/realm-user-update.js';
 import { isAdmin, isOwner, Role, requireRole, roleValues } from '../shared/roles.js';
 import { canAccessUser, userAccessCheck } from '../user-access/index.js';
 import {
@@ -93,15 +94,11 @@ function emitPersonAdd(ctx: AppContext, tx: Tx, userId: number): void {
 }
 
 /** A realm_user `update` to everyone who may see the user. */
-function emitPersonUpdate(
-  ctx: AppContext,
-  tx: Tx,
-  person: { user_id: number } & Record<string, unknown>,
-): void {
+function emitPersonUpdate(ctx: AppContext, tx: Tx, userId: number, change: PersonChange): void {
   tx.emit({
     type: 'realm_user',
-    users: realmUserUpdateAudience(ctx, person.user_id),
-    payload: { type: 'realm_user', op: 'update', person },
+    users: realmUserUpdateAudience(ctx, userId),
+    payload: realmUserUpdate(userId, change),
   });
 }
 
@@ -335,7 +332,7 @@ export function changeRole(ctx: AppContext, tx: Tx, target: UserRow, role: numbe
   if (role === target.role) return;
   const visibleBefore = channelsVisibleTo(ctx, target);
   setUserRole(ctx.db, target.id, role);
-  emitPersonUpdate(ctx, tx, { user_id: target.id, role });
+  emitPersonUpdate(ctx, tx, target.id, { role });
   joinSystemGroups(ctx, tx, target.id, role);
   emitRoleVisibilityChange(ctx, tx, { ...target, role }, visibleBefore);
 }
@@ -344,7 +341,7 @@ export function changeRole(ctx: AppContext, tx: Tx, target: UserRow, role: numbe
 export function changeFullName(ctx: AppContext, tx: Tx, target: UserRow, fullName: string): void {
   if (fullName === target.full_name) return;
   setUserFullName(ctx.db, target.id, fullName);
-  emitPersonUpdate(ctx, tx, { user_id: target.id, full_name: fullName });
+  emitPersonUpdate(ctx, tx, target.id, { full_name: fullName });
   if (target.is_bot) emitBotUpdate(ctx, tx, target, { full_name: fullName });
 }
 
@@ -386,7 +383,7 @@ export function updateUserByEmail(
  */
 function setActivation(ctx: AppContext, tx: Tx, target: UserRow, active: boolean): void {
   setUserActive(ctx.db, target.id, active);
-  if (active) emitPersonUpdate(ctx, tx, { user_id: target.id, is_active: true });
+  if (active) emitPersonUpdate(ctx, tx, target.id, { is_active: true });
   else emitPersonDeactivated(ctx, tx, target.id);
   emitSubscriberActivation(ctx, tx, target.id, active ? 'peer_add' : 'peer_remove');
   if (target.is_bot) emitBotUpdate(ctx, tx, target, { is_active: active });

@@ -318,3 +318,14 @@ export const flagRowsForMessages = (db: Db, low: number, high: number) =>
     `SELECT user_id, message_id, flags FROM user_message_flags
       WHERE message_id BETWEEN ? AND ? ORDER BY message_id, user_id`,
   ).all(low, high);
+
+/** Users with an override flag row on the message (Zulip's UserMessage rows that differ from the default). */
+export const flagRowHolders = (db: Db, messageId: number) =>
+  stmt<[number], { user_id: number; flags: number }>(
+    db,
+    'SELECT user_id, flags FROM user_message_flags WHERE message_id = ?',
+  ).all(messageId);
+
+/** Every flag row of a message, when the message itself is deleted. */
+export const deleteMessageFlagRows = (db: Db, messageId: number) =>
+  stmt(db, 'DELETE FROM user_message_flags WHERE message_id = ?').run(messageId);

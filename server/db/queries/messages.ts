@@ -128,10 +128,12 @@ export const moveMessage = (
        last_moved_time = coalesce(?, last_moved_time) WHERE id = ?`,
   ).run(to.streamId, to.topic, topicKey(to.topic), to.lastMovedTime, id);
 
-/** Deletes a message with everything hanging off it (edits, reactions, submessages cascade). */
+/**
+ * Deletes a message with everything hanging off it (edits, reactions,
+ * submessages cascade); its flag rows are the flags area's (forgetMessageFlags).
+ */
 export function deleteMessageRow(db: Db, id: number): void {
   unindexMessage(db, id);
-  stmt(db, 'DELETE FROM user_message_flags WHERE message_id = ?').run(id);
   stmt(db, 'DELETE FROM attachment_messages WHERE message_id = ?').run(id);
   stmt(db, 'DELETE FROM messages WHERE id = ?').run(id);
 }
@@ -180,13 +182,6 @@ export const channelMessageReceivers = (db: Db, streamId: number, messageId: num
   )
     .all(streamId, messageId, messageId)
     .map((r) => r.user_id);
-
-/** Users with an override flag row on the message. */
-export const flagRowHolders = (db: Db, messageId: number) =>
-  stmt<[number], { user_id: number; flags: number }>(
-    db,
-    'SELECT user_id, flags FROM user_message_flags WHERE message_id = ?',
-  ).all(messageId);
 
 /** Case-folded topic key; Zulip compares topics case-insensitively. */
 export const topicKey = (topic: string) => topic.toLowerCase();

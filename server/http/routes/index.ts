@@ -24,6 +24,7 @@ import { playgroundRoutes } from './playgrounds.js';
 import { presenceRoutes } from './presence.js';
 import { profileFieldRoutes } from './profile-fields.js';
 import { pushRoutes } from './push.js';
+import { reactionRoutes } from './reactions.js';
 import { realmRoutes } from './realm.js';
 import { realmDomainRoutes } from './realm-domains.js';
 import { realmEmojiRoutes } from './realm-emoji.js';
@@ -35,6 +36,7 @@ import { settingsRoutes } from './settings.js';
 import { staticFileRoutes } from './static-files.js';
 import { subscriptionRoutes } from './subscriptions.js';
 import { topicRoutes } from './topics.js';
+import { typingRoutes } from './typing.js';
 import { uploadRoutes } from './uploads.js';
 import { userGroupRoutes } from './user-groups.js';
 import { userStatusRoutes } from './user-status.js';
@@ -52,6 +54,8 @@ export const allRoutes: Route[] = [
   ...messageRoutes,
   ...messageFetchRoutes,
   ...messageEditRoutes,
+  ...reactionRoutes,
+  ...typingRoutes,
   ...flagRoutes,
   ...channelRoutes,
   ...channelFolderRoutes,

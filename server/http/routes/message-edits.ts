@@ -6,15 +6,13 @@ import {
   reportMessage,
   updateMessage,
 } from '../../messages/index.js';
-import { addReaction, removeReaction } from '../../reactions/index.js';
 import { MAX_REPORT_MESSAGE_EXPLANATION_LENGTH } from '../../shared/limits.js';
-import { sendEditTyping, sendTyping } from '../../typing/index.js';
 import { p } from '../params.js';
 import { route } from '../route.js';
 
 const messageId = p.int({ min: 0 });
 
-/** PATCH/DELETE /messages/{id}, GET /messages/{id}/history, POST /messages/{id}/report, reactions, typing */
+/** PATCH/DELETE /messages/{id}, GET /messages/{id}/history, POST /messages/{id}/report (the messages area) */
 export const messageEditRoutes = [
   route({
     method: 'PATCH',
@@ -72,67 +70,5 @@ export const messageEditRoutes = [
     params: { message_id: messageId, allow_empty_topic_name: p.bool().default(false) },
     handler: (ctx, user, params) =>
       getMessageHistory(ctx, user, params.message_id, params.allow_empty_topic_name),
-  }),
-  route({
-    method: 'POST',
-    path: '/messages/:message_id(^\\d+)/reactions',
-    groupCommit: true,
-    params: {
-      message_id: messageId,
-      emoji_name: p.str(),
-      emoji_code: p.str().optional(),
-      reaction_type: p.str().optional(),
-    },
-    handler: (ctx, user, params) =>
-      addReaction(ctx, user, {
-        messageId: params.message_id,
-        emojiName: params.emoji_name,
-        emojiCode: params.emoji_code,
-        reactionType: params.reaction_type,
-      }),
-  }),
-  route({
-    method: 'DELETE',
-    path: '/messages/:message_id(^\\d+)/reactions',
-    groupCommit: true,
-    params: {
-      message_id: messageId,
-      emoji_name: p.str().optional(),
-      emoji_code: p.str().optional(),
-      reaction_type: p.str().optional(),
-    },
-    handler: (ctx, user, params) =>
-      removeReaction(ctx, user, {
-        messageId: params.message_id,
-        emojiName: params.emoji_name,
-        emojiCode: params.emoji_code,
-        reactionType: params.reaction_type,
-      }),
-  }),
-  route({
-    method: 'POST',
-    path: '/typing',
-    // Zulip's send_notification_backend, in its order; `private` is no typing type there.
-    params: {
-      to: p.str().optional(),
-      op: p.oneOf(['start', 'stop'] as const),
-      type: p.oneOf(['direct', 'stream', 'channel'] as const).default('direct'),
-      stream_id: p.int().optional(),
-      topic: p.str().alias('subject').optional(),
-    },
-    handler: (ctx, user, params) =>
-      sendTyping(ctx, user, {
-        type: params.type,
-        op: params.op,
-        to: params.to,
-        streamId: params.stream_id,
-        topic: params.topic,
-      }),
-  }),
-  route({
-    method: 'POST',
-    path: '/messages/:message_id(^\\d+)/typing',
-    params: { message_id: p.int(), op: p.oneOf(['start', 'stop'] as const) },
-    handler: (ctx, user, params) => sendEditTyping(ctx, user, params.message_id, params.op),
   }),
 ];

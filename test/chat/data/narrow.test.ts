@@ -359,6 +359,39 @@ describe('messageMatchesNarrow', () => {
   });
 });
 
+describe('operators mean what they mean on the server (one shared table)', () => {
+  const matches = (narrow: Parameters<typeof messageMatchesNarrow>[1], message: Message) =>
+    messageMatchesNarrow(message, narrow, state);
+
+  it('keeps group-pm-with for group conversations only, as the server does', () => {
+    const narrow = hashToNarrow('#narrow/group-pm-with/7-alice', state)!;
+    expect(narrow).toEqual([{ operator: 'group-pm-with', operand: ALICE }]);
+    expect(matches(narrow, dmMessage([ME, ALICE, BOB]))).toBe(true);
+    expect(matches(narrow, dmMessage([ME, ALICE]))).toBe(false);
+    expect(matches(narrow, dmMessage([ME, BOB]))).toBe(false);
+    // dm-including takes every conversation with the person.
+    expect(matches([{ operator: 'dm-including', operand: ALICE }], dmMessage([ME, ALICE]))).toBe(
+      true,
+    );
+    expect(parseSearch('group-pm-with:alice@x.org', state)).toEqual([
+      { operator: 'group-pm-with', operand: ALICE },
+    ]);
+    expect(narrowToHash(narrow, state)).toBe('#narrow/group-pm-with/7');
+    expect(describeNarrow(narrow, state)).toBe('Group direct messages with Alice Smith');
+  });
+
+  it('accepts the underscore spellings the server accepts, and keeps the typed synonyms', () => {
+    expect(parseSearch('pm_with:alice@x.org group_pm_with:bob@x.org', state)).toEqual([
+      { operator: 'dm', operand: [ALICE] },
+      { operator: 'group-pm-with', operand: BOB },
+    ]);
+    expect(parseSearch('from:alice@x.org subject:lunch', state)).toEqual([
+      { operator: 'sender', operand: ALICE },
+      { operator: 'topic', operand: 'lunch' },
+    ]);
+  });
+});
+
 describe('titles, compose targets and DM keys', () => {
   it('describes narrows', () => {
     expect(describeNarrow([], state)).toBe('Combined feed');

@@ -1,8 +1,8 @@
 /** Emoji glyphs, status choices (checked against the server's emoji table), profile fields, initials. */
 import { describe, expect, it } from 'vitest';
-import { initials } from '../../../renderer/src/chat/people/Avatar.js';
 import { profileFieldRows } from '../../../renderer/src/chat/people/profile-fields.js';
 import { STATUS_EMOJI, STATUS_PRESETS } from '../../../renderer/src/chat/people/status-choices.js';
+import { initials } from '../../../renderer/src/chat/ui/Avatar.js';
 import {
   emojiGlyph,
   isUnicodeCode,

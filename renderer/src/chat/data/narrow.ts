@@ -1,3 +1,7 @@
+import {
+  NARROW_OPERATORS,
+  TYPED_OPERATOR_SYNONYMS,
+} from '../../../../server/shared/narrow-operators.js';
 import type { ChatState, ComposeTarget, Message, Narrow, NarrowTerm } from './model.js';
 import { isResolved } from './resolved-topic.js';
 
@@ -7,27 +11,14 @@ import { isResolved } from './resolved-topic.js';
  * links, and whether a message belongs to a narrow.
  */
 
-/** Zulip's legacy operator names, as the server's canonicalOperators maps them. */
-const canonicalOperator: Record<string, string> = {
-  channel: 'channel',
-  stream: 'channel',
-  channels: 'channels',
-  streams: 'channels',
-  topic: 'topic',
-  subject: 'topic',
-  sender: 'sender',
-  from: 'sender',
-  dm: 'dm',
-  'pm-with': 'dm',
-  'dm-including': 'dm-including',
-  'group-pm-with': 'dm-including',
-  is: 'is',
-  has: 'has',
-  in: 'in',
-  id: 'id',
-  near: 'near',
-  with: 'with',
-  search: 'search',
+/**
+ * Operator names to the operators they mean: the server's table (shared, so
+ * `group-pm-with` means group direct messages here as there) and the words
+ * Zulip's web app also accepts typed, `subject` and `from`.
+ */
+const canonicalOperator: Readonly<Record<string, string>> = {
+  ...NARROW_OPERATORS,
+  ...TYPED_OPERATOR_SYNONYMS,
 };
 
 export const canonicalOperatorOf = (operator: string): string =>
@@ -115,6 +106,9 @@ function userIdsOf(operand: NarrowTerm['operand'], state: ChatState): number[] |
   return ids;
 }
 
+/** Operators whose operand is one person (an id, or an e-mail as typed). */
+const ONE_PERSON_OPERATORS = ['sender', 'dm-including', 'group-pm-with'];
+
 // ---------------------------------------------------------------------------
 // The search box
 
@@ -130,7 +124,7 @@ export function encodeOperand(operand: string): string {
 function decodeOperand(encoded: string, operator: string): string {
   let text = encoded.replaceAll('"', '');
   // People's operands are e-mails, where `+` is a real character.
-  if (!['dm', 'sender', 'dm-including'].includes(operator)) text = text.replaceAll('+', ' ');
+  if (!['dm', ...ONE_PERSON_OPERATORS].includes(operator)) text = text.replaceAll('+', ' ');
   try {
     return decodeURIComponent(text).trim();
   } catch {
@@ -150,6 +144,7 @@ function operandFor(operator: string, text: string, state: ChatState): NarrowTer
       return channelIdOf(text, state) ?? text;
     case 'sender':
     case 'dm-including':
+    case 'group-pm-with':
       return userIdOf(text, state) ?? text;
     case 'dm':
       return userIdsOf(text, state) ?? text;
@@ -173,7 +168,7 @@ export function parseSearch(text: string, state: ChatState): Narrow {
   const narrow: Narrow = [];
   const freeText: string[] = [];
   for (const word of searchWords(text)) {
-    const match = /^(-?)([a-z-]+):(.*)$/i.exec(word);
+    const match = /^(-?)([a-z_-]+):(.*)$/i.exec(word);
     const operator = match ? canonicalOperator[match[2]!.toLowerCase()] : undefined;
     if (!match || operator === undefined || operator === 'search' || match[3] === '') {
       freeText.push(word.replaceAll('"', ''));
@@ -196,7 +191,7 @@ function operandText(term: NarrowTerm, state: ChatState): string {
     const id = channelIdOf(operand, state);
     return id !== null ? (channelName(id, state) ?? String(id)) : String(operand);
   }
-  if (operator === 'sender' || operator === 'dm-including') {
+  if (ONE_PERSON_OPERATORS.includes(operator)) {
     const id = userIdOf(operand, state);
     return id !== null ? (state.users.get(id)?.email ?? String(id)) : String(operand);
   }
@@ -268,7 +263,7 @@ function hashOperand(term: NarrowTerm, state: ChatState): string {
     const ids = userIdsOf(term.operand, state);
     return ids ? dmSlug(ids, state) : encodeHashComponent(String(term.operand));
   }
-  if (operator === 'sender' || operator === 'dm-including') {
+  if (ONE_PERSON_OPERATORS.includes(operator)) {
     const id = userIdOf(term.operand, state);
     if (id !== null) return encodeHashComponent(String(id));
   }
@@ -311,7 +306,7 @@ function termFromHash(
     operand = known ? id : (channelIdByName(text, state) ?? id ?? text);
   } else if (name === 'dm') {
     operand = slugIds(text) ?? userIdsOf(text, state) ?? text;
-  } else if (name === 'sender' || name === 'dm-including') {
+  } else if (ONE_PERSON_OPERATORS.includes(name)) {
     const ids = slugIds(text);
     operand = ids?.length === 1 ? ids[0]! : (userIdOf(text, state) ?? text);
   } else {
@@ -472,10 +467,14 @@ function termHolds(term: NarrowTerm, message: Message, state: ChatState): boolea
         dmKey(ids, state.ownUserId) === dmKey(dmParticipants(message), state.ownUserId)
       );
     }
-    case 'dm-including': {
+    case 'dm-including':
+    case 'group-pm-with': {
       if (isChannel) return false;
       const id = userIdOf(operand, state);
-      return id !== null && dmParticipants(message).includes(id);
+      const people = dmParticipants(message);
+      // group-pm-with: only group conversations, of more than two people.
+      const groupsOnly = canonicalOperatorOf(term.operator) === 'group-pm-with';
+      return id !== null && people.includes(id) && (!groupsOnly || people.length > 2);
     }
     case 'id':
       return message.id === Number(operand);
@@ -679,9 +678,10 @@ export function describeNarrow(narrow: Narrow, state: ChatState): string {
       const id = userIdOf(term!.operand, state);
       return `Messages sent by ${id !== null ? userName(id, state) : String(term!.operand)}`;
     }
-    if (operator === 'dm-including') {
+    if (operator === 'dm-including' || operator === 'group-pm-with') {
       const id = userIdOf(term!.operand, state);
-      return `Direct messages with ${id !== null ? userName(id, state) : String(term!.operand)}`;
+      const kind = operator === 'group-pm-with' ? 'Group direct messages' : 'Direct messages';
+      return `${kind} with ${id !== null ? userName(id, state) : String(term!.operand)}`;
     }
     if (operator === 'channels' && term!.operand === 'public')
       return 'Messages in all public channels';

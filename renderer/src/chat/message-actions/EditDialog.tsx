@@ -3,7 +3,7 @@ import { MAX_MESSAGE_LENGTH, MAX_TOPIC_LENGTH, textLength } from '../compose/lim
 import { ApiError } from '../data/api.js';
 import type { Message } from '../data/model.js';
 import { useChat, useZulipApi } from '../data/store-context.js';
-import { Dialog } from './Dialog.js';
+import { Dialog } from '../ui/Dialog.js';
 import { editParams, PROPAGATE_LABELS, type PropagateMode } from './edit-request.js';
 import { rawContent } from './fetch-message.js';
 import type { MessagePermissions } from './permissions.js';

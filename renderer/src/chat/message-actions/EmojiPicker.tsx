@@ -20,7 +20,7 @@ import {
 } from '../compose/emoji-data.js';
 import { useEmojiChoices } from '../compose/use-emoji-choices.js';
 import { useZulipApi } from '../data/store-context.js';
-import { Dialog } from './Dialog.js';
+import { Dialog } from '../ui/Dialog.js';
 
 /** What searching shows at most. */
 const SHOWN = 240;

@@ -2,7 +2,7 @@ import './edit-history.css';
 import { useEffect, useState } from 'react';
 import { ApiError } from '../data/api.js';
 import { useChat, useZulipApi } from '../data/store-context.js';
-import { Dialog } from './Dialog.js';
+import { Dialog } from '../ui/Dialog.js';
 import { formatTime } from './fetch-message.js';
 
 /** One snapshot of `GET /messages/{id}/history`, oldest first. */
@@ -76,7 +76,7 @@ export function HistoryDialog({
       returnFocus={returnFocus}
       className="history-dialog"
     >
-      {(close) => (
+      {() => (
         <>
           {error && <p role="alert">{error}</p>}
           {history === null && !error && <p>Loading…</p>}
@@ -113,11 +113,6 @@ export function HistoryDialog({
               ))}
             </ol>
           )}
-          <div className="actions">
-            <button type="button" className="button primary" onClick={close}>
-              Close
-            </button>
-          </div>
         </>
       )}
     </Dialog>

@@ -11,7 +11,7 @@ import type { Message } from '../data/model.js';
 import { messageLink } from '../data/narrow.js';
 import { useChat, useChatStore, useZulipApi } from '../data/store-context.js';
 import { ConfirmDialog } from '../ui/ConfirmDialog.js';
-import { Dialog } from './Dialog.js';
+import { Dialog } from '../ui/Dialog.js';
 import { EditDialog } from './EditDialog.js';
 import { EmojiPicker } from './EmojiPicker.js';
 import { rawContent } from './fetch-message.js';

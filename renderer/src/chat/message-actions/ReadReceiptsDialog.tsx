@@ -1,8 +1,8 @@
 import { useEffect, useState } from 'react';
 import { ApiError } from '../data/api.js';
 import { useChat, useZulipApi } from '../data/store-context.js';
+import { Avatar } from '../ui/Avatar.js';
 import { Dialog } from '../ui/Dialog.js';
-import { Avatar } from '../views/Avatar.js';
 
 /** Zulip's read receipts: who has read the message (`GET /messages/{id}/read_receipts`), by name. */
 export function ReadReceiptsDialog({ messageId, onClose }: { messageId: number; onClose(): void }) {

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { ApiError } from '../data/api.js';
 import { useZulipApi } from '../data/store-context.js';
-import { Dialog } from './Dialog.js';
+import { Dialog } from '../ui/Dialog.js';
 import { rawContent } from './fetch-message.js';
 
 /** The message's Markdown, read-only (Zulip's "View original message"). */
@@ -30,18 +30,9 @@ export function SourceDialog({
       returnFocus={returnFocus}
       className="source-dialog"
     >
-      {(close) => (
-        <>
-          {error && <p role="alert">{error}</p>}
-          {source === null && !error && <p>Loading…</p>}
-          {source !== null && <pre className="message-source">{source}</pre>}
-          <div className="actions">
-            <button type="button" className="button primary" onClick={close}>
-              Close
-            </button>
-          </div>
-        </>
-      )}
+      {error && <p role="alert">{error}</p>}
+      {source === null && !error && <p>Loading…</p>}
+      {source !== null && <pre className="message-source">{source}</pre>}
     </Dialog>
   );
 }

@@ -3,12 +3,12 @@ import { requestCompose } from '../compose/compose-control.js';
 import type { ZulipApi } from '../data/api.js';
 import type { User } from '../data/model.js';
 import { useChat, useChatStore, useZulipApi } from '../data/store-context.js';
+import { Avatar } from '../ui/Avatar.js';
 import { actionFailure, reportActionError } from '../ui/action-errors.js';
 import { Dialog } from '../ui/Dialog.js';
 import { Emoji } from '../ui/Emoji.js';
 import { goToNarrow } from '../ui/navigate.js';
 import { useMinuteClock } from '../ui/use-minute-clock.js';
-import { Avatar } from './Avatar.js';
 import {
   botOwner,
   botTypeName,
@@ -125,7 +125,7 @@ export function UserCard({
   return (
     <Dialog title={user.full_name} onClose={onClose} className="user-card">
       <div className="user-card-top" data-user-id={user.user_id}>
-        <Avatar user={user} size="large" />
+        <Avatar url={user.avatar_url} name={user.full_name} size={80} />
         <div className="user-card-facts">
           {!user.is_bot && (
             <p className={`user-card-presence presence-${shown}`}>

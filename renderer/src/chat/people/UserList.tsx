@@ -2,11 +2,11 @@ import './people.css';
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import type { User } from '../data/model.js';
 import { useChat, useZulipApi } from '../data/store-context.js';
+import { Avatar } from '../ui/Avatar.js';
 import { actionFailure, reportActionError } from '../ui/action-errors.js';
 import { Emoji } from '../ui/Emoji.js';
 import { MenuButton, MenuItem } from '../ui/Menu.js';
 import { useMinuteClock } from '../ui/use-minute-clock.js';
-import { Avatar } from './Avatar.js';
 import { lastSeenText, presenceStatus, userListSections } from './people-model.js';
 import { StatusDialog } from './StatusDialog.js';
 import { openUserCard } from './user-card-control.js';
@@ -196,7 +196,7 @@ function UserRow({ user, now, onSetStatus }: { user: User; now: Date; onSetStatu
       >
         {withAvatar ? (
           <span className="user-row-avatar">
-            <Avatar user={user} />
+            <Avatar url={user.avatar_url} name={user.full_name} size={24} />
             {!user.is_bot && <span className="presence-dot" aria-hidden="true" />}
           </span>
         ) : (

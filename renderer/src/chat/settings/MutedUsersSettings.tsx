@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { ApiError } from '../data/api.js';
 import { useChat, useZulipApi } from '../data/store-context.js';
-import { Avatar } from '../views/Avatar.js';
+import { Avatar } from '../ui/Avatar.js';
 
 const errorText = (err: unknown) => (err instanceof ApiError ? err.message : String(err));
 

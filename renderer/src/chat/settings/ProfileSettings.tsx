@@ -2,8 +2,8 @@ import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
 import { ApiError } from '../data/api.js';
 import { useChat, useZulipApi } from '../data/store-context.js';
 import { StatusDialog } from '../people/StatusDialog.js';
+import { Avatar } from '../ui/Avatar.js';
 import { Emoji } from '../ui/Emoji.js';
-import { Avatar } from '../views/Avatar.js';
 import { ProfileFieldsForm } from './ProfileFieldsForm.js';
 
 const errorText = (err: unknown) => (err instanceof ApiError ? err.message : String(err));

@@ -3,11 +3,18 @@ import { type ReactNode, useEffect, useId, useRef } from 'react';
 
 export interface DialogProps {
   title: string;
+  /** Escape, the close button or `close` from the content: the owner unmounts the dialog. */
   onClose: () => void;
-  children: ReactNode;
+  /** The content, or a function of `close` for content that closes the dialog itself. */
+  children: ReactNode | ((close: () => void) => ReactNode);
   className?: string;
   /** Extra content beside the title (a secondary heading action). */
   headerExtra?: ReactNode;
+  /**
+   * Where focus goes back when the dialog closes, when not to the element
+   * focused as it opened (a menu item that is gone by then: the menu's button).
+   */
+  returnFocus?: HTMLElement | null;
 }
 
 /**
@@ -17,21 +24,31 @@ export interface DialogProps {
  * to close it, so its fields start fresh every time. The element marked
  * `data-autofocus` gets the focus first.
  */
-export function Dialog({ title, onClose, children, className, headerExtra }: DialogProps) {
+export function Dialog({
+  title,
+  onClose,
+  children,
+  className,
+  headerExtra,
+  returnFocus,
+}: DialogProps) {
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
   const closeRef = useRef(onClose);
   closeRef.current = onClose;
+  const returnFocusRef = useRef(returnFocus);
+  returnFocusRef.current = returnFocus;
 
   useEffect(() => {
     const dialog = ref.current;
-    const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    const focused = document.activeElement instanceof HTMLElement ? document.activeElement : null;
     if (dialog && !dialog.open) dialog.showModal();
     // showModal focuses the first focusable (the close button); a form starts at its field.
     dialog?.querySelector<HTMLElement>('[data-autofocus]')?.focus();
     return () => {
       if (dialog?.open) dialog.close();
       // The opener may have gone (a menu that closed): then the browser's default stands.
+      const opener = returnFocusRef.current ?? focused;
       if (opener?.isConnected) opener.focus();
     };
   }, []);
@@ -67,7 +84,7 @@ export function Dialog({ title, onClose, children, className, headerExtra }: Dia
             ×
           </button>
         </header>
-        {children}
+        {typeof children === 'function' ? children(() => closeRef.current()) : children}
       </div>
     </dialog>
   );

@@ -11,7 +11,7 @@ import {
 import type { ChatState, Narrow } from '../../data/model.js';
 import { canonicalOperatorOf, narrowToSearch, parseSearch } from '../../data/narrow.js';
 import { useChat, useChatActions, useChatStore } from '../../data/store-context.js';
-import { Avatar } from '../Avatar.js';
+import { Avatar } from '../../ui/Avatar.js';
 import { hashFor, navigate } from '../routing.js';
 import { type SearchSuggestion, searchSuggestions } from './search-suggestions.js';
 

@@ -6,7 +6,7 @@ import {
   useState,
 } from 'react';
 import { useChat } from '../../data/store-context.js';
-import { Avatar } from '../Avatar.js';
+import { Avatar } from '../../ui/Avatar.js';
 import { type NotificationPermissionState, requestNotifications } from '../notifications.js';
 
 interface UserMenuProps {

@@ -3,7 +3,7 @@ import { useMemo } from 'react';
 import type { ChatState, User } from '../../data/model.js';
 import { dmKey } from '../../data/narrow.js';
 import { useChat, useChatStore } from '../../data/store-context.js';
-import { Avatar } from '../Avatar.js';
+import { Avatar } from '../../ui/Avatar.js';
 import { participantNames } from '../feed/conversation.js';
 import { Icon } from '../Icon.js';
 import { dmNarrow } from '../narrows.js';
