@@ -60,11 +60,20 @@ export type User = Served<
 /** A channel as `GET /streams` and `streams` in register give it. */
 export type Stream = Served<Schemas['BasicChannel']>;
 
+/** A channel of `GET /streams`: `is_default` with `include_default`. */
+export type ListedStream = Served<
+  Schemas['get_streams_200_response_allOf_streams_inner'],
+  'is_default'
+>;
+
 /** One of the user's subscriptions (`subscriptions` in register, `GET /users/me/subscriptions`). */
 export type Subscription = Served<
   Schemas['Subscription'],
   'subscribers' | 'partial_subscribers' | 'in_home_view'
 >;
+
+/** A bot as its owner and administrators see it (`realm_bots`, `realm_bot` events, the admin UI). */
+export type Bot = Served<Schemas['Bot']>;
 
 export type UserGroup = Served<Schemas['UserGroup'], 'deactivated'>;
 export type ChannelFolder = Served<Schemas['ChannelFolder']>;
