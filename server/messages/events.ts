@@ -3,6 +3,7 @@ import { messageById } from '../db/queries/messages.js';
 import { memoisePayload, type NewMessageFacts } from '../events/hub.js';
 import type { EventQueue } from '../events/queue.js';
 import { flagNames } from '../shared/flags.js';
+import type { EventBody, Message } from '../shared/zulip-api/index.js';
 import { MessageFormatter } from './format.js';
 
 /**
@@ -20,9 +21,9 @@ export function emitMessageEvent(
   local?: { queueId: string; localId: string },
   facts?: NewMessageFacts,
 ): void {
-  const variants = new Map<string, Record<string, unknown>>();
+  const variants = new Map<string, Message>();
   // null: the message is gone (deleted before delivery), so there is nothing to send.
-  const dictFor = (queue: EventQueue): Record<string, unknown> | null => {
+  const dictFor = (queue: EventQueue): Message | null => {
     const o = queue.options;
     const key = `${o.applyMarkdown}|${o.capabilities.empty_topic_name}`;
     let dict = variants.get(key);
@@ -51,7 +52,7 @@ export function emitMessageEvent(
       (queue) => {
         const message = dictFor(queue);
         if (!message) return null;
-        const event: { type: string } & Record<string, unknown> = {
+        const event: EventBody<'message'> & { type: 'message' } = {
           type: 'message',
           message,
           flags: flagNames(flagsByUser.get(queue.userId) ?? 0),

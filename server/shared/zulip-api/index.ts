@@ -48,6 +48,9 @@ export type FetchedMessage = Message & {
 /** One recipient of a direct message (`display_recipient` of a DM). */
 export type DisplayRecipientUser = Served<Schemas['MessagesBase_display_recipient_oneOf_inner']>;
 
+/** A widget's submessage (polls, to-do lists) on a message. */
+export type Submessage = Served<Schemas['MessagesBase_submessages_inner']>;
+
 /** An emoji reaction on a message. */
 export type Reaction = Served<Schemas['EmojiReaction']>;
 
@@ -99,6 +102,14 @@ export type EventOf<T extends EventType, Op extends string = string> =
         : never
       : E
     : never;
+
+/**
+ * An event as an event builder writes it: the queue numbers it (`id`).
+ * Builders check their payloads with `satisfies EventBody<'stream', 'delete'>`,
+ * which also refuses a field the description does not know.
+ */
+export type EventBody<T extends EventType, Op extends string = string> =
+  EventOf<T, Op> extends infer E ? (E extends unknown ? Omit<E, 'id'> : never) : never;
 
 // ----------------------------------------------------------------- routes
 
