@@ -32,19 +32,6 @@ export type Served<T, Optional extends keyof T = never> = Simplify<
 
 // ---------------------------------------------------------------- objects
 
-/** A message as events and `GET /messages` give it (without the per-user flags). */
-export type Message = Served<
-  Schemas['MessagesBase'],
-  'stream_id' | 'last_edit_timestamp' | 'last_moved_timestamp' | 'edit_history'
->;
-
-/** A message of `GET /messages`: the message dict with the user's flags and search highlights. */
-export type FetchedMessage = Message & {
-  flags: string[];
-  match_content?: string;
-  match_subject?: string;
-};
-
 /** One recipient of a direct message (`display_recipient` of a DM). */
 export type DisplayRecipientUser = Served<Schemas['MessagesBase_display_recipient_oneOf_inner']>;
 
@@ -53,6 +40,29 @@ export type Submessage = Served<Schemas['MessagesBase_submessages_inner']>;
 
 /** An emoji reaction on a message. */
 export type Reaction = Served<Schemas['EmojiReaction']>;
+
+/** A message as events and `GET /messages` give it (without the per-user flags). */
+export type Message = Simplify<
+  Omit<
+    Served<
+      Schemas['MessagesBase'],
+      'stream_id' | 'last_edit_timestamp' | 'last_moved_timestamp' | 'edit_history'
+    >,
+    'display_recipient' | 'reactions' | 'submessages'
+  > & {
+    /** The channel's name, or the DM's recipients. */
+    display_recipient: string | DisplayRecipientUser[];
+    reactions: Reaction[];
+    submessages: Submessage[];
+  }
+>;
+
+/** A message of `GET /messages`: the message dict with the user's flags and search highlights. */
+export type FetchedMessage = Message & {
+  flags: string[];
+  match_content?: string;
+  match_subject?: string;
+};
 
 /** A user or bot (`realm_users`, `GET /users`, `realm_user` add events). */
 export type User = Served<
