@@ -106,11 +106,13 @@ export type EventType = NonNullable<ZulipEvent['type']>;
 /** The events of one `type` (and, where events have one, `op`). */
 export type EventOf<T extends EventType, Op extends string = string> =
   Extract<ZulipEvent, { type?: T }> extends infer E
-    ? E extends { op?: infer O }
-      ? O extends Op
+    ? E extends unknown
+      ? string extends Op
         ? E
-        : never
-      : E
+        : E extends { op?: Op }
+          ? E
+          : never
+      : never
     : never;
 
 /**
