@@ -19,6 +19,7 @@ import { JsonText } from '../shared/json-fields.js';
 import { loadRealm } from '../shared/realm.js';
 import { isAdmin, isGuest } from '../shared/roles.js';
 import { topicForClient } from '../shared/topics.js';
+import type { ListedStream } from '../shared/zulip-api/index.js';
 import { emitDefaultStreams } from './create.js';
 import { channelAudience, emitChannelArchived } from './events.js';
 import { channelJson, type FormattedChannel, formattedChannels } from './formatted.js';
@@ -98,7 +99,7 @@ export function listChannels(ctx: AppContext, user: UserRow, opts: ListChannelsO
   const traffic = weeklyTraffic(ctx);
   const defaults = opts.includeDefault ? new Set(defaultStreamIds(ctx.db)) : null;
   const streams = channelsFor(ctx, user, opts).map((channel) => {
-    const dict: Record<string, unknown> = {
+    const dict: ListedStream = {
       ...channel.dict,
       stream_weekly_traffic: traffic(channel.row),
     };

@@ -2,6 +2,7 @@ import type { AppContext, Tx } from '../core/context.js';
 import { type StreamRow, streamById, subscriberIds } from '../db/queries/streams.js';
 import { allUsers } from '../db/queries/users.js';
 import { isAdmin, isGuest } from '../shared/roles.js';
+import type { EventBody } from '../shared/zulip-api/index.js';
 import { formatChannel, hasChannelPermission } from './rules.js';
 
 /**
@@ -34,11 +35,12 @@ export const usersExcept = (users: Iterable<number>, excluded: Iterable<number>)
 };
 
 /** The `stream` create event for a channel as it is now. */
-const channelCreatedEvent = (ctx: AppContext, stream: StreamRow) => ({
-  type: 'stream',
-  op: 'create',
-  streams: [formatChannel(ctx, stream)],
-});
+const channelCreatedEvent = (ctx: AppContext, stream: StreamRow) =>
+  ({
+    type: 'stream',
+    op: 'create',
+    streams: [formatChannel(ctx, stream)],
+  }) satisfies EventBody<'stream', 'create'>;
 
 /** `stream` op `create`, as of now (call after the channel's row is written). */
 export function emitChannelCreated(
@@ -80,7 +82,7 @@ export function emitChannelRevealed(
       op: 'peer_add',
       stream_ids: [streamId],
       user_ids: subscribers,
-    },
+    } satisfies EventBody<'subscription', 'peer_add'>,
   });
 }
 
@@ -96,7 +98,7 @@ export function emitChannelGone(tx: Tx, streamId: number, users: Iterable<number
       op: 'delete',
       streams: [{ stream_id: streamId }],
       stream_ids: [streamId],
-    },
+    } satisfies EventBody<'stream', 'delete'>,
   });
 }
 
@@ -127,14 +129,15 @@ export function emitChannelUpdate(
 }
 
 /** The stream update event that flips `is_archived`, for clients that keep archived channels. */
-const isArchivedUpdate = (stream: StreamRow, value: boolean) => ({
-  type: 'stream',
-  op: 'update',
-  stream_id: stream.id,
-  name: stream.name,
-  property: 'is_archived',
-  value,
-});
+const isArchivedUpdate = (stream: StreamRow, value: boolean) =>
+  ({
+    type: 'stream',
+    op: 'update',
+    stream_id: stream.id,
+    name: stream.name,
+    property: 'is_archived',
+    value,
+  }) satisfies EventBody<'stream', 'update'>;
 
 /**
  * Archiving (Zulip 11): clients that declared `archived_channels` keep the
@@ -149,12 +152,12 @@ export function emitChannelArchived(tx: Tx, stream: StreamRow, users: Iterable<n
     payload: (queue) =>
       queue.options.capabilities.archived_channels
         ? isArchivedUpdate(stream, true)
-        : {
+        : ({
             type: 'stream',
             op: 'delete',
             streams: [{ stream_id: stream.id }],
             stream_ids: [stream.id],
-          },
+          } satisfies EventBody<'stream', 'delete'>),
   });
 }
 
@@ -199,6 +202,6 @@ export function emitPeerChange(
       op,
       stream_ids: [stream.id],
       user_ids: [...changedUserIds].sort((a, b) => a - b),
-    },
+    } satisfies EventBody<'subscription', 'peer_add' | 'peer_remove'>,
   });
 }

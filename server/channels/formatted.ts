@@ -7,6 +7,7 @@ import {
 } from '../db/queries/streams.js';
 import { tableMemo } from '../db/table-memo.js';
 import { jsonAround } from '../shared/json-fields.js';
+import type { Stream } from '../shared/zulip-api/index.js';
 import { formatChannel, subscriptionSettings } from './rules.js';
 
 /**
@@ -16,7 +17,7 @@ import { formatChannel, subscriptionSettings } from './rules.js';
  */
 export interface FormattedChannel {
   row: StreamRow;
-  dict: Readonly<Record<string, unknown>>;
+  dict: Readonly<Stream>;
   /** Active subscribers who are active users, ascending. */
   subscribers: readonly number[];
   subscribersJson: string;

@@ -15,6 +15,7 @@ import { firstUnprintablePosition } from '../shared/printable.js';
 import { loadRealm, resolveGroupSetting } from '../shared/realm.js';
 import type { RealmSettings } from '../shared/realm-settings.js';
 import { isAdmin, isGuest } from '../shared/roles.js';
+import type { Stream, Subscription } from '../shared/zulip-api/index.js';
 import { cannotPostInChannel } from './errors.js';
 
 /** Channel-level permission settings and Zulip's defaults for new channels. */
@@ -213,9 +214,9 @@ export function formatChannel(
   ctx: AppContext,
   stream: StreamRow,
   subscriberCounts?: ReadonlyMap<number, number>,
-): Record<string, unknown> {
+): Stream {
   const stored = JSON.parse(stream.permissions) as StoredPermissions;
-  const groups: Record<string, unknown> = {};
+  const groups = {} as Pick<Stream, Exclude<ChannelPermission, 'can_create_topic_group'>>;
   for (const name of Object.keys(channelPermissionDefaults) as ChannelPermission[]) {
     // Enforced on send, but not yet part of the channel object in the API reference.
     if (name === 'can_create_topic_group') continue;
@@ -236,7 +237,7 @@ export function formatChannel(
     is_announcement_only: postPolicy === 2,
     message_retention_days: stream.message_retention_days,
     history_public_to_subscribers: stream.history_public_to_subscribers === 1,
-    topics_policy: stream.topics_policy,
+    topics_policy: stream.topics_policy as Stream['topics_policy'],
     first_message_id: stream.first_message_id,
     folder_id: stream.folder_id,
     is_recently_active: stream.is_recently_active === 1,
@@ -257,8 +258,8 @@ export function formatSubscription(
   sub: SubscriptionRow,
   subscribers?: number[],
   subscriberCounts?: ReadonlyMap<number, number>,
-): Record<string, unknown> {
-  const formatted: Record<string, unknown> = {
+): Subscription {
+  const formatted: Subscription = {
     ...formatChannel(ctx, stream, subscriberCounts),
     ...subscriptionSettings(sub),
   };

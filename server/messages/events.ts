@@ -4,6 +4,7 @@ import { subscriptionOf } from '../db/queries/streams.js';
 import { memoisePayload, type NewMessageFacts } from '../events/hub.js';
 import type { EventQueue } from '../events/queue.js';
 import { flagNames } from '../shared/flags.js';
+import type { EventBody, Message } from '../shared/zulip-api/index.js';
 import { userAccessRestricted, userIdsWithoutAccessTo } from '../user-access/index.js';
 import { hideSender, MessageFormatter } from './format.js';
 
@@ -42,9 +43,9 @@ export function emitMessageEvent(
 ): void {
   const audience = [...recipients];
   const hiddenFrom = recipientsNotSeeingSender(ctx, messageId, audience);
-  const variants = new Map<string, Record<string, unknown>>();
+  const variants = new Map<string, Message>();
   // null: the message is gone (deleted before delivery), so there is nothing to send.
-  const dictFor = (queue: EventQueue): Record<string, unknown> | null => {
+  const dictFor = (queue: EventQueue): Message | null => {
     const o = queue.options;
     const key = `${o.applyMarkdown}|${o.capabilities.empty_topic_name}`;
     let dict = variants.get(key);
@@ -78,7 +79,7 @@ export function emitMessageEvent(
           message = { ...message };
           hideSender(ctx, message);
         }
-        const event: { type: string } & Record<string, unknown> = {
+        const event: EventBody<'message'> & { type: 'message' } = {
           type: 'message',
           message,
           flags: flagNames(flagsByUser.get(queue.userId) ?? 0),

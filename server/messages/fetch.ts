@@ -20,6 +20,7 @@ import {
 import { flagNames } from '../shared/flags.js';
 import { MAX_MESSAGES_PER_FETCH } from '../shared/limits.js';
 import { loadRealm } from '../shared/realm.js';
+import type { FetchedMessage, Message } from '../shared/zulip-api/index.js';
 import { userAccessCheck } from '../user-access/index.js';
 import { hideSender, MessageFormatter } from './format.js';
 
@@ -28,7 +29,8 @@ export interface MessageDictOptions {
   allowEmptyTopicName: boolean;
 }
 
-type MessageDict = Record<string, unknown>;
+type MessageDict = Message & Partial<FetchedMessage>;
+type EditHistoryEntry = NonNullable<Message['edit_history']>[number];
 
 /**
  * Zulip's edit_history in message dicts: newest first, per the organization's
@@ -43,14 +45,14 @@ function attachEditHistory(ctx: AppContext, rows: MessageRow[], dicts: MessageDi
     ? settings.message_edit_history_visibility_policy
     : 'none';
   if (policy === 'none') return;
-  const history = new Map<number, MessageDict[]>();
+  const history = new Map<number, EditHistoryEntry[]>();
   for (const e of editSnapshotsFor(
     ctx.db,
     edited.map((r) => r.id),
   )) {
     const moved = e.prev_topic !== null || e.prev_stream_id !== null;
     if (policy === 'moves' && !moved) continue;
-    const entry: MessageDict = { timestamp: e.timestamp, user_id: e.user_id };
+    const entry: EditHistoryEntry = { timestamp: e.timestamp, user_id: e.user_id };
     if (policy === 'all' && e.prev_content !== null) {
       entry.prev_content = e.prev_content;
       entry.prev_rendered_content = e.prev_rendered_content ?? '';
@@ -82,7 +84,7 @@ export function formatMessagesForUser(
   search: SearchQuery | null = null,
 ): MessageDict[] {
   const formatter = new MessageFormatter(ctx);
-  const dicts = formatter.format(rows, options);
+  const dicts: MessageDict[] = formatter.format(rows, options);
   const flags = new FlagReader(ctx.db, user.id).load(rows.map((r) => r.id));
   const mayAccess = userAccessCheck(ctx, user);
   rows.forEach((row, i) => {

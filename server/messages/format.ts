@@ -11,6 +11,12 @@ import { topicLinks } from '../markdown/index.js';
 import { pushTo } from '../shared/collections.js';
 import { loadRealm } from '../shared/realm.js';
 import { topicForClient } from '../shared/topics.js';
+import type {
+  DisplayRecipientUser,
+  Message,
+  Reaction,
+  Submessage,
+} from '../shared/zulip-api/index.js';
 import {
   INACCESSIBLE_USER_AVATAR_URL,
   INACCESSIBLE_USER_NAME,
@@ -86,9 +92,9 @@ export class MessageFormatter {
   }
 
   /** The message dicts, in the order given. */
-  format(rows: MessageRow[], options: MessageFormatOptions): Array<Record<string, unknown>> {
+  format(rows: MessageRow[], options: MessageFormatOptions): Message[] {
     const ids = rows.map((r) => r.id);
-    const reactions = new Map<number, Array<Record<string, unknown>>>();
+    const reactions = new Map<number, Reaction[]>();
     for (const r of reactionsFor(this.ctx.db, ids)) {
       pushTo(reactions, r.message_id, {
         emoji_name: r.emoji_name,
@@ -97,7 +103,7 @@ export class MessageFormatter {
         user_id: r.user_id,
       });
     }
-    const submessages = new Map<number, Array<Record<string, unknown>>>();
+    const submessages = new Map<number, Submessage[]>();
     for (const s of submessagesFor(this.ctx.db, ids)) {
       pushTo(submessages, s.message_id, {
         id: s.id,
@@ -115,12 +121,12 @@ export class MessageFormatter {
   private formatOne(
     row: MessageRow,
     options: MessageFormatOptions,
-    reactions: Array<Record<string, unknown>>,
-    submessages: Array<Record<string, unknown>>,
-  ): Record<string, unknown> {
+    reactions: Reaction[],
+    submessages: Submessage[],
+  ): Message {
     const sender = this.user(row.sender_id);
     const isStream = row.stream_id !== null;
-    const message: Record<string, unknown> = {
+    const message: Message = {
       id: row.id,
       sender_id: row.sender_id,
       sender_full_name: sender?.full_name ?? 'Unknown user',
@@ -142,13 +148,13 @@ export class MessageFormatter {
       timestamp: row.date_sent,
       type: isStream ? 'stream' : 'private',
     };
-    if (isStream) message.stream_id = row.stream_id;
+    if (row.stream_id !== null) message.stream_id = row.stream_id;
     if (row.last_edit_time !== null) message.last_edit_timestamp = row.last_edit_time;
     if (row.last_moved_time !== null) message.last_moved_timestamp = row.last_moved_time;
     return message;
   }
 
-  private dmRecipients(dmGroupId: number): Array<Record<string, unknown>> {
+  private dmRecipients(dmGroupId: number): DisplayRecipientUser[] {
     return this.dmMembers(dmGroupId).map((id) => {
       const user = this.user(id);
       return {

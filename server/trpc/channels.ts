@@ -25,7 +25,7 @@ const creation = (inviteOnly: boolean): ChannelCreationOptions => ({
 
 /** Subscriptions are addressed by channel name; the UI knows channels by id. */
 const nameOf = (app: AppContext, actor: UserRow, id: number) =>
-  (getChannel(app, actor, id).stream as unknown as { name: string }).name;
+  getChannel(app, actor, id).stream.name;
 
 export const channelRouter = router({
   /** GET /streams?include_all=true: every active channel, private ones included. */

@@ -5,6 +5,7 @@ import { streamById } from '../db/queries/streams.js';
 import { activeUserIds, type UserRow, userById } from '../db/queries/users.js';
 import { realmUserUpdate } from '../shared/realm-user-update.js';
 import { BotType, isAdmin } from '../shared/roles.js';
+import type { Bot } from '../shared/zulip-api/index.js';
 import { avatarUrl } from './format.js';
 
 /* A bot as its administrators see it (realm_bots, realm_bot events), and who they are. */
@@ -28,7 +29,7 @@ export function botServiceRecords(ctx: AppContext, bot: UserRow) {
 }
 
 /** The realm_bots entry for a bot (owner and administrators receive these). */
-export function formatBot(ctx: AppContext, bot: UserRow) {
+export function formatBot(ctx: AppContext, bot: UserRow): Bot {
   return {
     user_id: bot.id,
     full_name: bot.full_name,

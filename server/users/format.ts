@@ -3,6 +3,7 @@ import type { UserRow } from '../db/queries/users.js';
 import { pushTo } from '../shared/collections.js';
 import { isAdmin, isGuest, isModerator } from '../shared/roles.js';
 import { mergeUserSettings } from '../shared/user-settings.js';
+import type { User } from '../shared/zulip-api/index.js';
 
 export interface Viewer {
   id: number;
@@ -81,8 +82,8 @@ export function isoDate(ms: number): string {
 }
 
 /** The spec's User object as `viewer` may see it. */
-export function formatUser(user: UserRow, viewer: Viewer | null, options: UserFormatOptions) {
-  const formatted: Record<string, unknown> = {
+export function formatUser(user: UserRow, viewer: Viewer | null, options: UserFormatOptions): User {
+  const formatted: User = {
     user_id: user.id,
     delivery_email: canSeeDeliveryEmail(viewer, user) ? user.delivery_email : null,
     email: apiEmail(user, options.emailDomain),
@@ -93,7 +94,7 @@ export function formatUser(user: UserRow, viewer: Viewer | null, options: UserFo
     is_admin: user.role <= 200,
     is_guest: user.role === 600,
     is_bot: user.is_bot === 1,
-    role: user.role,
+    role: user.role as User['role'],
     timezone: user.timezone,
     avatar_url: avatarUrl(user),
     avatar_version: user.avatar_version,
@@ -106,9 +107,9 @@ export function formatUser(user: UserRow, viewer: Viewer | null, options: UserFo
   }
   if (user.is_deleted) formatted.is_deleted = true;
   if (options.profileValues && !user.is_bot) {
-    const data: Record<string, { value: unknown; rendered_value?: string }> = {};
+    const data: NonNullable<User['profile_data']> = {};
     for (const row of options.profileValues.get(user.id) ?? []) {
-      const entry: { value: unknown; rendered_value?: string } = { value: row.value };
+      const entry: { value: string; rendered_value?: string } = { value: row.value };
       if (row.rendered_value !== null) entry.rendered_value = row.rendered_value;
       data[String(row.field_id)] = entry;
     }

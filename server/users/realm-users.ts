@@ -5,6 +5,7 @@ import { tableMemo } from '../db/table-memo.js';
 import { JsonText, jsonAround } from '../shared/json-fields.js';
 import { loadRealm } from '../shared/realm.js';
 import { Role } from '../shared/roles.js';
+import type { User } from '../shared/zulip-api/index.js';
 import { inaccessibleUserDict } from '../user-access/index.js';
 import {
   canSeeEmailAtVisibility,
@@ -56,7 +57,7 @@ const keptPeople = tableMemo(
     const emailDomain = loadRealm(ctx).row.email_domain;
     const profileValues = groupProfileValues(allProfileValues(ctx.db));
     const people = allUsers(ctx.db).map((row): SerialisedPerson => {
-      const person = formatUser(row, null, { emailDomain, profileValues });
+      const person: Partial<User> = formatUser(row, null, { emailDomain, profileValues });
       // The split into two lists already says it.
       delete person.is_active;
       const [before, after] = jsonAround(person, 'delivery_email');

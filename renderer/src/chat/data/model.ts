@@ -4,6 +4,7 @@
  * layer (this folder) fills it; views read it through `store-context.tsx` and
  * change the server only through `ChatActions` or the API, never the state.
  */
+import type * as Api from '../../../../server/shared/zulip-api/index.js';
 import type { ZulipApi } from './api.js';
 
 /** One narrow term as Zulip's API takes it (`channel`, `topic`, `dm`, `search`, `is`, `near`, …). */
@@ -14,90 +15,86 @@ export interface NarrowTerm {
 }
 export type Narrow = NarrowTerm[];
 
-export interface User {
-  user_id: number;
-  email: string;
-  full_name: string;
-  avatar_url: string | null;
-  is_active: boolean;
-  is_bot: boolean;
-  role: number;
-  is_admin: boolean;
-  is_owner: boolean;
-  is_guest: boolean;
-  timezone: string;
-  date_joined: string;
-  bot_type?: number | null;
-  [other: string]: unknown;
-}
+/**
+ * The server's type (server/shared/zulip-api) with the fields the chat
+ * relies on required and the rest as the server may send them: test data
+ * and local echoes need only the former.
+ */
+type Needs<T, K extends keyof T> = Simplify<Pick<T, K> & Partial<Omit<T, K>>>;
+type Simplify<T> = { [K in keyof T]: T[K] } & {};
 
-export interface Subscription {
-  stream_id: number;
-  name: string;
-  description: string;
-  rendered_description: string;
-  color: string;
-  pin_to_top: boolean;
-  is_muted: boolean;
-  invite_only: boolean;
-  is_archived?: boolean;
-  desktop_notifications: boolean | null;
-  [other: string]: unknown;
-}
+export type User = Needs<
+  Api.User,
+  | 'user_id'
+  | 'email'
+  | 'full_name'
+  | 'avatar_url'
+  | 'is_active'
+  | 'is_bot'
+  | 'role'
+  | 'is_admin'
+  | 'is_owner'
+  | 'is_guest'
+  | 'timezone'
+  | 'date_joined'
+> & {
+  /** One's own record only: register's top-level `avatar_source` (G: generated, U: uploaded). */
+  avatar_source?: string;
+};
+
+export type Subscription = Needs<
+  Api.Subscription,
+  | 'stream_id'
+  | 'name'
+  | 'description'
+  | 'rendered_description'
+  | 'color'
+  | 'pin_to_top'
+  | 'is_muted'
+  | 'invite_only'
+  | 'desktop_notifications'
+>;
 
 /** A channel the user may see but need not be subscribed to (`streams` in register). */
-export interface Channel {
-  stream_id: number;
-  name: string;
-  description: string;
-  rendered_description: string;
-  invite_only: boolean;
-  is_archived?: boolean;
-  is_web_public?: boolean;
-  [other: string]: unknown;
-}
+export type Channel = Needs<
+  Api.Stream,
+  'stream_id' | 'name' | 'description' | 'rendered_description' | 'invite_only'
+>;
 
 /** A channel folder (register's `channel_folders`, kept by `channel_folder` events). */
-export interface ChannelFolder {
-  id: number;
-  name: string;
-  order: number;
-  is_archived: boolean;
-  [other: string]: unknown;
-}
+export type ChannelFolder = Needs<Api.ChannelFolder, 'id' | 'name' | 'order' | 'is_archived'>;
 
-export interface Reaction {
-  emoji_name: string;
-  emoji_code: string;
-  reaction_type: 'unicode_emoji' | 'realm_emoji' | 'zulip_extra_emoji';
-  user_id: number;
-}
+export type Reaction = Api.Reaction;
 
-export interface Message {
-  id: number;
-  type: 'stream' | 'private';
-  sender_id: number;
-  sender_full_name: string;
-  sender_email: string;
-  avatar_url: string | null;
-  /** Rendered HTML (the chat always registers with `apply_markdown`). */
-  content: string;
-  /** Channel messages: the channel id and topic. */
-  stream_id?: number;
-  subject: string;
-  display_recipient: string | { id: number; email: string; full_name: string }[];
-  timestamp: number;
-  last_edit_timestamp?: number;
-  last_moved_timestamp?: number;
-  flags: string[];
-  reactions: Reaction[];
-  submessages: unknown[];
+/**
+ * A message the tab has: the server's dict with the user's flags (the chat
+ * always registers with `apply_markdown`, so `content` is HTML), or a local
+ * echo of one sent from this tab.
+ */
+export type Message = Needs<
+  Omit<Api.FetchedMessage, 'display_recipient'> & {
+    /** The channel's name, or the DM's recipients (a local echo knows no `is_mirror_dummy`). */
+    display_recipient: string | Needs<Api.DisplayRecipientUser, 'id' | 'email' | 'full_name'>[];
+  },
+  | 'id'
+  | 'type'
+  | 'sender_id'
+  | 'sender_full_name'
+  | 'sender_email'
+  | 'avatar_url'
+  | 'content'
+  | 'subject'
+  | 'display_recipient'
+  | 'timestamp'
+  | 'flags'
+  | 'reactions'
+  | 'submessages'
+> & {
   /** Set on a message sent from this tab that the server has not confirmed yet. */
   local_id?: string;
   /** Added by the data layer: a local echo whose send failed (the view offers retry or delete). */
   failed?: boolean;
-  [other: string]: unknown;
-}
+};
 
 export type VisibilityPolicy = 0 | 1 | 2 | 3; // inherit, muted, unmuted, followed
 
@@ -114,34 +111,15 @@ export interface Presence {
   last_active: number | null;
 }
 
-export interface UserStatus {
-  status_text?: string;
-  emoji_name?: string;
-  emoji_code?: string;
-  reaction_type?: string;
-  away?: boolean;
-}
+export type UserStatus = Partial<Api.UserStatus>;
 
-export interface CustomEmoji {
-  id: string;
-  name: string;
-  source_url: string;
-  still_url?: string | null;
-  deactivated: boolean;
-}
+export type CustomEmoji = Needs<Api.CustomEmoji, 'id' | 'name' | 'source_url' | 'deactivated'>;
 
 /** A user group (`realm_user_groups` in register, kept by `user_group` events); system groups (`role:…`) included. */
-export interface UserGroup {
-  id: number;
-  name: string;
-  description: string;
-  /** Direct members only; subgroups' members belong too. */
-  members: number[];
-  direct_subgroup_ids: number[];
-  is_system_group: boolean;
-  deactivated?: boolean;
-  [other: string]: unknown;
-}
+export type UserGroup = Needs<
+  Api.UserGroup,
+  'id' | 'name' | 'description' | 'members' | 'direct_subgroup_ids' | 'is_system_group'
+>;
 
 /** One of the user's scheduled messages (register's `scheduled_messages`, kept by events). */
 export interface ScheduledMessage {

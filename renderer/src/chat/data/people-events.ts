@@ -7,7 +7,11 @@ import { presenceFrom, withRoleFlags } from './state.js';
 /** People events: users, presence, statuses, typing and user groups. */
 
 const onRealmUser: Apply = (state, event) => {
-  const person = event.person as Partial<User> & { user_id: number };
+  const person = event.person as Partial<User> & {
+    user_id: number;
+    custom_profile_field?: unknown;
+    new_email?: unknown;
+  };
   switch (event.op) {
     case 'add':
       return {
@@ -33,10 +37,10 @@ const onRealmUser: Apply = (state, event) => {
       if (person.custom_profile_field && typeof person.custom_profile_field === 'object') {
         const field = person.custom_profile_field as {
           id: number;
-          value: unknown;
-          rendered_value?: unknown;
+          value: string | null;
+          rendered_value?: string;
         };
-        const profile = { ...((old.profile_data as Record<string, unknown>) ?? {}) };
+        const profile = { ...old.profile_data };
         if (field.value === null) delete profile[field.id];
         else profile[field.id] = { value: field.value, rendered_value: field.rendered_value };
         user = { ...old, profile_data: profile };
@@ -78,7 +82,9 @@ const onCustomProfileFields: Apply = (state, event) => {
   for (const [id, user] of state.users) {
     const profile = user.profile_data as Record<string, unknown> | undefined;
     if (!profile || Object.keys(profile).every((key) => ids.has(key))) continue;
-    const kept = Object.fromEntries(Object.entries(profile).filter(([key]) => ids.has(key)));
+    const kept = Object.fromEntries(
+      Object.entries(profile).filter(([key]) => ids.has(key)),
+    ) as NonNullable<User['profile_data']>;
     users = mapWith(users, id, { ...user, profile_data: kept });
   }
   return users === state.users ? state : { ...state, users };

@@ -24,9 +24,7 @@ export function ChannelPage() {
       api.channels.list.query(),
       api.users.list.query(),
     ]);
-    const channel = (channels.streams as unknown as ChannelSummary[]).find(
-      (c) => c.stream_id === channelId,
-    );
+    const channel = channels.streams.find((c) => c.stream_id === channelId);
     if (!channel) throw new Error('No such channel (it may have been archived).');
     return { channel, users: users.members };
   }, [channelId]);

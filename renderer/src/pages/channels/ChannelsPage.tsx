@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { Link } from 'wouter';
+import type { ListedStream } from '../../../../server/shared/zulip-api/index.js';
 import { useApi } from '../../api/context.js';
 import { shownError } from '../../api/errors.js';
 import { useLoad } from '../../api/use-load.js';
@@ -7,23 +8,12 @@ import { PageTitle } from '../../components/Layout.js';
 import { Loading } from '../../components/Loading.js';
 import { NewChannelForm } from './NewChannelForm.js';
 
-/** The fields of a Zulip channel object this page shows. */
-export interface ChannelSummary {
-  stream_id: number;
-  name: string;
-  description: string;
-  invite_only: boolean;
-  subscriber_count?: number;
-  is_archived?: boolean;
-  /** A default channel: everyone who joins is subscribed to it. */
-  is_default?: boolean;
-}
+/** A channel as channels.list gives it (`GET /streams` with `include_default`: `is_default`). */
+export type ChannelSummary = ListedStream;
 
 export function ChannelsPage() {
   const api = useApi();
-  const [channels, reload] = useLoad(
-    async () => (await api.channels.list.query()).streams as unknown as ChannelSummary[],
-  );
+  const [channels, reload] = useLoad(async () => (await api.channels.list.query()).streams);
   const [adding, setAdding] = useState(false);
   const [defaultError, setDefaultError] = useState<string | null>(null);
   const setDefault = (channelId: number, isDefault: boolean) => {

@@ -5,7 +5,7 @@ import { PageTitle } from '../../components/Layout.js';
 import { Loading } from '../../components/Loading.js';
 import { ConnectForm } from './ConnectForm.js';
 import { DeliveryLog } from './DeliveryLog.js';
-import { INCOMING_WEBHOOK, type IntegrationSummary, type WebhookBot } from './types.js';
+import { INCOMING_WEBHOOK, type IntegrationSummary } from './types.js';
 
 /**
  * The team's other servers (forge, CI, monitoring) posting at Zulip's
@@ -24,10 +24,8 @@ export function IntegrationsPage() {
     return {
       baseUrl: catalog.baseUrl,
       integrations: catalog.integrations as IntegrationSummary[],
-      bots: (bots as unknown as WebhookBot[]).filter(
-        (b) => b.bot_type === INCOMING_WEBHOOK && b.is_active,
-      ),
-      channels: (channels.streams as unknown as { name: string }[]).map((c) => c.name).sort(),
+      bots: bots.filter((b) => b.bot_type === INCOMING_WEBHOOK && b.is_active),
+      channels: channels.streams.map((c) => c.name).sort(),
       names: new Map(users.members.map((u) => [u.user_id, u.full_name])),
     };
   });

@@ -1,3 +1,5 @@
+import type { Bot } from '../../../../server/shared/zulip-api/index.js';
+
 /** What the page reads from the integrations procedures and bots.list. */
 export interface IntegrationSummary {
   name: string;
@@ -8,13 +10,10 @@ export interface IntegrationSummary {
   setup: string;
 }
 
-export interface WebhookBot {
-  user_id: number;
-  full_name: string;
-  email: string;
-  owner_id: number | null;
-  bot_type: number | null;
-  is_active: boolean;
-}
+/** The fields of a bot (bots.list) the page reads. */
+export type WebhookBot = Pick<
+  Bot,
+  'user_id' | 'full_name' | 'email' | 'owner_id' | 'bot_type' | 'is_active'
+>;
 
 export const INCOMING_WEBHOOK = 2;

@@ -2,7 +2,6 @@ import { useApi } from '../../api/context.js';
 import { useLoad } from '../../api/use-load.js';
 import { PageTitle } from '../../components/Layout.js';
 import { Loading } from '../../components/Loading.js';
-import type { ChannelSummary } from '../channels/ChannelsPage.js';
 
 /** Everyone's messages waiting to be sent, soonest first (read-only: senders manage their own). */
 export function ScheduledPage() {
@@ -16,9 +15,7 @@ export function ScheduledPage() {
     return {
       messages,
       userName: new Map(users.members.map((u) => [u.user_id, u.full_name])),
-      channelName: new Map(
-        (channels.streams as unknown as ChannelSummary[]).map((c) => [c.stream_id, c.name]),
-      ),
+      channelName: new Map(channels.streams.map((c) => [c.stream_id, c.name])),
     };
   });
   return (

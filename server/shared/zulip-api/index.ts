@@ -1,0 +1,162 @@
+/**
+ * The shapes that cross the wire, by friendly names: one typed description of
+ * Zulip's API that the server's formatters and event builders, the route
+ * parameter specs, the tRPC outputs, the admin UI and the browser chat all
+ * import (type-only, so nothing of it is bundled).
+ *
+ * Everything here is derived from `generated.ts`, which
+ * scripts/generate-api-types.ts makes from Zulip's OpenAPI description and
+ * Hearth's extension of it (api/). A field Hearth serves that the description
+ * lacks belongs in api/hearth-extension.yaml, never in an edit here or there.
+ *
+ * Zulip's description marks almost no field `required`; it says in prose
+ * which fields are absent in which cases. The served shapes below make every
+ * field present except those (`Served<Schema, 'only' | 'sometimes'>`), which
+ * is what the server writes and what clients read.
+ */
+import type { components, operations, paths } from './generated.js';
+
+export type { components, operations, paths };
+
+/** Every component schema of the description, by its name there. */
+export type Schemas = components['schemas'];
+
+type Simplify<T> = { [K in keyof T]: T[K] } & {};
+
+/** `T` with every field present except `Optional`, which stay optional. */
+export type Served<T, Optional extends keyof T = never> = Simplify<
+  { [K in Exclude<keyof T, Optional>]-?: Exclude<T[K], undefined> } & {
+    [K in Optional]?: T[K];
+  }
+>;
+
+// ---------------------------------------------------------------- objects
+
+/** One recipient of a direct message (`display_recipient` of a DM). */
+export type DisplayRecipientUser = Served<Schemas['MessagesBase_display_recipient_oneOf_inner']>;
+
+/** A widget's submessage (polls, to-do lists) on a message. */
+export type Submessage = Served<Schemas['MessagesBase_submessages_inner']>;
+
+/** An emoji reaction on a message. */
+export type Reaction = Served<Schemas['EmojiReaction']>;
+
+/** A message as events and `GET /messages` give it (without the per-user flags). */
+export type Message = Simplify<
+  Omit<
+    Served<
+      Schemas['MessagesBase'],
+      'stream_id' | 'last_edit_timestamp' | 'last_moved_timestamp' | 'edit_history'
+    >,
+    'display_recipient' | 'reactions' | 'submessages'
+  > & {
+    /** The channel's name, or the DM's recipients. */
+    display_recipient: string | DisplayRecipientUser[];
+    reactions: Reaction[];
+    submessages: Submessage[];
+  }
+>;
+
+/** A message of `GET /messages`: the message dict with the user's flags and search highlights. */
+export type FetchedMessage = Message & {
+  flags: string[];
+  match_content?: string;
+  match_subject?: string;
+};
+
+/** A user or bot (`realm_users`, `GET /users`, `realm_user` add events). */
+export type User = Served<
+  Schemas['UserBase'],
+  'delivery_email' | 'profile_data' | 'bot_type' | 'bot_owner_id' | 'is_deleted'
+>;
+
+/** A channel as `GET /streams` and `streams` in register give it. */
+export type Stream = Served<Schemas['BasicChannel']>;
+
+/** A channel of `GET /streams`: `is_default` with `include_default`. */
+export type ListedStream = Served<
+  Schemas['get_streams_200_response_allOf_streams_inner'],
+  'is_default'
+>;
+
+/** One of the user's subscriptions (`subscriptions` in register, `GET /users/me/subscriptions`). */
+export type Subscription = Served<
+  Schemas['Subscription'],
+  'subscribers' | 'partial_subscribers' | 'in_home_view'
+>;
+
+/** A bot as its owner and administrators see it (`realm_bots`, `realm_bot` events, the admin UI). */
+export type Bot = Served<Schemas['Bot']>;
+
+export type UserGroup = Served<Schemas['UserGroup'], 'deactivated'>;
+export type ChannelFolder = Served<Schemas['ChannelFolder']>;
+export type CustomEmoji = Served<Schemas['RealmEmoji'], 'author_id'>;
+export type Draft = Served<Schemas['Draft'], 'id' | 'timestamp'>;
+export type UserStatus = Schemas['UserStatus'];
+export type GroupSettingValue = Schemas['GroupSettingValue'];
+
+// ----------------------------------------------------------------- events
+
+/** Any event of `GET /events`, a union discriminated by `type` (and `op`). */
+export type ZulipEvent = Schemas['get_events_200_response_allOf_events_inner'];
+
+/** The `type`s events have. */
+export type EventType = NonNullable<ZulipEvent['type']>;
+
+/** The events of one `type` (and, where events have one, `op`). */
+export type EventOf<T extends EventType, Op extends string = string> =
+  Extract<ZulipEvent, { type?: T }> extends infer E
+    ? E extends unknown
+      ? string extends Op
+        ? E
+        : E extends { op?: Op }
+          ? E
+          : never
+      : never
+    : never;
+
+/**
+ * An event as an event builder writes it: the queue numbers it (`id`).
+ * Builders check their payloads with `satisfies EventBody<'stream', 'delete'>`,
+ * which also refuses a field the description does not know.
+ */
+export type EventBody<T extends EventType, Op extends string = string> =
+  EventOf<T, Op> extends infer E ? (E extends unknown ? Omit<E, 'id'> : never) : never;
+
+// ----------------------------------------------------------------- routes
+
+/** A path template of the description (`/messages/{message_id}`). */
+export type ApiPath = keyof paths;
+export type ApiMethod = 'get' | 'post' | 'patch' | 'put' | 'delete';
+
+/** The operation at a path and method. */
+export type Operation<P extends ApiPath, M extends ApiMethod> = NonNullable<paths[P][M]>;
+
+type BodyOf<O> = O extends { requestBody?: { content: infer C } }
+  ? C extends { 'application/x-www-form-urlencoded': infer B }
+    ? B
+    : C extends { 'multipart/form-data': infer B }
+      ? B
+      : unknown
+  : unknown;
+
+type ParamsIn<O, Where extends string> = O extends { parameters: infer Ps }
+  ? Ps extends { [W in Where]?: infer Q }
+    ? [Q] extends [never]
+      ? unknown
+      : NonNullable<Q>
+    : unknown
+  : unknown;
+
+/** A route's request parameters: its query, path and form parameters in one object. */
+export type Params<P extends ApiPath, M extends ApiMethod> = Simplify<
+  ParamsIn<Operation<P, M>, 'query'> & ParamsIn<Operation<P, M>, 'path'> & BodyOf<Operation<P, M>>
+>;
+
+/** A route's success body (HTTP 200, JSON). */
+export type ResponseBody<P extends ApiPath, M extends ApiMethod> =
+  Operation<P, M> extends {
+    responses: { 200: { content: { 'application/json': infer B } } };
+  }
+    ? B
+    : never;

@@ -1,0 +1,177 @@
+/**
+ * Compares each route's declared parameters (server/http/routes/) with the
+ * operation Zulip's OpenAPI description gives for the same path and method,
+ * Hearth's extension merged in (api/): for each parameter its name, its type
+ * and whether it is required. route-params.test.ts checks the differences
+ * against the declared ones in route-param-differences.ts.
+ */
+import type { Param } from '../../server/http/params.js';
+import type { Route } from '../../server/http/route.js';
+
+type JsonObject = { [key: string]: unknown };
+const isObject = (value: unknown): value is JsonObject =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** What is compared of one parameter. */
+export interface ParamFacts {
+  type: string;
+  required: boolean;
+}
+
+/** `GET /messages/{message_id}`, the path in the description's template syntax. */
+export const routeKey = (method: string, template: string) => `${method.toUpperCase()} ${template}`;
+
+/** Fastify's `/messages/:message_id(^\\d+)` as the description writes it. */
+export function templateOf(fastifyPath: string): string {
+  return fastifyPath.replace(/:([A-Za-z_]+)(\([^)]*\))?/g, '{$1}').replace(/\*$/, '{*}');
+}
+
+/** Path templates compared without their parameters' names. */
+const shapeOf = (template: string) => template.replace(/\{[^}]+\}/g, '{}');
+
+/**
+ * The type a Hearth parameter has on the wire, in the description's words:
+ * `enum` is a string; `json` is any JSON-encoded value (an array, an object,
+ * or a union of several types in the description).
+ */
+export function hearthFacts(param: Param<unknown>): ParamFacts {
+  const type = param.kind === 'enum' ? 'string' : param.kind;
+  return { type, required: param.required };
+}
+
+export class Description {
+  private readonly byShape = new Map<string, string>();
+
+  constructor(private readonly doc: JsonObject) {
+    for (const template of Object.keys(this.paths())) this.byShape.set(shapeOf(template), template);
+  }
+
+  private paths(): Record<string, JsonObject> {
+    return (this.doc['paths'] ?? {}) as Record<string, JsonObject>;
+  }
+
+  private resolve(value: unknown): JsonObject | undefined {
+    if (!isObject(value)) return undefined;
+    const ref = value['$ref'];
+    if (typeof ref !== 'string') return value;
+    let target: unknown = this.doc;
+    for (const part of ref.replace(/^#\//, '').split('/')) {
+      target = isObject(target) ? target[decodeURIComponent(part)] : undefined;
+    }
+    if (!isObject(target)) throw new Error(`dangling $ref ${ref}`);
+    return this.resolve(target);
+  }
+
+  /** A schema's type in one word: `json` for arrays, objects and unions that hold one. */
+  typeOf(rawSchema: unknown): string {
+    const schema = this.resolve(rawSchema);
+    if (!schema) return 'any';
+    const union = (schema['oneOf'] ?? schema['anyOf']) as unknown[] | undefined;
+    if (Array.isArray(union)) {
+      const types = new Set(union.map((s) => this.typeOf(s)));
+      return types.size === 1 ? [...types][0]! : 'json';
+    }
+    if (Array.isArray(schema['allOf'])) {
+      for (const part of schema['allOf']) {
+        const type = this.typeOf(part);
+        if (type !== 'any') return type;
+      }
+      return 'any';
+    }
+    const type = schema['type'];
+    if (type === 'array' || type === 'object') return 'json';
+    return typeof type === 'string' ? type : 'any';
+  }
+
+  /** The description's path template for a route's, or undefined when it has none. */
+  templateFor(template: string): string | undefined {
+    if (template in this.paths()) return template;
+    return this.byShape.get(shapeOf(template));
+  }
+
+  /**
+   * The operation's parameters (path, query, form body), each under the name
+   * the route gives it: path parameters are matched by position, since the
+   * description may name them otherwise (`{stream_id}` against `{channel_id}`).
+   */
+  operationParams(method: string, routeTemplate: string): Map<string, ParamFacts> | undefined {
+    const template = this.templateFor(routeTemplate);
+    if (!template) return undefined;
+    const item = this.paths()[template]!;
+    const op = this.resolve(item[method.toLowerCase()]);
+    if (!op) return undefined;
+    const routeNames = [...routeTemplate.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!);
+    const docNames = [...template.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!);
+    const out = new Map<string, ParamFacts>();
+    const raw = [item['parameters'], op['parameters']].flatMap((p) => (Array.isArray(p) ? p : []));
+    for (const entry of raw) {
+      const param = this.resolve(entry);
+      if (!param || param['in'] === 'header' || param['in'] === 'cookie') continue;
+      let name = String(param['name']);
+      if (param['in'] === 'path') name = routeNames[docNames.indexOf(name)] ?? name;
+      const content = this.resolve(param['content']);
+      const media = content ? this.resolve(Object.values(content)[0]) : undefined;
+      const type = this.typeOf(media ? media['schema'] : param['schema']);
+      out.set(name, { type, required: param['in'] === 'path' || param['required'] === true });
+    }
+    const body = this.resolve(this.resolve(op['requestBody'])?.['content']);
+    const form = body
+      ? this.resolve(body['application/x-www-form-urlencoded'] ?? body['multipart/form-data'])
+      : undefined;
+    const schema = this.resolve(form?.['schema']);
+    if (schema) {
+      const required = new Set((schema['required'] ?? []) as string[]);
+      const properties = (schema['properties'] ?? {}) as Record<string, unknown>;
+      for (const [name, prop] of Object.entries(properties)) {
+        out.set(name, { type: this.typeOf(prop), required: required.has(name) });
+      }
+    }
+    return out;
+  }
+}
+
+/** One way a route's parameters differ from the description's. */
+export type Difference = string;
+
+/**
+ * Every difference between the routes' parameters and the description's, as
+ * `METHOD /path: …` lines. Routes Zulip does not describe as API endpoints
+ * (files at the site root, integration URLs reading their own bodies) are
+ * left out.
+ */
+export function differences(routes: readonly Route[], description: Description): Difference[] {
+  const out: Difference[] = [];
+  for (const route of routes) {
+    if (route.atRoot || route.rawBody || route.auth === 'webhook') continue;
+    const template = templateOf(route.path);
+    const key = routeKey(route.method, template);
+    const documented = description.operationParams(route.method, template);
+    if (!documented) {
+      out.push(`${key}: not in the description`);
+      continue;
+    }
+    const declared = route.params as Record<string, Param<unknown>>;
+    for (const [name, param] of Object.entries(declared)) {
+      const ours = hearthFacts(param);
+      const theirs = documented.get(name);
+      if (!theirs) {
+        out.push(`${key}: ${name} not in the description`);
+        continue;
+      }
+      if (ours.type !== theirs.type && theirs.type !== 'any') {
+        out.push(`${key}: ${name} is ${ours.type}, the description's is ${theirs.type}`);
+      }
+      if (ours.required !== theirs.required) {
+        out.push(
+          `${key}: ${name} is ${ours.required ? 'required' : 'optional'}, the description's is ${theirs.required ? 'required' : 'optional'}`,
+        );
+      }
+    }
+    for (const name of documented.keys()) {
+      if (!(name in declared) && !Object.values(declared).some((p) => p.aliases.includes(name))) {
+        out.push(`${key}: ${name} of the description not declared`);
+      }
+    }
+  }
+  return out;
+}
