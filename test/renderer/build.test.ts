@@ -62,6 +62,7 @@ describe('ensureRenderer', () => {
     // From the server, only the pure rules the bundles import (so a change to
     // one rebuilds), not the type-only imports (the tRPC router's types).
     expect(Object.keys(stamp.inputs).filter((f) => f.startsWith('server/'))).toEqual([
+      'server/shared/html.ts',
       'server/shared/narrow-operators.ts',
       'server/shared/password-rule.ts',
       'server/shared/resolved-topics.ts',

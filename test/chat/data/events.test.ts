@@ -473,3 +473,18 @@ describe('channel folders', () => {
     expect(state().subscriptions.get(10)!.folder_id).toBe(2);
   });
 });
+
+describe('legacy settings events', () => {
+  it('reads update_global_notifications by its notification_name, as Zulip sends it', () => {
+    const s = setup();
+    s.apply({
+      type: 'update_global_notifications',
+      user: 'me@x.org',
+      notification_name: 'enable_sounds',
+      setting: false,
+    });
+    expect(s.state.settings.enable_sounds).toBe(false);
+    s.apply({ type: 'update_display_settings', setting_name: 'emojiset', setting: 'text' });
+    expect(s.state.settings.emojiset).toBe('text');
+  });
+});

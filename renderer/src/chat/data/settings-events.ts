@@ -8,10 +8,13 @@ const onUserSettings: Apply = (state, event) =>
     : state;
 
 /** The legacy `update_display_settings` / `update_global_notifications` events some servers still send. */
-const onLegacySettings: Apply = (state, event) =>
-  typeof event.setting_name === 'string'
-    ? { ...state, settings: { ...state.settings, [event.setting_name]: event.setting } }
+/** `update_display_settings` names its setting `setting_name`; `update_global_notifications`, `notification_name`. */
+const onLegacySettings: Apply = (state, event) => {
+  const name = event.setting_name ?? event.notification_name;
+  return typeof name === 'string'
+    ? { ...state, settings: { ...state.settings, [name]: event.setting } }
     : state;
+};
 
 const onDrafts: Apply = (state, event) => {
   switch (event.op) {
