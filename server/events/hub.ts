@@ -256,9 +256,15 @@ export class EventHub {
 
   /** The caller's queue, or BAD_EVENT_QUEUE_ID (also for another user's queue). */
   get(queueId: string, userId: number): EventQueue {
-    const queue = this.queues.get(queueId);
-    if (!queue || queue.userId !== userId) throw badEventQueue(queueId);
+    const queue = this.find(queueId, userId);
+    if (!queue) throw badEventQueue(queueId);
     return queue;
+  }
+
+  /** The caller's queue, or undefined (none by that id, or another user's). */
+  find(queueId: string, userId: number): EventQueue | undefined {
+    const queue = this.queues.get(queueId);
+    return queue && queue.userId === userId ? queue : undefined;
   }
 
   delete(queue: EventQueue): void {
@@ -358,20 +364,38 @@ export class EventHub {
    * dont_block), else wait for one, a heartbeat, or the client going away.
    * Answers the events as the text inside a JSON array (EventQueue.pendingText).
    */
-  async poll(
+  poll(
     queue: EventQueue,
     lastEventId: number | undefined,
     dontBlock: boolean,
     hangup: ClientHangup,
   ): Promise<string> {
+    return new Promise((resolve) => this.pollThen(queue, lastEventId, dontBlock, hangup, resolve));
+  }
+
+  /**
+   * `poll` without a promise, for the long-poll's lean path (http/lean-events.ts):
+   * a thousand queues answer and park again after every message. Throws
+   * (before anything else happens) when the acknowledgement is refused;
+   * otherwise calls `answer` exactly once, now or when the poll wakes.
+   */
+  pollThen(
+    queue: EventQueue,
+    lastEventId: number | undefined,
+    dontBlock: boolean,
+    hangup: ClientHangup,
+    answer: (events: string) => void,
+  ): void {
     queue.lastAccessMs = this.now();
     if (lastEventId !== undefined) queue.acknowledge(lastEventId);
-    if (queue.size > 0 || dontBlock || this.closed) return queue.pendingText();
-    await new Promise<void>((resolve) => {
-      new ParkedPoll(queue, this.timings.heartbeatMs, resolve).park(hangup);
-    });
-    queue.lastAccessMs = this.now();
-    return queue.pendingText();
+    if (queue.size > 0 || dontBlock || this.closed) {
+      answer(queue.pendingText());
+      return;
+    }
+    new ParkedPoll(queue, this.timings.heartbeatMs, () => {
+      queue.lastAccessMs = this.now();
+      answer(queue.pendingText());
+    }).park(hangup);
   }
 
   collectGarbage(): void {
