@@ -12,7 +12,10 @@
  * differ by more than 5 %, since the CPU ratio would then compare different
  * work. Targets there, at 200 msg/s x 100 queues and 20 msg/s x 1,000
  * queues: server CPU per message, CPU per answered poll and p99 from send to
- * every queue each <= 1.25x the bare server's.
+ * every queue each <= 1.25x the bare server's. CPU per answered poll is CPU
+ * per message less that of the same sends to no live queue (measured too),
+ * over polls per message: what delivering an event and answering and
+ * re-parking a poll cost, the sends' own work aside.
  *
  * At saturation (queues re-poll the moment an answer arrives) a slower server
  * batches more events per answer and answers fewer polls: those figures show
@@ -124,7 +127,7 @@ async function load(
   const messages = latencies.length;
   const run = {
     cpuPerMessageUs: cpuUs / messages,
-    cpuPerPollUs: cpuUs / polls,
+    cpuPerPollUs: polls > 0 ? cpuUs / polls : 0,
     pollsPerMessage: polls / messages,
     p99: percentile(latencies, 99),
     note: `${undelivered} of ${messages} messages missing from some queue after 30 s`,
@@ -200,8 +203,9 @@ const hearth: Target = {
 };
 
 /**
- * FANOUT_PROFILE=dir writes a CPU profile of the server process (both servers
- * live in it, but only Hearth is loaded then) for each fixed-load Hearth run.
+ * FANOUT_PROFILE=dir writes a CPU profile and an allocation profile (sampled)
+ * of the server process for each
+ * fixed-load run (both servers live in it, but only one is loaded at a time).
  */
 async function profiled<T>(name: string, wanted: boolean, run: () => Promise<T>): Promise<T> {
   const dir = process.env.FANOUT_PROFILE;
@@ -210,9 +214,16 @@ async function profiled<T>(name: string, wanted: boolean, run: () => Promise<T>)
   session.connect();
   await session.post('Profiler.enable');
   await session.post('Profiler.start');
+  await session.post('HeapProfiler.startSampling', {
+    samplingInterval: 16384,
+    includeObjectsCollectedByMajorGC: true,
+    includeObjectsCollectedByMinorGC: true,
+  });
   const result = await run();
   const { profile } = await session.post('Profiler.stop');
+  const { profile: allocations } = await session.post('HeapProfiler.stopSampling');
   writeFileSync(path.join(dir, `${name}.cpuprofile`), JSON.stringify(profile));
+  writeFileSync(path.join(dir, `${name}.heapprofile`), JSON.stringify(allocations));
   session.disconnect();
   return result;
 }
@@ -222,13 +233,20 @@ const bare = await bareServer(USERS);
 
 /** Both servers under one load, taking turns so that the machine's load weighs on both alike. */
 async function both(queues: number, rate: number, interval: number, seconds?: number) {
-  const h = await profiled(`hearth-${queues}q-${rate}mps-${interval}ms`, interval > 0, () =>
+  const name = `${queues}q-${rate}mps-${interval}ms`;
+  const fixedLoad = queues > 0 && interval > 0;
+  const h = await profiled(`hearth-${name}`, fixedLoad, () =>
     load(hearth, queues, rate, interval, seconds),
   );
-  const b = await load(bare.target, queues, rate, interval, seconds);
+  const b = await profiled(`bare-${name}`, fixedLoad, () =>
+    load(bare.target, queues, rate, interval, seconds),
+  );
   return { hearth: h, bare: b };
 }
 
+// The sends alone (no live queue), so that a poll's cost can be told from a send's.
+const sends200 = await both(0, 200, 0);
+const sends20 = await both(0, 20, 0, quick ? 2 : 8);
 const fixed100 = await both(100, 200, POLL_INTERVAL_MS);
 const fixed1000 = await both(1000, 20, POLL_INTERVAL_MS, quick ? 2 : 8);
 const saturated100 = await both(100, 200, 0);
@@ -239,9 +257,12 @@ cleanup();
 await bare.close();
 
 let pollsDiffer = false;
-for (const [label, run] of [
-  ['200 msg/s x 100 queues', fixed100],
-  ['20 msg/s x 1,000 queues', fixed1000],
+/** CPU per answered poll: what the polls (and the wake-ups) add to the sends alone. */
+const perPoll = (run: LoadRun, sendsOnly: LoadRun) =>
+  (run.cpuPerMessageUs - sendsOnly.cpuPerMessageUs) / run.pollsPerMessage;
+for (const [label, run, sendsOnly] of [
+  ['200 msg/s x 100 queues', fixed100, sends200],
+  ['20 msg/s x 1,000 queues', fixed1000, sends20],
 ] as const) {
   const at = `at fixed load, ${label}`;
   const parity = run.hearth.pollsPerMessage / run.bare.pollsPerMessage;
@@ -265,11 +286,18 @@ for (const [label, run] of [
   });
   record({
     name: `fan-out ${at}: server CPU per answered poll`,
-    value: run.hearth.cpuPerPollUs,
+    value: perPoll(run.hearth, sendsOnly.hearth),
     unit: 'µs',
-    target: run.bare.cpuPerPollUs * 1.25,
-    ceiling: run.bare.cpuPerPollUs,
-    note: 'server CPU over polls answered, sends included',
+    target: perPoll(run.bare, sendsOnly.bare) * 1.25,
+    ceiling: perPoll(run.bare, sendsOnly.bare),
+    note: 'CPU per message less that of the same sends without queues, over polls per message',
+  });
+  record({
+    name: `fan-out ${at}: server CPU per send, without queues`,
+    value: sendsOnly.hearth.cpuPerMessageUs,
+    unit: 'µs',
+    ceiling: sendsOnly.bare.cpuPerMessageUs,
+    note: 'the part of CPU per message that is not event delivery',
   });
   record({
     name: `fan-out ${at}: p99 send to every queue`,

@@ -225,7 +225,7 @@ export function knownCaller(ctx: AppContext, header: string): Readonly<UserRow> 
   const cache = authCacheOf(ctx.db);
   const user = cache.byHeader.get(header);
   if (!user?.is_active || user.bot_type === BotType.incomingWebhook) return undefined;
-  return realmOf(ctx.db).deactivated ? undefined : user;
+  return (cache.realm ?? realmOf(ctx.db)).deactivated ? undefined : user;
 }
 
 /** The user whose key and e-mail the header carries, or the error saying why not. */

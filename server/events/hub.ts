@@ -87,6 +87,11 @@ export interface EventHubTimings {
 
 const heartbeat = new SerialisedEvent({ type: 'heartbeat' });
 
+/** Who a poll answers: the events as the text inside a JSON array (EventQueue.pendingText). */
+export interface PollAnswer {
+  answer(events: string): void;
+}
+
 /**
  * A long-poll waiting on its queue until an event, the heartbeat or the
  * client going away, whichever comes first. A class rather than closures:
@@ -99,31 +104,36 @@ class ParkedPoll {
 
   constructor(
     private readonly queue: EventQueue,
-    private readonly heartbeatMs: number,
-    private readonly resolve: () => void,
+    private readonly now: () => number,
+    private readonly to: PollAnswer,
   ) {}
 
-  park(hangup: ClientHangup): void {
-    this.timer = setTimeout(this.beat, this.heartbeatMs);
+  park(heartbeatMs: number, hangup: ClientHangup): void {
+    this.timer = setTimeout(beat, heartbeatMs, this);
     this.queue.setWaiter(this);
-    this.stopListening = hangup.listen(this.wake);
+    this.stopListening = hangup.listen(this.gone);
     if (this.done) this.stopListening();
   }
 
-  private readonly beat = (): void => {
+  beat(): void {
     if (this.queue.size === 0) this.queue.push(heartbeat);
     this.wake();
-  };
+  }
 
-  readonly wake = (): void => {
+  private readonly gone = (): void => this.wake();
+
+  wake(): void {
     if (this.done) return;
     this.done = true;
     clearTimeout(this.timer);
     this.stopListening?.();
     this.queue.clearWaiter(this);
-    this.resolve();
-  };
+    this.queue.lastAccessMs = this.now();
+    this.to.answer(this.queue.pendingText());
+  }
 }
+
+const beat = (poll: ParkedPoll) => poll.beat();
 
 export const defaultTimings: EventHubTimings = {
   heartbeatMs: 50_000,
@@ -370,32 +380,31 @@ export class EventHub {
     dontBlock: boolean,
     hangup: ClientHangup,
   ): Promise<string> {
-    return new Promise((resolve) => this.pollThen(queue, lastEventId, dontBlock, hangup, resolve));
+    return new Promise((resolve) =>
+      this.pollThen(queue, lastEventId, dontBlock, hangup, { answer: resolve }),
+    );
   }
 
   /**
    * `poll` without a promise, for the long-poll's lean path (http/lean-events.ts):
    * a thousand queues answer and park again after every message. Throws
    * (before anything else happens) when the acknowledgement is refused;
-   * otherwise calls `answer` exactly once, now or when the poll wakes.
+   * otherwise answers `to` exactly once, now or when the poll wakes.
    */
   pollThen(
     queue: EventQueue,
     lastEventId: number | undefined,
     dontBlock: boolean,
     hangup: ClientHangup,
-    answer: (events: string) => void,
+    to: PollAnswer,
   ): void {
     queue.lastAccessMs = this.now();
     if (lastEventId !== undefined) queue.acknowledge(lastEventId);
     if (queue.size > 0 || dontBlock || this.closed) {
-      answer(queue.pendingText());
+      to.answer(queue.pendingText());
       return;
     }
-    new ParkedPoll(queue, this.timings.heartbeatMs, () => {
-      queue.lastAccessMs = this.now();
-      answer(queue.pendingText());
-    }).park(hangup);
+    new ParkedPoll(queue, this.now, to).park(this.timings.heartbeatMs, hangup);
   }
 
   collectGarbage(): void {

@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { knownCaller } from '../auth/index.js';
 import type { AppContext, ServerConfig } from '../core/context.js';
 import { loggablePath, type RequestLogEntry } from '../core/log.js';
-import type { EventQueue } from '../events/queue.js';
+import type { ClientHangup, PollAnswer } from '../events/hub.js';
 import { type AllowedHosts, hostRefusal } from './allowed-hosts.js';
 import { ConnectionHangup } from './hangup.js';
 import { strictTransportFor, type TlsListener } from './tls-listener.js';
@@ -128,14 +128,12 @@ export class LeanEvents {
     const queue = ctx.events.find(poll.queueId, user.id);
     if (!queue) return false;
     ctx.rateLimiter.noteAuthenticated(this.options.clientAddressOf(request), user.email_key);
+    const answering = new LeanPoll(this, request, response, queue.id, strictTransport, started);
+    // A poll queued behind another answer on its connection (pipelined) has
+    // no socket yet: only its request hears of a hang-up then.
+    const hangup = response.socket ? answering : new ConnectionHangup(request, response);
     try {
-      ctx.events.pollThen(
-        queue,
-        poll.lastEventId,
-        poll.dontBlock,
-        new ConnectionHangup(request, response),
-        (events) => this.answer(request, response, queue, events, strictTransport, started),
-      );
+      ctx.events.pollThen(queue, poll.lastEventId, poll.dontBlock, hangup, answering);
     } catch {
       // A refused acknowledgement: refused again, identically, by the route
       // (acknowledging drops nothing a second time).
@@ -144,25 +142,8 @@ export class LeanEvents {
     return true;
   }
 
-  private answer(
-    request: IncomingMessage,
-    response: ServerResponse,
-    queue: EventQueue,
-    events: string,
-    strictTransport: string | null,
-    started: number,
-  ): void {
-    if (response.destroyed) return;
-    // As the route's SerialisedFields answer, byte for byte; a string, so
-    // that Node writes the head and the body in one write.
-    const body = `{"result":"success","msg":"","events":[${events}],"queue_id":${JSON.stringify(queue.id)}}`;
-    const head: Record<string, string | number> = {
-      'Content-Type': 'application/json; charset=utf-8',
-      'Content-Length': Buffer.byteLength(body),
-    };
-    if (strictTransport !== null) head['Strict-Transport-Security'] = strictTransport;
-    response.writeHead(200, head);
-    response.end(body);
+  /** Writes the log line of an answered poll. */
+  logged(request: IncomingMessage, started: number): void {
     if (this.logs.length === 0) return;
     const entry: RequestLogEntry = {
       method: 'GET',
@@ -173,3 +154,73 @@ export class LeanEvents {
     for (const write of this.logs) write(entry);
   }
 }
+
+const waitingPoll = Symbol('waiting long-poll');
+
+type WatchedResponse = ServerResponse & { [waitingPoll]?: LeanPoll };
+
+/**
+ * One response's 'close' listener, shared by every lean poll: a waiting
+ * poll hangs on its response rather than on a closure of its own.
+ */
+function onResponseClose(this: WatchedResponse): void {
+  const poll = this[waitingPoll];
+  if (poll && !this.writableFinished) poll.hungUp();
+}
+
+/**
+ * One plain long-poll being answered: the answer's recipient and, while it
+ * waits, its hang-up (ConnectionHangup's rule, on the response alone: its
+ * 'close' comes from the socket's).
+ */
+class LeanPoll implements ClientHangup, PollAnswer {
+  private gone: (() => void) | null = null;
+
+  constructor(
+    private readonly lean: LeanEvents,
+    private readonly request: IncomingMessage,
+    private readonly response: WatchedResponse,
+    private readonly queueId: string,
+    private readonly strictTransport: string | null,
+    private readonly started: number,
+  ) {}
+
+  listen(gone: () => void): () => void {
+    const { response } = this;
+    if (this.request.destroyed || response.writableEnded) {
+      if (!response.writableFinished) gone();
+      return nothingToStop;
+    }
+    this.gone = gone;
+    response[waitingPoll] = this;
+    response.on('close', onResponseClose);
+    return this.stopListening;
+  }
+
+  private readonly stopListening = (): void => {
+    this.gone = null;
+    this.response[waitingPoll] = undefined;
+    this.response.removeListener('close', onResponseClose);
+  };
+
+  hungUp(): void {
+    this.gone?.();
+  }
+
+  answer(events: string): void {
+    const { response } = this;
+    if (response.destroyed) return;
+    // As the route's SerialisedFields answer, byte for byte (the id is a
+    // UUID: nothing to escape); a string, so that Node writes the head and
+    // the body in one write.
+    const body = `{"result":"success","msg":"","events":[${events}],"queue_id":"${this.queueId}"}`;
+    const head = ['Content-Type', JSON_TYPE, 'Content-Length', String(Buffer.byteLength(body))];
+    if (this.strictTransport !== null) head.push('Strict-Transport-Security', this.strictTransport);
+    response.writeHead(200, head);
+    response.end(body);
+    this.lean.logged(this.request, this.started);
+  }
+}
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+const nothingToStop = () => {};
