@@ -1,6 +1,6 @@
 /**
  * Event delivery: messages sent over HTTP by 10 senders to a channel whose
- * subscribers each hold a live long-poll queue, against a bare fastify +
+ * subscribers (as many as the live queues) each hold a long-poll queue, against a bare fastify +
  * better-sqlite3 server built here (insert the row, push the same event
  * bytes to every queue, answer long polls), both under the same load from
  * another process, the two servers taking turns at each size. The load
@@ -62,7 +62,8 @@ interface Target {
   url: string;
   queues(n: number): Array<{ id: string; auth: string }>;
   senders: string[];
-  sendBody: string;
+  /** Form body of a send to the channel with this many subscribers. */
+  sendBody(subscribers: number): string;
   dropQueues(): void;
 }
 
@@ -79,7 +80,7 @@ async function load(
   queues: number,
   rate: number,
   minPollIntervalMs: number,
-  seconds = SECONDS,
+  { seconds = SECONDS, subscribers = queues }: { seconds?: number; subscribers?: number } = {},
 ): Promise<LoadRun> {
   const client = fork(
     path.join(path.dirname(new URL(import.meta.url).pathname), 'fanout-client.ts'),
@@ -93,7 +94,7 @@ async function load(
           url: target.url,
           queues: target.queues(queues),
           senders: target.senders,
-          sendBody: target.sendBody,
+          sendBody: target.sendBody(subscribers),
           rate,
           warmupSeconds: WARMUP_SECONDS,
           seconds,
@@ -155,27 +156,35 @@ const users = Array.from(
 );
 const authOf = (u: { delivery_email: string; api_key: string }) =>
   `Basic ${Buffer.from(`${u.delivery_email}:${u.api_key}`).toString('base64')}`;
-const streamId = ctx.transaction(() => {
-  const id = insertStream(ctx.db, {
-    name: 'fanout',
-    description: '',
-    rendered_description: '',
-    invite_only: false,
-    is_web_public: false,
-    history_public_to_subscribers: true,
-    date_created: 0,
-    creator_id: null,
-  });
-  for (const u of users) insertSubscription(ctx.db, id, u.id, '#76ce90');
-  return id;
-});
-const sendBody = new URLSearchParams({
-  type: 'stream',
-  to: String(streamId),
-  topic: 'fan out',
-  content:
-    'bench-seq-{seq}- hello everyone, the **release notes** are at https://example.com/notes',
-}).toString();
+/** Channels whose subscribers are the first N users: as many as the live queues. */
+const channelOf = new Map<number, number>();
+for (const size of [100, USERS]) {
+  channelOf.set(
+    size,
+    ctx.transaction(() => {
+      const id = insertStream(ctx.db, {
+        name: `fanout ${size}`,
+        description: '',
+        rendered_description: '',
+        invite_only: false,
+        is_web_public: false,
+        history_public_to_subscribers: true,
+        date_created: 0,
+        creator_id: null,
+      });
+      for (const u of users.slice(0, size)) insertSubscription(ctx.db, id, u.id, '#76ce90');
+      return id;
+    }),
+  );
+}
+const sendBody = (subscribers: number) =>
+  new URLSearchParams({
+    type: 'stream',
+    to: String(channelOf.get(subscribers)!),
+    topic: 'fan out',
+    content:
+      'bench-seq-{seq}- hello everyone, the **release notes** are at https://example.com/notes',
+  }).toString();
 let hearthQueues: ReturnType<typeof ctx.events.register>[] = [];
 const hearth: Target = {
   url: server.url,
@@ -232,26 +241,33 @@ async function profiled<T>(name: string, wanted: boolean, run: () => Promise<T>)
 const bare = await bareServer(USERS);
 
 /** Both servers under one load, taking turns so that the machine's load weighs on both alike. */
-async function both(queues: number, rate: number, interval: number, seconds?: number) {
+async function both(
+  queues: number,
+  rate: number,
+  interval: number,
+  options: { seconds?: number; subscribers?: number } = {},
+) {
   const name = `${queues}q-${rate}mps-${interval}ms`;
   const fixedLoad = queues > 0 && interval > 0;
   const h = await profiled(`hearth-${name}`, fixedLoad, () =>
-    load(hearth, queues, rate, interval, seconds),
+    load(hearth, queues, rate, interval, options),
   );
   const b = await profiled(`bare-${name}`, fixedLoad, () =>
-    load(bare.target, queues, rate, interval, seconds),
+    load(bare.target, queues, rate, interval, options),
   );
   return { hearth: h, bare: b };
 }
 
+const longer = { seconds: quick ? 2 : 8 };
 // The sends alone (no live queue), so that a poll's cost can be told from a send's.
-const sends200 = await both(0, 200, 0);
-const sends20 = await both(0, 20, 0, quick ? 2 : 8);
+const sends200 = await both(0, 200, 0, { subscribers: 100 });
+const sends20 = await both(0, 20, 0, { ...longer, subscribers: USERS });
 const fixed100 = await both(100, 200, POLL_INTERVAL_MS);
-const fixed1000 = await both(1000, 20, POLL_INTERVAL_MS, quick ? 2 : 8);
+const fixed1000 = await both(1000, 20, POLL_INTERVAL_MS, longer);
 const saturated100 = await both(100, 200, 0);
 const saturated1000 = await both(1000, 100, 0);
-const hearthAt100Slow = await load(hearth, 100, 100, 0);
+// The same channel as the 1,000-queue run: the difference is the live queues alone.
+const hearthAt100Slow = await load(hearth, 100, 100, 0, { subscribers: USERS });
 await server.close();
 cleanup();
 await bare.close();
