@@ -1,8 +1,15 @@
 /**
  * Load generator for bench/fanout.ts, run as its own process: one long-poll
- * loop per event queue (each on its own bare keep-alive socket), and a sender
- * at a fixed rate. Reports, per message, the time from its send to its
- * arrival in the last queue, and the process's own CPU time.
+ * loop per event queue (each on its own bare keep-alive socket), and senders
+ * taking turns at a fixed total rate. Reports, per message, the time from its
+ * send to its arrival in the last queue, the polls answered, and the
+ * process's own CPU time.
+ *
+ * With `minPollIntervalMs` each queue re-polls no sooner than that after its
+ * previous poll began, as a client with that round trip does: the offered
+ * load is then fixed, and every server answers about as many polls per
+ * message. Without it a queue re-polls the moment its answer arrives, and a
+ * slower server batches more events per answer (saturation).
  */
 import http from 'node:http';
 import { KeepAliveConnection } from './lib/keep-alive-connection.js';
@@ -11,13 +18,16 @@ interface Config {
   url: string;
   /** Queues to poll: their id and the owner's Authorization header. */
   queues: Array<{ id: string; auth: string }>;
-  senderAuth: string;
+  /** Authorization headers of the senders, used in turn. */
+  senders: string[];
   /** Form body of a send; its (encoded) {seq} becomes the message number. */
   sendBody: string;
   rate: number;
   /** Sent before the measured ones and not counted. */
   warmupSeconds: number;
   seconds: number;
+  /** 0: re-poll at once (saturation). */
+  minPollIntervalMs: number;
 }
 
 const config = JSON.parse(process.env.BENCH_CONFIG!) as Config;
@@ -89,7 +99,9 @@ const EVENT_ID = /,"id":(\d+)\}(?=,\{|\])/g;
 async function poll(queue: { id: string; auth: string }): Promise<void> {
   const connection = new KeepAliveConnection(config.url);
   let last = -1;
+  const interval = config.minPollIntervalMs;
   while (!stopping && complete < total) {
+    const began = performance.now();
     const text = await connection.request(
       'GET',
       `/api/v1/events?queue_id=${queue.id}&last_event_id=${last}`,
@@ -103,6 +115,8 @@ async function poll(queue: { id: string; auth: string }): Promise<void> {
       if (++arrivals[n]! === config.queues.length && ++complete === total) everyMessageArrived();
       lastArrival[n] = Math.max(lastArrival[n]!, now);
     }
+    const wait = began + interval - performance.now();
+    if (wait > 0) await new Promise((r) => setTimeout(r, wait));
   }
   connection.close();
 }
@@ -116,14 +130,20 @@ async function sendAtRate(from: number, to: number): Promise<void> {
     const wait = due - performance.now();
     if (wait > 0) await new Promise((r) => setTimeout(r, wait));
     sentAt[i] = performance.now();
-    sends.push(
-      request(
-        'POST',
-        '/api/v1/messages',
-        config.senderAuth,
-        config.sendBody.replace(encodeURIComponent('{seq}'), String(i)),
-      ),
+    const send = request(
+      'POST',
+      '/api/v1/messages',
+      config.senders[i % config.senders.length]!,
+      config.sendBody.replace(encodeURIComponent('{seq}'), String(i)),
     );
+    // Without queues (the sends' own cost), a message has arrived once its send is answered.
+    if (config.queues.length === 0) {
+      send.then(() => {
+        lastArrival[i] = performance.now();
+        if (++complete === total) everyMessageArrived();
+      });
+    }
+    sends.push(send);
   }
   await Promise.all(sends);
 }

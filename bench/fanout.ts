@@ -1,14 +1,29 @@
 /**
- * Event delivery: messages sent over HTTP to a channel whose subscribers
- * each hold a live long-poll queue, against a bare fastify + better-sqlite3
- * server built here (insert the row, push the same event to the same
- * queues, answer long polls), both under the same load from another process.
- * The load process first sends WARMUP_SECONDS of messages that do not count.
- * Targets: server CPU per message to 100 queues <= 1.25x the bare server;
- * each additional live queue <= 5 µs; p99 from send to every queue < 50 ms
- * at 200 msg/s x 100 queues and < 250 ms at 100 msg/s x 1,000 queues.
+ * Event delivery: messages sent over HTTP by 10 senders to a channel whose
+ * subscribers (as many as the live queues) each hold a long-poll queue, against a bare fastify +
+ * better-sqlite3 server built here (insert the row, push the same event
+ * bytes to every queue, answer long polls), both under the same load from
+ * another process, the two servers taking turns at each size. The load
+ * process first sends WARMUP_SECONDS of messages that do not count.
+ *
+ * At a fixed offered load (each queue re-polls no sooner than POLL_INTERVAL_MS
+ * after its previous poll began, as clients with a 20 ms round trip do) both
+ * servers answer about as many polls per message; the run fails when the two
+ * differ by more than 5 %, since the CPU ratio would then compare different
+ * work. Targets there, at 200 msg/s x 100 queues and 20 msg/s x 1,000
+ * queues: server CPU per message, CPU per answered poll and p99 from send to
+ * every queue each <= 1.25x the bare server's. CPU per answered poll is CPU
+ * per message less that of the same sends to no live queue (measured too),
+ * over polls per message: what delivering an event and answering and
+ * re-parking a poll cost, the sends' own work aside.
+ *
+ * At saturation (queues re-poll the moment an answer arrives) a slower server
+ * batches more events per answer and answers fewer polls: those figures show
+ * capacity, not cost, and keep only the target per additional live queue.
  */
 import { fork } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
@@ -19,11 +34,16 @@ import type { ClientCapabilities } from '../server/events/queue.js';
 import { createServer } from '../server/index.js';
 import { cachedDataDir } from './lib/cache.js';
 import { buildOrg } from './lib/org.js';
-import { percentile, quick, record } from './lib/report.js';
+import { type Figure, percentile, quick, record } from './lib/report.js';
 
 const SECONDS = quick ? 2 : 5;
 const WARMUP_SECONDS = quick ? 0.5 : 2;
 const USERS = 1000;
+const SENDERS = 10;
+/** A client with a 20 ms round trip re-polls no sooner than this after its last poll began. */
+const POLL_INTERVAL_MS = 20;
+/** Polls per message may differ this much between the servers before a fixed-load run is void. */
+const POLL_PARITY = 0.05;
 const capabilities: ClientCapabilities = {
   notification_settings_null: false,
   bulk_message_deletion: true,
@@ -41,12 +61,27 @@ const capabilities: ClientCapabilities = {
 interface Target {
   url: string;
   queues(n: number): Array<{ id: string; auth: string }>;
-  senderAuth: string;
-  sendBody: string;
+  senders: string[];
+  /** Form body of a send to the channel with this many subscribers. */
+  sendBody(subscribers: number): string;
   dropQueues(): void;
 }
 
-async function load(target: Target, queues: number, rate: number) {
+interface LoadRun {
+  cpuPerMessageUs: number;
+  cpuPerPollUs: number;
+  pollsPerMessage: number;
+  p99: number;
+  note: string;
+}
+
+async function load(
+  target: Target,
+  queues: number,
+  rate: number,
+  minPollIntervalMs: number,
+  { seconds = SECONDS, subscribers = queues }: { seconds?: number; subscribers?: number } = {},
+): Promise<LoadRun> {
   const client = fork(
     path.join(path.dirname(new URL(import.meta.url).pathname), 'fanout-client.ts'),
     [],
@@ -58,11 +93,12 @@ async function load(target: Target, queues: number, rate: number) {
         BENCH_CONFIG: JSON.stringify({
           url: target.url,
           queues: target.queues(queues),
-          senderAuth: target.senderAuth,
-          sendBody: target.sendBody,
+          senders: target.senders,
+          sendBody: target.sendBody(subscribers),
           rate,
           warmupSeconds: WARMUP_SECONDS,
-          seconds: SECONDS,
+          seconds,
+          minPollIntervalMs,
         }),
       },
     },
@@ -88,19 +124,24 @@ async function load(target: Target, queues: number, rate: number) {
     polls: number;
     clientCpuSeconds: number;
   };
-  // How much the two processes worked says whether a miss is the server's or the machine's.
-  const serverCpuSeconds = (cpu.user + cpu.system) / 1e6;
-  console.log(
-    `  ${queues} queues x ${rate} msg/s: ${polls} polls; CPU s: server ${serverCpuSeconds.toFixed(2)}, ` +
-      `client ${clientCpuSeconds.toFixed(2)}; p50 ${percentile(latencies, 50).toFixed(1)} ms, ` +
-      `p99 ${percentile(latencies, 99).toFixed(1)} ms`,
-  );
+  const cpuUs = cpu.user + cpu.system;
   const messages = latencies.length;
-  return {
-    cpuPerMessageUs: (cpu.user + cpu.system) / messages,
+  const run = {
+    cpuPerMessageUs: cpuUs / messages,
+    cpuPerPollUs: polls > 0 ? cpuUs / polls : 0,
+    pollsPerMessage: polls / messages,
     p99: percentile(latencies, 99),
     note: `${undelivered} of ${messages} messages missing from some queue after 30 s`,
   };
+  // How much the two processes worked says whether a miss is the server's or the machine's.
+  console.log(
+    `  ${queues} queues x ${rate} msg/s${minPollIntervalMs ? `, re-poll >= ${minPollIntervalMs} ms` : ', saturation'}: ` +
+      `${polls} polls (${run.pollsPerMessage.toFixed(1)}/msg); CPU s: server ${(cpuUs / 1e6).toFixed(2)}, ` +
+      `client ${clientCpuSeconds.toFixed(2)}; ${run.cpuPerMessageUs.toFixed(0)} µs/msg, ` +
+      `${run.cpuPerPollUs.toFixed(1)} µs/poll; p50 ${percentile(latencies, 50).toFixed(1)} ms, ` +
+      `p99 ${run.p99.toFixed(1)} ms; load ${os.loadavg()[0]!.toFixed(2)}`,
+  );
+  return run;
 }
 
 // --- Hearth, on the 1,000-user organization of the register bench.
@@ -115,31 +156,39 @@ const users = Array.from(
 );
 const authOf = (u: { delivery_email: string; api_key: string }) =>
   `Basic ${Buffer.from(`${u.delivery_email}:${u.api_key}`).toString('base64')}`;
-const streamId = ctx.transaction(() => {
-  const id = insertStream(ctx.db, {
-    name: 'fanout',
-    description: '',
-    rendered_description: '',
-    invite_only: false,
-    is_web_public: false,
-    history_public_to_subscribers: true,
-    date_created: 0,
-    creator_id: null,
-  });
-  for (const u of users) insertSubscription(ctx.db, id, u.id, '#76ce90');
-  return id;
-});
-const sendBody = new URLSearchParams({
-  type: 'stream',
-  to: String(streamId),
-  topic: 'fan out',
-  content:
-    'bench-seq-{seq}- hello everyone, the **release notes** are at https://example.com/notes',
-}).toString();
+/** Channels whose subscribers are the first N users: as many as the live queues. */
+const channelOf = new Map<number, number>();
+for (const size of [100, USERS]) {
+  channelOf.set(
+    size,
+    ctx.transaction(() => {
+      const id = insertStream(ctx.db, {
+        name: `fanout ${size}`,
+        description: '',
+        rendered_description: '',
+        invite_only: false,
+        is_web_public: false,
+        history_public_to_subscribers: true,
+        date_created: 0,
+        creator_id: null,
+      });
+      for (const u of users.slice(0, size)) insertSubscription(ctx.db, id, u.id, '#76ce90');
+      return id;
+    }),
+  );
+}
+const sendBody = (subscribers: number) =>
+  new URLSearchParams({
+    type: 'stream',
+    to: String(channelOf.get(subscribers)!),
+    topic: 'fan out',
+    content:
+      'bench-seq-{seq}- hello everyone, the **release notes** are at https://example.com/notes',
+  }).toString();
 let hearthQueues: ReturnType<typeof ctx.events.register>[] = [];
 const hearth: Target = {
   url: server.url,
-  senderAuth: authOf(users[0]!),
+  senders: users.slice(0, SENDERS).map(authOf),
   sendBody,
   queues(n) {
     hearthQueues = users.slice(0, n).map((u) =>
@@ -162,50 +211,173 @@ const hearth: Target = {
   },
 };
 
-const hearthAt100 = await load(hearth, 100, 200);
-const hearthAt1000 = await load(hearth, 1000, 100);
-const hearthAt100Slow = await load(hearth, 100, 100);
-await server.close();
-cleanup();
+/**
+ * FANOUT_PROFILE=dir writes a CPU profile and an allocation profile (sampled)
+ * of the server process for each
+ * fixed-load run (both servers live in it, but only one is loaded at a time).
+ */
+async function profiled<T>(name: string, wanted: boolean, run: () => Promise<T>): Promise<T> {
+  const dir = process.env.FANOUT_PROFILE;
+  if (!dir || !wanted) return run();
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.start');
+  await session.post('HeapProfiler.startSampling', {
+    samplingInterval: 16384,
+    includeObjectsCollectedByMajorGC: true,
+    includeObjectsCollectedByMinorGC: true,
+  });
+  const result = await run();
+  const { profile } = await session.post('Profiler.stop');
+  const { profile: allocations } = await session.post('HeapProfiler.stopSampling');
+  writeFileSync(path.join(dir, `${name}.cpuprofile`), JSON.stringify(profile));
+  writeFileSync(path.join(dir, `${name}.heapprofile`), JSON.stringify(allocations));
+  session.disconnect();
+  return result;
+}
 
 // --- The ceiling: the least a server can do for the same requests.
 const bare = await bareServer(USERS);
-const bareAt100 = await load(bare.target, 100, 200);
-const bareAt1000 = await load(bare.target, 1000, 100);
+
+/** Both servers under one load, taking turns so that the machine's load weighs on both alike. */
+async function both(
+  queues: number,
+  rate: number,
+  interval: number,
+  options: { seconds?: number; subscribers?: number } = {},
+) {
+  const name = `${queues}q-${rate}mps-${interval}ms`;
+  const fixedLoad = queues > 0 && interval > 0;
+  const h = await profiled(`hearth-${name}`, fixedLoad, () =>
+    load(hearth, queues, rate, interval, options),
+  );
+  const b = await profiled(`bare-${name}`, fixedLoad, () =>
+    load(bare.target, queues, rate, interval, options),
+  );
+  return { hearth: h, bare: b };
+}
+
+const longer = { seconds: quick ? 2 : 8 };
+// The sends alone (no live queue), so that a poll's cost can be told from a send's.
+const sends200 = await both(0, 200, 0, { subscribers: 100 });
+const sends20 = await both(0, 20, 0, { ...longer, subscribers: USERS });
+const fixed100 = await both(100, 200, POLL_INTERVAL_MS);
+const fixed1000 = await both(1000, 20, POLL_INTERVAL_MS, longer);
+const saturated100 = await both(100, 200, 0);
+const saturated1000 = await both(1000, 100, 0);
+// The same channel as the 1,000-queue run: the difference is the live queues alone.
+const hearthAt100Slow = await load(hearth, 100, 100, 0, { subscribers: USERS });
+await server.close();
+cleanup();
 await bare.close();
 
-const load100 = '200 msg/s x 100 queues';
+let pollsDiffer = false;
+/** CPU per answered poll: what the polls (and the wake-ups) add to the sends alone. */
+const perPoll = (run: LoadRun, sendsOnly: LoadRun) =>
+  (run.cpuPerMessageUs - sendsOnly.cpuPerMessageUs) / run.pollsPerMessage;
+for (const [label, run, sendsOnly] of [
+  ['200 msg/s x 100 queues', fixed100, sends200],
+  ['20 msg/s x 1,000 queues', fixed1000, sends20],
+] as const) {
+  const at = `at fixed load, ${label}`;
+  const parity = run.hearth.pollsPerMessage / run.bare.pollsPerMessage;
+  const even = Math.abs(parity - 1) <= POLL_PARITY;
+  if (!even) pollsDiffer = true;
+  const pollNote = `re-poll >= ${POLL_INTERVAL_MS} ms after the last began`;
+  record({
+    name: `fan-out ${at}: polls per message`,
+    value: run.hearth.pollsPerMessage,
+    unit: 'polls',
+    ceiling: run.bare.pollsPerMessage,
+    note: even ? pollNote : `${pollNote}; differ by more than 5 %: run void`,
+  });
+  record({
+    name: `fan-out ${at}: server CPU per message`,
+    value: run.hearth.cpuPerMessageUs,
+    unit: 'µs',
+    target: run.bare.cpuPerMessageUs * 1.25,
+    ceiling: run.bare.cpuPerMessageUs,
+    note: pollNote,
+  });
+  record({
+    name: `fan-out ${at}: server CPU per answered poll`,
+    value: perPoll(run.hearth, sendsOnly.hearth),
+    unit: 'µs',
+    target: perPoll(run.bare, sendsOnly.bare) * 1.25,
+    ceiling: perPoll(run.bare, sendsOnly.bare),
+    note: 'CPU per message less that of the same sends without queues, over polls per message',
+  });
+  record({
+    name: `fan-out ${at}: server CPU per send, without queues`,
+    value: sendsOnly.hearth.cpuPerMessageUs,
+    unit: 'µs',
+    ceiling: sendsOnly.bare.cpuPerMessageUs,
+    note: 'the part of CPU per message that is not event delivery',
+  });
+  record({
+    name: `fan-out ${at}: p99 send to every queue`,
+    value: run.hearth.p99,
+    unit: 'ms',
+    target: run.bare.p99 * 1.25,
+    ceiling: run.bare.p99,
+    note: run.hearth.note,
+  });
+}
+
+const saturation = (name: string, unit: Figure['unit'], h: number, b?: number, note?: string) =>
+  record({ name: `fan-out at saturation: ${name}`, value: h, unit, ceiling: b, note });
+saturation(
+  'server CPU per message, 200 msg/s x 100 queues',
+  'µs',
+  saturated100.hearth.cpuPerMessageUs,
+  saturated100.bare.cpuPerMessageUs,
+);
+saturation(
+  'polls per message, 200 msg/s x 100 queues',
+  'polls',
+  saturated100.hearth.pollsPerMessage,
+  saturated100.bare.pollsPerMessage,
+);
+saturation(
+  'p99 send to every queue, 200 msg/s x 100 queues',
+  'ms',
+  saturated100.hearth.p99,
+  saturated100.bare.p99,
+  saturated100.hearth.note,
+);
+saturation(
+  'server CPU per message, 100 msg/s x 1,000 queues',
+  'µs',
+  saturated1000.hearth.cpuPerMessageUs,
+  saturated1000.bare.cpuPerMessageUs,
+);
+saturation(
+  'polls per message, 100 msg/s x 1,000 queues',
+  'polls',
+  saturated1000.hearth.pollsPerMessage,
+  saturated1000.bare.pollsPerMessage,
+);
+saturation(
+  'p99 send to every queue, 100 msg/s x 1,000 queues',
+  'ms',
+  saturated1000.hearth.p99,
+  saturated1000.bare.p99,
+  saturated1000.hearth.note,
+);
 record({
-  name: 'fan-out: server CPU per message, 100 queues',
-  value: hearthAt100.cpuPerMessageUs,
-  unit: 'µs',
-  target: bareAt100.cpuPerMessageUs * 1.25,
-  ceiling: bareAt100.cpuPerMessageUs,
-  note: load100,
-});
-record({
-  name: 'fan-out: CPU per additional live queue',
-  value: (hearthAt1000.cpuPerMessageUs - hearthAt100Slow.cpuPerMessageUs) / 900,
+  name: 'fan-out at saturation: CPU per additional live queue',
+  value: (saturated1000.hearth.cpuPerMessageUs - hearthAt100Slow.cpuPerMessageUs) / 900,
   unit: 'µs',
   target: 5,
   note: '100 msg/s, 1,000 queues against 100',
 });
-record({
-  name: 'fan-out: p99 send to every queue, 200 msg/s x 100 queues',
-  value: hearthAt100.p99,
-  unit: 'ms',
-  target: 50,
-  ceiling: bareAt100.p99,
-  note: hearthAt100.note,
-});
-record({
-  name: 'fan-out: p99 send to every queue, 100 msg/s x 1,000 queues',
-  value: hearthAt1000.p99,
-  unit: 'ms',
-  target: 250,
-  ceiling: bareAt1000.p99,
-  note: hearthAt1000.note,
-});
+if (pollsDiffer) {
+  console.error(
+    `  polls per message differ by more than ${POLL_PARITY * 100} % between the servers at a fixed load: this run compares different work`,
+  );
+  process.exitCode = 1;
+}
 
 /** Fastify + better-sqlite3 with in-memory queues: insert, push, answer long polls. */
 async function bareServer(userCount: number) {
@@ -294,7 +466,7 @@ async function bareServer(userCount: number) {
     close: () => app.close(),
     target: {
       url: `http://127.0.0.1:${address.port}`,
-      senderAuth: authOfIndex[0]!,
+      senders: authOfIndex.slice(0, SENDERS),
       sendBody,
       queues(n: number) {
         return Array.from({ length: n }, (_, i) => {

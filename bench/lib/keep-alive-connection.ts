@@ -13,11 +13,14 @@ const CONTENT_LENGTH = /\r\ncontent-length:\s*(\d+)/i;
 export class KeepAliveConnection {
   private readonly socket: Socket;
   private readonly ready: Promise<void>;
+  /** The Host header: the server refuses names it is not reached by (allowed-hosts.ts). */
+  private readonly host: string;
   private pending: Buffer = Buffer.alloc(0);
   private waiting: { resolve(body: string): void; reject(error: Error): void } | null = null;
 
   constructor(url: string) {
-    const { hostname, port } = new URL(url);
+    const { hostname, port, host } = new URL(url);
+    this.host = host;
     this.socket = connect(Number(port), hostname);
     this.socket.setNoDelay(true);
     this.ready = new Promise((resolve, reject) => {
@@ -34,7 +37,7 @@ export class KeepAliveConnection {
     await this.ready;
     const body = form === undefined ? '' : form;
     const head =
-      `${method} ${path} HTTP/1.1\r\nHost: bench\r\nAuthorization: ${auth}\r\n` +
+      `${method} ${path} HTTP/1.1\r\nHost: ${this.host}\r\nAuthorization: ${auth}\r\n` +
       (form === undefined
         ? '\r\n'
         : `Content-Type: application/x-www-form-urlencoded\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n`);

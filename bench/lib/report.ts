@@ -9,7 +9,7 @@ export interface Figure {
   /** What was measured, e.g. "POST /register p50". */
   name: string;
   value: number;
-  unit: 'ms' | 'µs' | 's' | 'MB' | 'msg/s' | 'x' | '%';
+  unit: 'ms' | 'µs' | 's' | 'MB' | 'msg/s' | 'x' | '%' | 'polls';
   /** Upper bound the figure must stay under (lower bound for rates: see higherIsBetter). */
   target?: number;
   higherIsBetter?: boolean;

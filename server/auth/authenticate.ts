@@ -213,6 +213,21 @@ function checkCredentials(ctx: AppContext, header: string | undefined): UserRow 
   return user;
 }
 
+/**
+ * The user an Authorization header is already known to name (a request
+ * with it authenticated since the users and realm tables last changed),
+ * when that user may act: active, in an active organization, and not an
+ * incoming-webhook bot. The cached row itself, not a copy: for the long
+ * poll's lean path (http/lean-events.ts), which only reads it. Undefined
+ * means "ask `authenticate`", which also answers every refusal.
+ */
+export function knownCaller(ctx: AppContext, header: string): Readonly<UserRow> | undefined {
+  const cache = authCacheOf(ctx.db);
+  const user = cache.byHeader.get(header);
+  if (!user?.is_active || user.bot_type === BotType.incomingWebhook) return undefined;
+  return (cache.realm ?? realmOf(ctx.db)).deactivated ? undefined : user;
+}
+
 /** The user whose key and e-mail the header carries, or the error saying why not. */
 function userOfHeader(db: Db, header: string | undefined): UserRow {
   const credentials = parseBasicAuth(header);

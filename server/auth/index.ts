@@ -1,6 +1,11 @@
 /** API-key authentication of requests (also integration URLs' `?api_key=`), browser sessions (the chat and the admin UI in a browser), POST /fetch_api_key, JWT login and the demo logins. */
 export { devFetchApiKey, devListUsers, fetchApiKey } from './api-keys.js';
-export { authenticate, authenticateWebhook, checkIncomingWebhookAccess } from './authenticate.js';
+export {
+  authenticate,
+  authenticateWebhook,
+  checkIncomingWebhookAccess,
+  knownCaller,
+} from './authenticate.js';
 export {
   authenticateBrowserSession,
   CSRF_COOKIE,

@@ -87,6 +87,11 @@ export interface EventHubTimings {
 
 const heartbeat = new SerialisedEvent({ type: 'heartbeat' });
 
+/** Who a poll answers: the events as the text inside a JSON array (EventQueue.pendingText). */
+export interface PollAnswer {
+  answer(events: string): void;
+}
+
 /**
  * A long-poll waiting on its queue until an event, the heartbeat or the
  * client going away, whichever comes first. A class rather than closures:
@@ -99,31 +104,36 @@ class ParkedPoll {
 
   constructor(
     private readonly queue: EventQueue,
-    private readonly heartbeatMs: number,
-    private readonly resolve: () => void,
+    private readonly now: () => number,
+    private readonly to: PollAnswer,
   ) {}
 
-  park(hangup: ClientHangup): void {
-    this.timer = setTimeout(this.beat, this.heartbeatMs);
+  park(heartbeatMs: number, hangup: ClientHangup): void {
+    this.timer = setTimeout(beat, heartbeatMs, this);
     this.queue.setWaiter(this);
-    this.stopListening = hangup.listen(this.wake);
+    this.stopListening = hangup.listen(this.gone);
     if (this.done) this.stopListening();
   }
 
-  private readonly beat = (): void => {
+  beat(): void {
     if (this.queue.size === 0) this.queue.push(heartbeat);
     this.wake();
-  };
+  }
 
-  readonly wake = (): void => {
+  private readonly gone = (): void => this.wake();
+
+  wake(): void {
     if (this.done) return;
     this.done = true;
     clearTimeout(this.timer);
     this.stopListening?.();
     this.queue.clearWaiter(this);
-    this.resolve();
-  };
+    this.queue.lastAccessMs = this.now();
+    this.to.answer(this.queue.pendingText());
+  }
 }
+
+const beat = (poll: ParkedPoll) => poll.beat();
 
 export const defaultTimings: EventHubTimings = {
   heartbeatMs: 50_000,
@@ -256,9 +266,15 @@ export class EventHub {
 
   /** The caller's queue, or BAD_EVENT_QUEUE_ID (also for another user's queue). */
   get(queueId: string, userId: number): EventQueue {
-    const queue = this.queues.get(queueId);
-    if (!queue || queue.userId !== userId) throw badEventQueue(queueId);
+    const queue = this.find(queueId, userId);
+    if (!queue) throw badEventQueue(queueId);
     return queue;
+  }
+
+  /** The caller's queue, or undefined (none by that id, or another user's). */
+  find(queueId: string, userId: number): EventQueue | undefined {
+    const queue = this.queues.get(queueId);
+    return queue && queue.userId === userId ? queue : undefined;
   }
 
   delete(queue: EventQueue): void {
@@ -358,20 +374,37 @@ export class EventHub {
    * dont_block), else wait for one, a heartbeat, or the client going away.
    * Answers the events as the text inside a JSON array (EventQueue.pendingText).
    */
-  async poll(
+  poll(
     queue: EventQueue,
     lastEventId: number | undefined,
     dontBlock: boolean,
     hangup: ClientHangup,
   ): Promise<string> {
+    return new Promise((resolve) =>
+      this.pollThen(queue, lastEventId, dontBlock, hangup, { answer: resolve }),
+    );
+  }
+
+  /**
+   * `poll` without a promise, for the long-poll's lean path (http/lean-events.ts):
+   * a thousand queues answer and park again after every message. Throws
+   * (before anything else happens) when the acknowledgement is refused;
+   * otherwise answers `to` exactly once, now or when the poll wakes.
+   */
+  pollThen(
+    queue: EventQueue,
+    lastEventId: number | undefined,
+    dontBlock: boolean,
+    hangup: ClientHangup,
+    to: PollAnswer,
+  ): void {
     queue.lastAccessMs = this.now();
     if (lastEventId !== undefined) queue.acknowledge(lastEventId);
-    if (queue.size > 0 || dontBlock || this.closed) return queue.pendingText();
-    await new Promise<void>((resolve) => {
-      new ParkedPoll(queue, this.timings.heartbeatMs, resolve).park(hangup);
-    });
-    queue.lastAccessMs = this.now();
-    return queue.pendingText();
+    if (queue.size > 0 || dontBlock || this.closed) {
+      to.answer(queue.pendingText());
+      return;
+    }
+    new ParkedPoll(queue, this.now, to).park(this.timings.heartbeatMs, hangup);
   }
 
   collectGarbage(): void {

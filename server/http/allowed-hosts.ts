@@ -15,14 +15,17 @@
  * An HTTP/1.0 request may carry no Host at all: browsers always send one,
  * so it cannot come from a rebound page.
  */
+import type { IncomingMessage } from 'node:http';
 import os from 'node:os';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { AppContext, ServerConfig } from '../core/context.js';
 import { badRequest } from '../core/errors.js';
 import { isWildcardHost, urlHost } from '../shared/network.js';
 
 /** The loopback names any server here answers to. */
 const LOOPBACK_NAMES = ['localhost', '127.0.0.1', '[::1]'];
+/** Host values kept parsed (AllowedHosts.parsed); past this the memo starts afresh. */
+const MAX_PARSED_VALUES = 256;
 /** How long the machine's addresses are trusted before a miss looks again. */
 const INTERFACES_TTL_MS = 2_000;
 
@@ -65,16 +68,57 @@ export class AllowedHosts {
 
   /** Whether a Host value (or an absolute-form target's authority) names this server. */
   allows(value: string): boolean {
-    const host = parseHostHeader(value);
+    const host = this.parsed(value);
     if (!host) return false;
-    if (host.port !== null && !this.ports().has(host.port)) return false;
-    if (this.fixedNames().has(host.name)) return true;
+    const fixed = this.fixed();
+    if (host.port !== null && !fixed.ports.has(host.port)) return false;
+    if (fixed.names.has(host.name)) return true;
     if (!isWildcardHost(this.config.host)) return false;
     if (this.interfaceNames.has(host.name)) return true;
     // A new address (another network, a new lease): look again, at most every INTERFACES_TTL_MS.
     if (this.now() - this.interfacesReadAt < INTERFACES_TTL_MS) return false;
     this.readInterfaces();
     return this.interfaceNames.has(host.name);
+  }
+
+  /**
+   * Host values seen, parsed: every request names one, clients repeat the
+   * same few, and parsing one (a URL) was a tenth of a long-poll's cost.
+   */
+  private readonly parsedValues = new Map<string, { name: string; port: number | null } | null>();
+
+  private parsed(value: string): { name: string; port: number | null } | null {
+    let host = this.parsedValues.get(value);
+    if (host === undefined) {
+      host = parseHostHeader(value);
+      if (this.parsedValues.size >= MAX_PARSED_VALUES) this.parsedValues.clear();
+      this.parsedValues.set(value, host);
+    }
+    return host;
+  }
+
+  /** The names and ports from the configuration, made again when it changes. */
+  private fixedFor: {
+    port: number;
+    host: string;
+    external: string | undefined;
+    names: Set<string>;
+    ports: Set<number>;
+  } | null = null;
+
+  private fixed(): { names: Set<string>; ports: Set<number> } {
+    const { port, host, givenExternalUrl } = this.config;
+    const known = this.fixedFor;
+    if (known && known.port === port && known.host === host && known.external === givenExternalUrl)
+      return known;
+    this.fixedFor = {
+      port,
+      host,
+      external: givenExternalUrl,
+      names: this.fixedNames(),
+      ports: this.ports(),
+    };
+    return this.fixedFor;
   }
 
   private external(): URL | null {
@@ -124,8 +168,7 @@ function targetAuthority(url: string): string | null {
 const shown = (value: string) => (value.length > 100 ? `${value.slice(0, 100)}…` : value);
 
 /** Why the request's host is refused, or null when it names this server. */
-export function hostRefusal(request: FastifyRequest, allowed: AllowedHosts): string | null {
-  const raw = request.raw;
+export function hostRefusal(raw: IncomingMessage, allowed: AllowedHosts): string | null {
   const authority = targetAuthority(raw.url ?? '');
   if (authority !== null) {
     return allowed.allows(authority)
@@ -145,11 +188,16 @@ export function hostRefusal(request: FastifyRequest, allowed: AllowedHosts): str
   return allowed.allows(host) ? null : `Invalid Host header: ${shown(host)}`;
 }
 
-/** Refuses, before anything else runs, requests for a host this server is not reached by. */
-export function checkHosts(app: FastifyInstance, ctx: AppContext): void {
+/**
+ * Refuses, before anything else runs, requests for a host this server is not
+ * reached by. Returns the names allowed, for paths that bypass the hooks
+ * (lean-events.ts).
+ */
+export function checkHosts(app: FastifyInstance, ctx: AppContext): AllowedHosts {
   const allowed = new AllowedHosts(ctx.config);
   app.addHook('onRequest', async (request) => {
-    const refusal = hostRefusal(request, allowed);
+    const refusal = hostRefusal(request.raw, allowed);
     if (refusal) throw badRequest(refusal);
   });
+  return allowed;
 }

@@ -1,4 +1,5 @@
 import { createReadStream, statSync } from 'node:fs';
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import formbody from '@fastify/formbody';
 import { create as contentDisposition } from 'content-disposition';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
@@ -21,10 +22,11 @@ import { requireRole } from '../shared/roles.js';
 import type { ServerTls } from '../tls/index.js';
 import { checkHosts } from './allowed-hosts.js';
 import { parseByteRange } from './byte-range.js';
-import { clientAddressResolver } from './client-address.js';
+import { clientAddressResolver, rawClientAddressResolver } from './client-address.js';
 import { type ConnectionLimits, capConnections } from './connection-cap.js';
 import { ConnectionHangup } from './hangup.js';
 import { lazySchemaCompilers } from './lazy-schema-compilers.js';
+import { LeanEvents } from './lean-events.js';
 import { addMultipartParser, isMultipart } from './multipart-body.js';
 import { jsonTooDeep, parseParams, tooDeepMessage } from './params.js';
 import { settleUnreadBody } from './refused-body.js';
@@ -184,7 +186,7 @@ function admitCaller(
   def: Route,
   request: FastifyRequest,
   clientAddress: string,
-): { user: UserRow | null; rate: RateStatus } {
+): { user: UserRow | null; rate: RateStatus | null } {
   if (def.auth === 'none') {
     const key = `ip:${clientAddress}`;
     const rate = def.rateLimitExempt
@@ -210,6 +212,7 @@ function admitCaller(
           })
         : authenticate(ctx, authorization, clientAddress);
   checkIncomingWebhookAccess(user, def.allowIncomingWebhooks === true);
+  if (def.notRateLimited) return { user, rate: null };
   const key = `user:${user.id}`;
   const rate = def.rateLimitExempt
     ? rateLimiter.peek(key, defaultRules.authenticatedUser)
@@ -271,7 +274,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
       })
     : null;
   if (options.connectionLimits) capConnections(app.server, options.connectionLimits, ctx.log);
-  checkHosts(app, ctx);
+  const allowedHosts = checkHosts(app, ctx);
   if (tlsListener) {
     addHttpsHooks(app, tlsListener, ctx.config);
     // Connections still handshaking hold no request; close() need not wait for them.
@@ -346,7 +349,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
           return;
         }
         callers.set(request, admitted.user);
-        reply.headers(headersFor(admitted.rate));
+        if (admitted.rate) reply.headers(headersFor(admitted.rate));
         done();
       },
       handler: async (request, reply) => {
@@ -408,5 +411,38 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
     });
   }
 
+  serveLeanEvents(
+    app,
+    new LeanEvents({
+      ctx,
+      allowedHosts,
+      tls: tlsListener ? { listener: tlsListener, config: ctx.config } : null,
+      clientAddressOf: rawClientAddressResolver(ctx.config.trustedProxies),
+    }),
+  );
   return app;
+}
+
+/** The lean path of each app, for the request log (request-log.ts). */
+const leanPaths = new WeakMap<FastifyInstance, LeanEvents>();
+
+export const leanEventsOf = (app: FastifyInstance) => leanPaths.get(app);
+
+/**
+ * Puts the lean long-poll path (lean-events.ts) in front of Fastify: Node's
+ * requests reach Fastify's handler only when the lean path leaves them.
+ */
+function serveLeanEvents(app: FastifyInstance, lean: LeanEvents): void {
+  const [fastifyHandler, ...others] = app.server.listeners('request') as RequestListener[];
+  if (!fastifyHandler || others.length > 0)
+    throw new Error('expected Fastify as the one request listener');
+  app.server.removeListener('request', fastifyHandler);
+  app.server.on('request', (request: IncomingMessage, response: ServerResponse) => {
+    if (!lean.serve(request, response)) fastifyHandler(request, response);
+  });
+  app.addHook('preClose', (done) => {
+    lean.close();
+    done();
+  });
+  leanPaths.set(app, lean);
 }

@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import proxyAddr from '@fastify/proxy-addr';
 import type { FastifyRequest } from 'fastify';
 
@@ -17,9 +18,18 @@ export type ClientAddressOf = (request: FastifyRequest) => string;
  * throws on an entry that is none of those.
  */
 export function clientAddressResolver(trustedProxies: readonly string[]): ClientAddressOf {
-  if (trustedProxies.length === 0) return (request) => request.ip;
+  const addressOf = rawClientAddressResolver(trustedProxies);
+  return (request) => addressOf(request.raw);
+}
+
+/** The same on Node's request (for paths that bypass Fastify: lean-events.ts). */
+export function rawClientAddressResolver(
+  trustedProxies: readonly string[],
+): (request: IncomingMessage) => string {
+  // Fastify's request.ip, without trustProxy: the socket's peer.
+  if (trustedProxies.length === 0) return (request) => request.socket.remoteAddress ?? '';
   const trust = proxyAddr.compile([...trustedProxies]);
-  return (request) => proxyAddr(request.raw, trust);
+  return (request) => proxyAddr(request, trust);
 }
 
 /** Splits `--trusted-proxy` / HEARTH_TRUSTED_PROXIES (commas) and checks each entry. */

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { loggablePath, type RequestLogEntry } from '../core/log.js';
+import { leanEventsOf } from './app.js';
 
 /**
  * Logs each answered request: method, path (credentials in the query string
@@ -16,4 +17,6 @@ export function logRequests(app: FastifyInstance, write: (entry: RequestLogEntry
     });
     done();
   });
+  // Long-polls answered on the lean path never reach the hook.
+  leanEventsOf(app)?.logTo(write);
 }

@@ -66,8 +66,13 @@ interface BaseRoute<S extends ParamShape> {
    * is checked in order (require_member_or_admin: member, then human).
    */
   requires?: Requirement | readonly Requirement[];
-  /** Exempt from the per-user (or, unauthenticated, per-address) rate limit (e.g. long-polling GET /events, static files). */
+  /** Exempt from the per-user (or, unauthenticated, per-address) rate limit (e.g. DELETE /events, static files). */
   rateLimitExempt?: boolean;
+  /**
+   * Not rate-limited at all: neither counted nor reported (no X-RateLimit-*
+   * headers), as Zulip serves long-polling GET /events (see lean-events.ts).
+   */
+  notRateLimited?: boolean;
   /**
    * The handler is one synchronous write that may share a group commit with
    * concurrent requests (the send path; see write-batcher.ts).

@@ -21,7 +21,7 @@
  * front) plain requests are served: the proxy may reach the server over
  * plain HTTP from another machine.
  */
-import type { Server } from 'node:http';
+import type { IncomingMessage, Server } from 'node:http';
 import type { Socket } from 'node:net';
 import tls from 'node:tls';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -47,7 +47,7 @@ export interface TlsListenerOptions {
 
 export interface TlsListener {
   /** Whether a plain-HTTP request arrived where HTTPS is expected. */
-  expectsTls(request: FastifyRequest): boolean;
+  expectsTls(request: IncomingMessage): boolean;
   /** Closes connections still sniffing or handshaking (they have sent no request). */
   destroyPending(): void;
 }
@@ -114,7 +114,7 @@ export function listenForTls(server: Server, options: TlsListenerOptions): TlsLi
   });
 
   return {
-    expectsTls: (request) => plainWhereTlsExpected.has(request.raw.socket),
+    expectsTls: (request) => plainWhereTlsExpected.has(request.socket),
     destroyPending() {
       for (const socket of pending) socket.destroy();
       pending.clear();
@@ -122,8 +122,10 @@ export function listenForTls(server: Server, options: TlsListenerOptions): TlsLi
   };
 }
 
-const isEncrypted = (request: FastifyRequest) =>
-  (request.raw.socket as Partial<tls.TLSSocket>).encrypted === true;
+const isEncrypted = (request: FastifyRequest) => isEncryptedRequest(request.raw);
+
+const isEncryptedRequest = (request: IncomingMessage) =>
+  (request.socket as Partial<tls.TLSSocket>).encrypted === true;
 
 /** Whether Set-Cookie should say Secure: over TLS, or behind an https external URL (a proxy). */
 export function secureCookies(request: FastifyRequest, config: ServerConfig): boolean {
@@ -172,7 +174,7 @@ export function addHttpsHooks(
       }
       return;
     }
-    if (!listener.expectsTls(request) || config.givenExternalUrl) return;
+    if (!listener.expectsTls(request.raw) || config.givenExternalUrl) return;
     const target = httpsTarget(request.raw.url ?? '/', request.headers.host, config);
     if (target.path.startsWith(TLS_FILES_PREFIX)) return;
     await drainRefusedBody(request.raw);
@@ -185,4 +187,21 @@ export function addHttpsHooks(
       .type('application/json; charset=utf-8')
       .send({ result: 'error', msg: 'Use HTTPS', code: 'BAD_REQUEST' });
   });
+}
+
+/**
+ * What the hooks above do to a request, for a path that bypasses them
+ * (lean-events.ts): the Strict-Transport-Security value to send (null:
+ * none), or 'hooks' when the request must go through them (a plain request
+ * where HTTPS is expected, which may be redirected).
+ */
+export function strictTransportFor(
+  request: IncomingMessage,
+  listener: TlsListener,
+  config: ServerConfig,
+): string | null | 'hooks' {
+  if (isEncryptedRequest(request)) {
+    return hstsApplies(request.headers.host) ? `max-age=${HSTS_MAX_AGE_SECONDS}` : null;
+  }
+  return listener.expectsTls(request) && !config.givenExternalUrl ? 'hooks' : null;
 }

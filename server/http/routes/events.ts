@@ -69,7 +69,9 @@ export const eventRoutes = [
   route({
     method: 'GET',
     path: '/events',
-    rateLimitExempt: true,
+    // Usually served by the lean path (lean-events.ts), which hands this
+    // route every request it does not recognise as plain.
+    notRateLimited: true,
     params: {
       // Checked by getEvents: Zulip reports these as plain BAD_REQUEST errors.
       queue_id: p.str().optional(),
