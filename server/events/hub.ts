@@ -192,6 +192,15 @@ interface BudgetOwner {
 }
 
 /**
+ * When a queue was last polled, for choosing which to drop: a queue whose
+ * client is waiting on it now is being polled now, however long ago its
+ * poll began (a long-poll waits up to a heartbeat; Zulip's collector never
+ * takes a queue with a client connected either).
+ */
+const lastPolledMs = (queue: EventQueue, now: number) =>
+  queue.hasWaiter ? now : queue.lastAccessMs;
+
+/**
  * Drops `queues` until `tally` is within `budget`, the least recently polled
  * first, as Zulip's garbage collection picks idle queues. (A queue whose
  * client is waiting holds no events: any event wakes the poll, which
@@ -244,7 +253,8 @@ export class EventHub {
       owner = { tally: { bytes: 0 }, queues: new Set() };
       this.owners.set(ownerId, owner);
     }
-    const queue = new EventQueue(options, this.now(), owner.tally, this.serverTally);
+    const now = this.now();
+    const queue = new EventQueue(options, now, owner.tally, this.serverTally);
     owner.queues.add(queue);
     this.queues.set(queue.id, queue);
     let set = this.byUser.get(options.userId);
@@ -257,7 +267,9 @@ export class EventHub {
       let stalest: EventQueue | null = null;
       for (const candidate of set) {
         if (candidate === queue) continue;
-        if (!stalest || candidate.lastAccessMs < stalest.lastAccessMs) stalest = candidate;
+        if (!stalest || lastPolledMs(candidate, now) < lastPolledMs(stalest, now)) {
+          stalest = candidate;
+        }
       }
       if (stalest) this.delete(stalest);
     }

@@ -99,6 +99,25 @@ describe('EventHub limits', () => {
     expect(hub.get(stranger.id, 2)).toBe(stranger);
     expect([...hub.queuesOf(1)]).toHaveLength(3);
   });
+
+  it('never counts a queue whose client is waiting on it as the least recently polled', async () => {
+    const hub = makeHub({ maxEventsPerQueue: 100, maxQueuesPerUser: 3 });
+    const stayingClient: ClientHangup = { listen: () => () => {} };
+    // The chat's queue: polled first, and its long-poll still waiting.
+    const waiting = hub.register(options(1));
+    const answered = hub.poll(waiting, undefined, false, stayingClient);
+    clock += 30_000;
+    const idle = hub.register(options(1));
+    clock += 1000;
+    hub.register(options(1));
+    clock += 1000;
+    hub.register(options(1));
+    expect(hub.get(waiting.id, 1)).toBe(waiting);
+    expect(codeOf(() => hub.get(idle.id, 1))).toBe('BAD_EVENT_QUEUE_ID');
+    // Its poll is still parked, and an event reaches it.
+    hub.dispatch(event([1]));
+    expect((await answered).length).toBeGreaterThan(0);
+  });
 });
 
 describe('event queue limits over HTTP, with the default limits', () => {
