@@ -184,6 +184,9 @@ export const consoleLogger: Logger = {
  * Opens the data directory and starts the HTTP API. Callers (the CLI, the
  * Electron shell, tests) decide what to do on first start (see cli.ts).
  */
+
+/** Responses remembered for close() before the finished ones are dropped (at twice the live ones). */
+const IN_FLIGHT_PRUNE_SIZE = 1024;
 export async function createServer(options: ServerOptions): Promise<RunningServer> {
   prepareDataDir(options.dataDir);
   // Held until close(), across restarts: a restore's restart reopens the same directory.
@@ -406,10 +409,15 @@ async function startRun(options: ServerOptions): Promise<ServerRun> {
   // Responses not yet sent when close() starts (long-polls, mostly) end their
   // keep-alive connection; otherwise an idle client socket would hold the
   // server open until its keep-alive timeout.
+  // Pruned of finished responses as it grows rather than by a 'close'
+  // listener on each: every long-poll passes here (server/events/POLL-BUDGET.md).
   const inFlight = new Set<ServerResponse>();
+  let pruneAt = IN_FLIGHT_PRUNE_SIZE;
   app.server.on('request', (_request, response: ServerResponse) => {
     inFlight.add(response);
-    response.once('close', () => inFlight.delete(response));
+    if (inFlight.size < pruneAt) return;
+    for (const sent of inFlight) if (sent.writableFinished || sent.destroyed) inFlight.delete(sent);
+    pruneAt = Math.max(IN_FLIGHT_PRUNE_SIZE, inFlight.size * 2);
   });
 
   const deliveryTask =
@@ -456,7 +464,7 @@ async function startRun(options: ServerOptions): Promise<ServerRun> {
       await outgoingWebhooks.stop();
       // Long-polls answer at once so the server can drain, then the DB closes last.
       for (const response of inFlight) {
-        if (!response.headersSent) response.setHeader('Connection', 'close');
+        if (!response.headersSent && !response.destroyed) response.setHeader('Connection', 'close');
       }
       events.close();
       const closing = app.close();

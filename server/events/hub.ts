@@ -70,11 +70,15 @@ export type EventObserver = (event: PendingEvent) => void;
  * implements it on the connection.
  */
 export interface ClientHangup {
-  /**
-   * Calls `gone` once the client disconnects (at once if it already has);
-   * the returned function stops listening.
-   */
-  listen(gone: () => void): () => void;
+  /** Calls `listener.hungUp()` once the client disconnects (at once if it already has). */
+  listen(listener: HangupListener): void;
+  /** Stops calling the listener. */
+  stopListening(): void;
+}
+
+/** What waits on a ClientHangup: an object, so that a parked poll needs no closure. */
+export interface HangupListener {
+  hungUp(): void;
 }
 
 export interface EventHubTimings {
@@ -97,9 +101,9 @@ export interface PollAnswer {
  * client going away, whichever comes first. A class rather than closures:
  * a thousand of them park again after every message.
  */
-class ParkedPoll {
+class ParkedPoll implements HangupListener {
   private timer: NodeJS.Timeout | undefined;
-  private stopListening: (() => void) | undefined;
+  private hangup: ClientHangup | undefined;
   private done = false;
 
   constructor(
@@ -111,8 +115,9 @@ class ParkedPoll {
   park(heartbeatMs: number, hangup: ClientHangup): void {
     this.timer = setTimeout(beat, heartbeatMs, this);
     this.queue.setWaiter(this);
-    this.stopListening = hangup.listen(this.gone);
-    if (this.done) this.stopListening();
+    this.hangup = hangup;
+    hangup.listen(this);
+    if (this.done) hangup.stopListening();
   }
 
   beat(): void {
@@ -120,13 +125,15 @@ class ParkedPoll {
     this.wake();
   }
 
-  private readonly gone = (): void => this.wake();
+  hungUp(): void {
+    this.wake();
+  }
 
   wake(): void {
     if (this.done) return;
     this.done = true;
     clearTimeout(this.timer);
-    this.stopListening?.();
+    this.hangup?.stopListening();
     this.queue.clearWaiter(this);
     this.queue.lastAccessMs = this.now();
     this.to.answer(this.queue.pendingText());

@@ -1,7 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { ClientHangup } from '../events/hub.js';
-
-const nothingToStop = () => {};
+import type { ClientHangup, HangupListener } from '../events/hub.js';
 
 /**
  * A request's connection as a long-poll sees it: gone when it closes before
@@ -10,25 +8,31 @@ const nothingToStop = () => {};
  * than the rest of answering a poll.
  */
 export class ConnectionHangup implements ClientHangup {
+  private listener: HangupListener | null = null;
+
   constructor(
     private readonly request: IncomingMessage,
     private readonly response: ServerResponse,
   ) {}
 
-  listen(gone: () => void): () => void {
+  private readonly unlessAnswered = (): void => {
+    if (!this.response.writableFinished) this.listener?.hungUp();
+  };
+
+  listen(listener: HangupListener): void {
     const { request, response } = this;
-    const unlessAnswered = () => {
-      if (!response.writableFinished) gone();
-    };
+    this.listener = listener;
     if (request.destroyed || response.writableEnded) {
-      unlessAnswered();
-      return nothingToStop;
+      this.unlessAnswered();
+      return;
     }
-    request.on('close', unlessAnswered);
-    response.on('close', unlessAnswered);
-    return () => {
-      request.removeListener('close', unlessAnswered);
-      response.removeListener('close', unlessAnswered);
-    };
+    request.on('close', this.unlessAnswered);
+    response.on('close', this.unlessAnswered);
+  }
+
+  stopListening(): void {
+    this.listener = null;
+    this.request.removeListener('close', this.unlessAnswered);
+    this.response.removeListener('close', this.unlessAnswered);
   }
 }

@@ -1,8 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import { knownCaller } from '../auth/index.js';
 import type { AppContext, ServerConfig } from '../core/context.js';
 import { loggablePath, type RequestLogEntry } from '../core/log.js';
-import type { ClientHangup, PollAnswer } from '../events/hub.js';
+import type { ClientHangup, HangupListener, PollAnswer } from '../events/hub.js';
 import { type AllowedHosts, hostRefusal } from './allowed-hosts.js';
 import { ConnectionHangup } from './hangup.js';
 import { strictTransportFor, type TlsListener } from './tls-listener.js';
@@ -156,55 +157,62 @@ export class LeanEvents {
 }
 
 const waitingPoll = Symbol('waiting long-poll');
+const watchedForHangup = Symbol('watched for a hang-up');
 
-type WatchedResponse = ServerResponse & { [waitingPoll]?: LeanPoll };
+type WatchedSocket = Socket & { [waitingPoll]?: LeanPoll; [watchedForHangup]?: true };
 
 /**
- * One response's 'close' listener, shared by every lean poll: a waiting
- * poll hangs on its response rather than on a closure of its own.
+ * One 'close' listener per keep-alive connection, shared by every lean poll
+ * that waits on it (a connection carries one poll at a time): a waiting
+ * poll is noted on its socket rather than adding and removing a listener of
+ * its own each time it parks.
  */
-function onResponseClose(this: WatchedResponse): void {
-  const poll = this[waitingPoll];
-  if (poll && !this.writableFinished) poll.hungUp();
+function onSocketClose(this: WatchedSocket): void {
+  this[waitingPoll]?.hungUp();
 }
 
 /**
  * One plain long-poll being answered: the answer's recipient and, while it
- * waits, its hang-up (ConnectionHangup's rule, on the response alone: its
- * 'close' comes from the socket's).
+ * waits, its hang-up (ConnectionHangup's rule: the connection closing
+ * before the answer was written).
  */
 class LeanPoll implements ClientHangup, PollAnswer {
-  private gone: (() => void) | null = null;
+  private listener: HangupListener | null = null;
+  private socket: WatchedSocket | null = null;
 
   constructor(
     private readonly lean: LeanEvents,
     private readonly request: IncomingMessage,
-    private readonly response: WatchedResponse,
+    private readonly response: ServerResponse,
     private readonly queueId: string,
     private readonly strictTransport: string | null,
     private readonly started: number,
   ) {}
 
-  listen(gone: () => void): () => void {
+  listen(listener: HangupListener): void {
     const { response } = this;
-    if (this.request.destroyed || response.writableEnded) {
-      if (!response.writableFinished) gone();
-      return nothingToStop;
+    const socket = response.socket as WatchedSocket | null;
+    if (this.request.destroyed || response.writableEnded || !socket || socket.destroyed) {
+      if (!response.writableFinished) listener.hungUp();
+      return;
     }
-    this.gone = gone;
-    response[waitingPoll] = this;
-    response.on('close', onResponseClose);
-    return this.stopListening;
+    this.listener = listener;
+    this.socket = socket;
+    socket[waitingPoll] = this;
+    if (!socket[watchedForHangup]) {
+      socket[watchedForHangup] = true;
+      socket.on('close', onSocketClose);
+    }
   }
 
-  private readonly stopListening = (): void => {
-    this.gone = null;
-    this.response[waitingPoll] = undefined;
-    this.response.removeListener('close', onResponseClose);
-  };
+  stopListening(): void {
+    this.listener = null;
+    if (this.socket?.[waitingPoll] === this) this.socket[waitingPoll] = undefined;
+    this.socket = null;
+  }
 
   hungUp(): void {
-    this.gone?.();
+    if (!this.response.writableFinished) this.listener?.hungUp();
   }
 
   answer(events: string): void {
@@ -223,4 +231,3 @@ class LeanPoll implements ClientHangup, PollAnswer {
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8';
-const nothingToStop = () => {};

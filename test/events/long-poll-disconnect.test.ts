@@ -1,3 +1,4 @@
+import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { basicAuth, startTestServer, type TestServer } from '../helpers/server.js';
 
@@ -31,6 +32,36 @@ describe('GET /events and the client going away', () => {
     leaving.abort();
     expect(await poll).toBe('abandoned');
     expect(await waitFor(() => !queue.hasWaiter)).toBe(true);
+  });
+
+  it('a poll abandoned on a keep-alive connection that carried earlier polls stops waiting', async () => {
+    const member = t.accounts.member;
+    const registered = await t.as('member').post('/register', { event_types: ['message'] });
+    const queue = t.server.ctx.events.get(registered.body.queue_id, member.id);
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    const sockets = new Set<unknown>();
+    const get = (extra: string) =>
+      new Promise<http.ClientRequest>((resolve) => {
+        const request = http.get(
+          `${t.url}/api/v1/events?queue_id=${registered.body.queue_id}&last_event_id=-1${extra}`,
+          { agent, headers: { authorization: basicAuth(member.email, member.apiKey) } },
+          (response) => response.resume(),
+        );
+        request.on('socket', (socket) => sockets.add(socket));
+        request.on('error', () => {});
+        resolve(request);
+      });
+    // Three answered polls, then one that waits, all on one connection.
+    for (let i = 0; i < 3; i++) {
+      const answered = await get('&dont_block=true');
+      await new Promise((r) => answered.on('response', (res) => res.on('end', r)));
+    }
+    const waiting = await get('');
+    expect(await waitFor(() => queue.hasWaiter)).toBe(true);
+    expect(sockets.size).toBe(1);
+    waiting.destroy();
+    expect(await waitFor(() => !queue.hasWaiter)).toBe(true);
+    agent.destroy();
   });
 
   it('an answered poll leaves the queue ready for the next one', async () => {

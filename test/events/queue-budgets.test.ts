@@ -47,7 +47,7 @@ function codeOf(fn: () => unknown): string | undefined {
   return undefined;
 }
 
-const staying: ClientHangup = { listen: () => () => {} };
+const staying: ClientHangup = { listen() {}, stopListening() {} };
 
 describe('budgets of queued events', () => {
   let clock = 0;

@@ -68,7 +68,7 @@ describe('EventHub limits', () => {
   it('counts only what the client has not acknowledged', async () => {
     const hub = makeHub({ maxEventsPerQueue: 5, maxQueuesPerUser: 10 });
     const queue = hub.register(options(1));
-    const stayingClient: ClientHangup = { listen: () => () => {} };
+    const stayingClient: ClientHangup = { listen() {}, stopListening() {} };
     let seen = -1;
     for (let round = 0; round < 4; round++) {
       // Each poll acknowledges what the previous one returned.
@@ -82,7 +82,7 @@ describe('EventHub limits', () => {
 
   it("drops a user's least recently polled queue when they register one too many", async () => {
     const hub = makeHub({ maxEventsPerQueue: 100, maxQueuesPerUser: 3 });
-    const stayingClient: ClientHangup = { listen: () => () => {} };
+    const stayingClient: ClientHangup = { listen() {}, stopListening() {} };
     const queues: EventQueue[] = [];
     for (let i = 0; i < 3; i++) {
       clock += 1000;
@@ -102,7 +102,7 @@ describe('EventHub limits', () => {
 
   it('never counts a queue whose client is waiting on it as the least recently polled', async () => {
     const hub = makeHub({ maxEventsPerQueue: 100, maxQueuesPerUser: 3 });
-    const stayingClient: ClientHangup = { listen: () => () => {} };
+    const stayingClient: ClientHangup = { listen() {}, stopListening() {} };
     // The chat's queue: polled first, and its long-poll still waiting.
     const waiting = hub.register(options(1));
     const answered = hub.poll(waiting, undefined, false, stayingClient);
