@@ -28,6 +28,12 @@ interface Config {
   seconds: number;
   /** 0: re-poll at once (saturation). */
   minPollIntervalMs: number;
+  /**
+   * Polls only, no sends: each queue polls `?queue_id=<id>&<pollQuery>`
+   * back to back (a dont_block poll of an empty queue), to weigh the
+   * request cycle alone.
+   */
+  pollQuery?: string;
 }
 
 const config = JSON.parse(process.env.BENCH_CONFIG!) as Config;
@@ -146,6 +152,41 @@ async function sendAtRate(from: number, to: number): Promise<void> {
     sends.push(send);
   }
   await Promise.all(sends);
+}
+
+if (config.pollQuery !== undefined) await pollOnly(config.pollQuery);
+
+/** The polls-only run: `seconds` of back-to-back polls after `warmupSeconds` that do not count. */
+async function pollOnly(query: string): Promise<never> {
+  let counted = false;
+  const loops = config.queues.map(async (queue) => {
+    const connection = new KeepAliveConnection(config.url);
+    while (!stopping) {
+      await connection.request('GET', `/api/v1/events?queue_id=${queue.id}&${query}`, queue.auth);
+      if (counted) polls++;
+    }
+    connection.close();
+  });
+  await new Promise((r) => setTimeout(r, config.warmupSeconds * 1000));
+  process.send?.({ type: 'started' });
+  counted = true;
+  const cpuStart = process.cpuUsage();
+  const start = performance.now();
+  await new Promise((r) => setTimeout(r, config.seconds * 1000));
+  stopping = true;
+  await Promise.all(loops);
+  const cpu = process.cpuUsage(cpuStart);
+  process.stdout.write(
+    JSON.stringify({
+      latencies: [],
+      undelivered: 0,
+      seconds: (performance.now() - start) / 1000,
+      clientCpuSeconds: (cpu.user + cpu.system) / 1e6,
+      polls,
+    }),
+  );
+  agent.destroy();
+  process.exit(0);
 }
 
 const pollers = config.queues.map((q) => poll(q));
