@@ -83,7 +83,7 @@ describe('users', () => {
    * (Zulip's apply_event starts a created channel's list empty) and one with
    * counts only (the chat) both count the subscribers twice.
    */
-  it.fails('a role that reveals a channel with subscribers', async () => {
+  it('a role that reveals a channel with subscribers', async () => {
     createChannel(t, { name: 'revealed', subscribers: [t.accounts.moderator.id] });
     const who = await t.createMember('Gwen Guest', Role.guest);
     await checkAction(
@@ -326,7 +326,7 @@ describe('status, presence and alert words', () => {
    * mode, server/presence/state.ts, tested so in test/presence). Both read as
    * offline; the states differ. Zulip's register keeps the old record.
    */
-  it.fails('going away and coming back (presence_enabled)', async () => {
+  it('going away and coming back (presence_enabled)', async () => {
     for (const away of [true, false]) {
       await checkAction(
         t,
