@@ -61,7 +61,11 @@ export function emitChannelCreated(
 
 /**
  * A channel `users` may now see: the channel, then its subscribers, as Zulip
- * sends when a role change or a privacy change reveals it.
+ * sends when a role change or a privacy change reveals it. Zulip's `create`
+ * already counts the subscribers its `peer_add` then adds, so a client that
+ * keeps `subscriber_count` with peer events, as the API asks (Zulip's own web
+ * app among them), counts them twice; here the `create` counts none and the
+ * `peer_add` brings the count to the fresh register's.
  */
 export function emitChannelRevealed(
   ctx: AppContext,
@@ -71,7 +75,10 @@ export function emitChannelRevealed(
 ): void {
   const recipients = [...users];
   if (recipients.length === 0) return;
-  emitChannelCreated(ctx, tx, streamId, recipients);
+  const stream = streamById(ctx.db, streamId)!;
+  const created = channelCreatedEvent(ctx, stream);
+  for (const channel of created.streams) channel.subscriber_count = 0;
+  tx.emit({ type: 'stream', users: recipients, payload: created });
   const subscribers = subscriberIds(ctx.db, streamId);
   if (subscribers.length === 0) return;
   tx.emit({

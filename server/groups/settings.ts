@@ -4,7 +4,7 @@ import type { UserGroupRow } from '../db/queries/user-groups.js';
 import type { UserRow } from '../db/queries/users.js';
 import { checkGroupSettingValue, type GroupSettingInput } from '../shared/group-setting-change.js';
 import { type StoredGroupSetting, userHasGroupSetting } from '../shared/group-settings.js';
-import { type GroupSettingValue, resolveGroupSetting } from '../shared/realm.js';
+import { apiGroupSettingValue, type GroupSettingValue } from '../shared/realm.js';
 import { isGuest } from '../shared/roles.js';
 
 /** The group-valued settings of a user group, with Zulip's configuration for each. */
@@ -53,7 +53,7 @@ export function storedPermissions(
 
 /** The API form of a setting: a group id or an anonymous group. */
 export const apiGroupSetting = (ctx: AppContext, value: StoredGroupSetting): GroupSettingValue =>
-  resolveGroupSetting(ctx, value);
+  apiGroupSettingValue(ctx, value);
 
 /**
  * Zulip's user_has_permission_for_group_setting: guests never hold a

@@ -113,9 +113,10 @@ function emitPresenceChange(
 ): void {
   const realm = loadRealm(ctx);
   if (realm.settings.presence_disabled) return;
-  // Only those who may see the user (Zulip's get_user_ids_who_can_access_user,
-  // as with CAN_ACCESS_ALL_USERS_GROUP_LIMITS_PRESENCE).
-  const users = userIdsWhoCanAccess(ctx, user.id).filter((id) => id !== user.id);
+  // Those who may see the user (Zulip's get_user_ids_who_can_access_user, as
+  // with CAN_ACCESS_ALL_USERS_GROUP_LIMITS_PRESENCE), the user too: their own
+  // register lists their own presence.
+  const users = userIdsWhoCanAccess(ctx, user.id);
   if (users.length > MAX_PRESENCE_EVENT_RECIPIENTS && !opts.force) return;
   const times = presenceTimestamps(user, row);
   const serverTimestamp = ctx.now() / 1000;
@@ -209,7 +210,7 @@ export function getUserPresence(ctx: AppContext, viewer: UserRow, userIdOrEmail:
   if (target.is_bot) throw badRequest('Presence is not supported for bot users.');
   if (!canAccessUser(ctx, viewer, target)) throw insufficientPermission();
   const row = presenceOf(ctx.db, target.id);
-  if (!row || !sharesPresence(target) || realm.settings.presence_disabled) {
+  if (!row || realm.settings.presence_disabled) {
     throw badRequest(`No presence data for ${userIdOrEmail}`);
   }
   return { presence: singleUserPresence(ctx, target, row) };

@@ -68,7 +68,11 @@ export function modernUserPresence(t: PresenceTimestamps) {
   return { active_timestamp: t.active, idle_timestamp: t.connected };
 }
 
-/** Invisible mode: a user who turned presence_enabled off is reported to nobody. */
+/**
+ * Invisible mode: a user who turned presence_enabled off reports nothing
+ * more. Their last record (the idle report made old enough to read as
+ * offline when they turned it off) is still shown, as Zulip's register does.
+ */
 export const sharesPresence = (user: UserRow): boolean =>
   mergeUserSettings(user.settings).presence_enabled;
 
@@ -111,7 +115,7 @@ export function realmPresences(ctx: AppContext, query: PresenceQuery) {
   const canAccess = userAccessCheck(ctx, query.viewer);
   for (const row of rows) {
     newestUpdateId = Math.max(newestUpdateId, row.last_update_id);
-    if (!sharesPresence(row) || !canAccess(row)) continue;
+    if (!canAccess(row)) continue;
     const times = presenceTimestamps(row, row);
     if (query.slim) presences[String(row.id)] = modernUserPresence(times);
     else presences[apiEmail(row, realm.row.email_domain)] = legacyUserPresence(times);

@@ -20,7 +20,7 @@ import {
   PASSWORD_MIN_GUESSES,
   PASSWORD_MIN_LENGTH,
 } from '../shared/password-rule.js';
-import { loadRealm, resolveGroupSetting } from '../shared/realm.js';
+import { apiGroupSettingValue, loadRealm } from '../shared/realm.js';
 import { groupSettingNames } from '../shared/realm-settings.js';
 import { serverThumbnailFormats } from '../shared/uploads.js';
 import { availableNotificationSounds, emojisetChoices } from '../shared/user-settings.js';
@@ -35,7 +35,7 @@ export const realmState: StateProvider = {
     const state: Record<string, unknown> = {};
     for (const [key, value] of Object.entries(realm.settings)) {
       state[`realm_${key}`] = (groupSettingNames as string[]).includes(key)
-        ? resolveGroupSetting(ctx, value)
+        ? apiGroupSettingValue(ctx, value)
         : value;
     }
     const url = ctx.config.externalUrl;

@@ -10,7 +10,7 @@ import {
   sameGroupSetting,
 } from '../shared/group-setting-change.js';
 import type { StoredGroupSetting } from '../shared/group-settings.js';
-import { type GroupSettingValue, loadRealm, resolveGroupSetting } from '../shared/realm.js';
+import { apiGroupSettingValue, type GroupSettingValue, loadRealm } from '../shared/realm.js';
 import type { RealmSettingName, RealmSettings } from '../shared/realm-settings.js';
 import { isOwner, requireRole } from '../shared/roles.js';
 
@@ -174,13 +174,13 @@ export function updateRealm(
   for (const setting of realmGroupSettings) {
     const change = input.groups[setting];
     if (!change) continue;
-    const currentValue = resolveGroupSetting(ctx, current[setting]);
+    const currentValue = apiGroupSettingValue(ctx, current[setting]);
     const stored = checkGroupSettingValue(ctx, setting, change.new, {
       allowEverybody: everyoneAllowed.has(setting),
       allowedSystemGroups: allowedSystemGroups[setting],
     });
     checkOldGroupSetting(ctx, change, currentValue);
-    const value = resolveGroupSetting(ctx, stored);
+    const value = apiGroupSettingValue(ctx, stored);
     if (!sameGroupSetting(currentValue, value)) groups.push([setting, stored, value]);
   }
 

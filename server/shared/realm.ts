@@ -64,6 +64,27 @@ export function resolveGroupSetting(ctx: AppContext, value: unknown): GroupSetti
   return value as GroupSettingValue;
 }
 
+/** Active users' ids, kept until a user row is written. */
+const activeIdSet = tableMemo(['users'], ({ db }: AppContext) => new Set(activeUserIds(db)));
+
+/**
+ * A realm or user-group setting as clients read it (Zulip's
+ * get_group_setting_value_for_api): an anonymous group names only its
+ * active members, so deactivating a user changes the value, and
+ * reactivating them changes it back (users/anonymous-settings.ts tells
+ * clients). Channel settings keep their members as stored (see
+ * docs/zulip-exactness.md).
+ */
+export function apiGroupSettingValue(ctx: AppContext, value: unknown): GroupSettingValue {
+  const resolved = resolveGroupSetting(ctx, value);
+  if (typeof resolved === 'number') return resolved;
+  const active = activeIdSet(ctx);
+  return {
+    direct_members: resolved.direct_members.filter((id) => active.has(id)),
+    direct_subgroups: resolved.direct_subgroups,
+  };
+}
+
 /** The URL clients were told to use (zuliprc `site`, realm_url). */
 export const realmUrl = (ctx: AppContext) => ctx.config.externalUrl;
 

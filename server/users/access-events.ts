@@ -14,6 +14,7 @@ import {
   userIdsWhoCanAccess,
   usersSeeingEveryone,
 } from '../user-access/index.js';
+import { emitAnonymousSettingsOf } from './anonymous-settings.js';
 import { formatUser, groupProfileValues } from './format.js';
 
 /**
@@ -202,7 +203,8 @@ function emitGroupsLeftFor(ctx: AppContext, tx: Tx, userId: number, users: numbe
  * send_events_for_user_deactivation): `update` is_active false to those who
  * still may see the user (everyone unless access is limited; then
  * non-guests and DM partners), `remove` to channel peers who only saw them
- * through a channel. Runs after the account is marked inactive.
+ * through a channel; the others hear of the groups and the anonymous-group
+ * settings the user leaves. Runs after the account is marked inactive.
  */
 export function emitPersonDeactivated(ctx: AppContext, tx: Tx, userId: number): void {
   const update = {
@@ -219,12 +221,10 @@ export function emitPersonDeactivated(ctx: AppContext, tx: Tx, userId: number): 
   for (const id of dmPeerIds(ctx.db, userId, false)) withAccess.add(id);
   withAccess.delete(userId);
   tx.emit({ type: 'realm_user', users: [...withAccess], payload: update });
-  emitGroupsLeftFor(
-    ctx,
-    tx,
-    userId,
-    activeUserIds(ctx.db).filter((id) => !withAccess.has(id)),
-  );
+  // Those who hear is_active false drop the user from groups and settings themselves.
+  const withoutAccess = activeUserIds(ctx.db).filter((id) => !withAccess.has(id));
+  emitGroupsLeftFor(ctx, tx, userId, withoutAccess);
+  emitAnonymousSettingsOf(ctx, tx, userId, withoutAccess);
   emitPersonHidden(
     tx,
     userId,

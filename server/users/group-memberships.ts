@@ -2,6 +2,7 @@ import type { AppContext, Tx } from '../core/context.js';
 import { directGroupsOf, systemGroupIdsOf } from '../db/queries/user-groups.js';
 import { activeUserIds } from '../db/queries/users.js';
 import { syncSystemGroups } from '../shared/roles.js';
+import { emitAnonymousSettingsOf } from './anonymous-settings.js';
 
 /**
  * Puts a user into the system groups their role implies and tells everyone,
@@ -27,9 +28,10 @@ export function joinSystemGroups(ctx: AppContext, tx: Tx, userId: number, role: 
 
 /**
  * A reactivated user is a member of their groups again: clients dropped
- * them from every group at deactivation (Zulip's feature level 303), so each
- * group's `add_members` brings them back, as Zulip sends. Deactivated groups
- * only to clients that keep those.
+ * them from every group and anonymous-group setting at deactivation (Zulip's
+ * feature level 303), so each group's `add_members` and each such setting's
+ * new value bring them back, as Zulip's do_reactivate_user sends. Deactivated
+ * groups only to clients that keep those.
  */
 export function announceGroupReturn(ctx: AppContext, tx: Tx, userId: number): void {
   const users = activeUserIds(ctx.db);
@@ -42,4 +44,5 @@ export function announceGroupReturn(ctx: AppContext, tx: Tx, userId: number): vo
         deactivated === 1 && !queue.options.capabilities.include_deactivated_groups ? null : event,
     });
   }
+  emitAnonymousSettingsOf(ctx, tx, userId, users);
 }

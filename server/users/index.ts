@@ -65,4 +65,5 @@ export {
   setUserPassword,
   updateUser,
   updateUserByEmail,
+  userByApiEmail,
 } from './users.js';

@@ -222,6 +222,19 @@ export function accessUserByEmail(ctx: AppContext, actor: UserRow, email: string
   throw noSuchUser();
 }
 
+/**
+ * The user whose API e-mail (`email` in user objects: the real address or
+ * the made-up one, as their address visibility says) is `email`, any case,
+ * deactivated users included (Zulip's get_user). No other address finds them.
+ */
+export function userByApiEmail(ctx: AppContext, email: string): UserRow | undefined {
+  const domain = loadRealm(ctx).row.email_domain;
+  const key = email.trim().toLowerCase();
+  const madeUp = madeUpAddress(domain).exec(key);
+  const candidate = madeUp ? userById(ctx.db, Number(madeUp[1])) : userByEmailKey(ctx.db, key);
+  return candidate && apiEmail(candidate, domain).toLowerCase() === key ? candidate : undefined;
+}
+
 /** Zulip's get_dummy_email_address_for_display_regex. */
 const madeUpAddress = (domain: string) =>
   new RegExp(`^user(\\d+)@${domain.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`);

@@ -54,11 +54,15 @@ const ping = (
 
 const row = (account: Account) => presenceOf(t.server.ctx.db, account.id);
 
-/** Every queue except those of `actor` and the one that asked for message events only. */
-function everyoneBut(actor: string): string[] {
+/**
+ * Every queue but the one that asked for message events only: presence
+ * events reach every active user, the one reporting too (Zulip's
+ * send_presence_changed: active_user_ids).
+ */
+function everyone(): string[] {
   return watchers
     .names()
-    .filter((name) => name.split(':')[0] !== actor && name !== 'owner:messages-only')
+    .filter((name) => name !== 'owner:messages-only')
     .sort();
 }
 
@@ -130,9 +134,9 @@ describe('POST /users/me/presence as zulip-terminal sends it', () => {
     expectLegacyShape(res.body.presences);
     expect(zulipTerminalStatus(res.body.presences, member.email)).toBe('active');
 
-    // The first report is news: every other active user hears of it, each queue in its shape.
+    // The first report is news: every active user hears of it, each queue in its shape.
     const events = await watchers.take('presence');
-    expect(receivers(events)).toEqual(everyoneBut('member'));
+    expect(receivers(events)).toEqual(everyone());
     // A deactivated user's queue cannot be polled; read it directly.
     expect(t.server.ctx.events.get(goneQueueId, gone.id).pending()).toEqual([]);
     expect(events.owner).toEqual([
@@ -207,7 +211,7 @@ describe('POST /users/me/presence as zulip-terminal sends it', () => {
     clock.advance(60); // last "active" 180 s ago, past the 130 s a ping cycle allows
     await ping('member');
     const events = await watchers.take('presence');
-    expect(receivers(events)).toEqual(everyoneBut('member'));
+    expect(receivers(events)).toEqual(everyone());
     expect(events.admin![0].presence.website).toEqual({
       client: 'website',
       status: 'active',
@@ -219,7 +223,7 @@ describe('POST /users/me/presence as zulip-terminal sends it', () => {
   it('announces a first report even when idle, and no idle report after that', async () => {
     await ping('admin', { status: 'idle' });
     let events = await watchers.take('presence');
-    expect(receivers(events)).toEqual(everyoneBut('admin'));
+    expect(receivers(events)).toEqual(everyone());
     // Never active: the activity time defaults to when they joined, long before this connection.
     expect(events.member![0]).toMatchObject({
       user_id: t.accounts.admin.id,
@@ -231,7 +235,7 @@ describe('POST /users/me/presence as zulip-terminal sends it', () => {
     expect(receivers(events)).toEqual([]);
     await ping('admin');
     events = await watchers.take('presence');
-    expect(receivers(events)).toEqual(everyoneBut('admin'));
+    expect(receivers(events)).toEqual(everyone());
   });
 
   it('takes extreme limits without failing', async () => {
@@ -390,7 +394,7 @@ describe('who is left out', () => {
     expect(res.body.presences).not.toHaveProperty(String(t.accounts.bot.id));
   });
 
-  it('shows users who turned presence_enabled off to nobody, and records nothing for them', async () => {
+  it('records nothing for users who turned presence_enabled off', async () => {
     const { moderator } = t.accounts;
     setUser(t, moderator.id, { presence_enabled: false });
     try {
@@ -400,20 +404,36 @@ describe('who is left out', () => {
       // They still see everyone else.
       expect(res.body.presences).toHaveProperty(t.accounts.member.email);
       expect(receivers(await watchers.take('presence'))).toEqual([]);
-
-      // Data from before they went invisible is not shown either.
-      setUser(t, moderator.id, { presence_enabled: true });
-      await ping('moderator');
-      await watchers.clear();
-      setUser(t, moderator.id, { presence_enabled: false });
-      const realm = await t.as('member').get('/realm/presence');
-      expect(realm.body.presences).not.toHaveProperty(moderator.email);
-      const one = await t.as('member').get(`/users/${moderator.id}/presence`);
-      expect(one.body.msg).toBe(`No presence data for ${moderator.id}`);
-      const register = await t.as('member').post('/register', { fetch_event_types: ['presence'] });
-      expect(register.body.presences).not.toHaveProperty(moderator.email);
     } finally {
       setUser(t, moderator.id, { presence_enabled: true });
+    }
+  });
+
+  it('shows users who turned presence_enabled off as last seen a while before that, as Zulip', async () => {
+    const { moderator } = t.accounts;
+    await ping('moderator');
+    // Zulip's do_change_user_setting records one idle report old enough to read as offline.
+    const res = await t.as('moderator').patch('/settings', { presence_enabled: false });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    try {
+      const lastSeen = nowSeconds() - 200 - 120;
+      clock.advance(600);
+      await ping('moderator');
+      expect(row(moderator)?.last_connected_time).toBe(lastSeen);
+      // Zulip's register, GET /realm/presence and GET /users/{id}/presence keep that record.
+      const register = await t
+        .as('member')
+        .post('/register', { fetch_event_types: ['presence'], slim_presence: true });
+      expect(register.body.presences[String(moderator.id)]).toMatchObject({
+        idle_timestamp: lastSeen,
+      });
+      const realm = await t.as('member').get('/realm/presence');
+      expect(realm.body.presences).toHaveProperty(moderator.email);
+      const one = await t.as('member').get(`/users/${moderator.id}/presence`);
+      expect(one.status, JSON.stringify(one.body)).toBe(200);
+      expect(one.body.presence.aggregated.status).toBe('offline');
+    } finally {
+      await t.as('moderator').patch('/settings', { presence_enabled: true });
     }
   });
 

@@ -1,4 +1,5 @@
 import {
+  avatarRedirect,
   hearthIconPng,
   removeOwnAvatar,
   setOwnAvatar,
@@ -10,6 +11,15 @@ import { publicRoute, route } from '../route.js';
 
 /** One's own avatar, and the avatar and organization pictures served at the site root. */
 export const avatarRoutes = [
+  ...[false, true].map((medium) =>
+    route({
+      method: 'GET',
+      path: medium ? '/avatar/:email_or_id/medium' : '/avatar/:email_or_id',
+      atRoot: true,
+      params: { email_or_id: p.str() },
+      handler: (ctx, user, params) => avatarRedirect(ctx, user, params.email_or_id, medium),
+    }),
+  ),
   route({
     method: 'POST',
     path: '/users/me/avatar',
@@ -42,13 +52,16 @@ export const avatarRoutes = [
       handler: () => hearthIconPng(),
     }),
   ),
-  publicRoute({
-    method: 'GET',
-    path: '/static/images/unknown-user-avatar.png',
-    atRoot: true,
-    auth: 'none',
-    rateLimitExempt: true,
-    params: {},
-    handler: () => unknownUserAvatarPng(),
-  }),
+  // The unknown-user picture; also the default for an address /avatar/ finds no user by.
+  ...['/static/images/unknown-user-avatar.png', '/static/images/default-avatar.png'].map((path) =>
+    publicRoute({
+      method: 'GET',
+      path,
+      atRoot: true,
+      auth: 'none',
+      rateLimitExempt: true,
+      params: {},
+      handler: () => unknownUserAvatarPng(),
+    }),
+  ),
 ];

@@ -27,7 +27,7 @@ afterAll(() => t?.close());
 /** Each store's current queue, seen in the register answers its fetch receives. */
 const queues = new Map<ChatStore, string>();
 
-function storeFor(who: 'member' | 'admin'): ChatStore {
+function storeFor(who: 'member' | 'admin' | 'guest'): ChatStore {
   const account = t.accounts[who];
   let store: ChatStore | null = null;
   const watching: typeof fetch = async (input, init) => {
@@ -213,6 +213,45 @@ describe('the chat store on the real server', () => {
       expect(withTopics.topics.get(general)?.map((topic) => topic.name)).toContain('');
     } finally {
       store.close();
+    }
+  });
+
+  it('registers afresh when whom a guest may see changes, deleting the old queue', async () => {
+    // Shares nothing with the guest: hidden from them once access is limited.
+    const hal = await t.createMember('Hal Hidden');
+    const groupId = async (name: string): Promise<number> =>
+      (await t.as('owner').get('/user_groups')).body.user_groups.find(
+        (g: { name: string }) => g.name === name,
+      ).id;
+    const limitTo = async (name: string) =>
+      expect(
+        (
+          await t
+            .as('owner')
+            .patch('/realm', { can_access_all_users_group: { new: await groupId(name) } })
+        ).status,
+      ).toBe(200);
+    const store = storeFor('guest');
+    try {
+      await until(store, (s) => s.users.get(hal.id)?.full_name === 'Hal Hidden');
+      const first = await waitForQueue(store);
+      queues.delete(store);
+      await limitTo('role:members');
+      // No event says who is hidden now: only a new register does.
+      await until(store, (s) => s.users.get(hal.id)?.full_name === 'Unknown user', 10_000);
+      const second = await waitForQueue(store);
+      expect(second).not.toBe(first);
+      const old = await t
+        .as('guest')
+        .get('/events', { queue_id: first, last_event_id: -1, dont_block: true });
+      expect(old.body.code).toBe('BAD_EVENT_QUEUE_ID');
+      queues.delete(store);
+      await limitTo('role:everyone');
+      await until(store, (s) => s.users.get(hal.id)?.full_name === 'Hal Hidden', 10_000);
+      expect(await waitForQueue(store)).not.toBe(second);
+    } finally {
+      store.close();
+      await limitTo('role:everyone');
     }
   });
 

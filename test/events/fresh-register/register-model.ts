@@ -184,6 +184,18 @@ function updateUser(state: Json, person: Json, own: number): void {
       // Deactivated users are members of no group (feature level 303): clients drop them.
       for (const group of state.realm_user_groups ?? [])
         group.members = group.members.filter((m: number) => m !== uid);
+      // And of no anonymous group a realm or user-group setting names (Zulip's apply_event).
+      const dropFrom = (holder: Json, key: string) => {
+        const value = holder[key];
+        if (value && typeof value === 'object' && Array.isArray(value.direct_members))
+          holder[key] = {
+            ...value,
+            direct_members: value.direct_members.filter((m: number) => m !== uid),
+          };
+      };
+      for (const key of Object.keys(state)) if (key.startsWith('realm_')) dropFrom(state, key);
+      for (const group of state.realm_user_groups ?? [])
+        for (const key of Object.keys(group)) if (key.endsWith('_group')) dropFrom(group, key);
       for (const sub of state.subscriptions ?? [])
         if (Array.isArray(sub.subscribers))
           sub.subscribers = sub.subscribers.filter((s: number) => s !== uid);

@@ -62,17 +62,50 @@ const onRealmUser: Apply = (state, event) => {
   }
 };
 
-/** Deactivated users are members of no group (Zulip's feature level 303): clients drop them. */
+/**
+ * Deactivated users are members of no group (Zulip's feature level 303):
+ * clients drop them from groups and from the anonymous groups that realm and
+ * user-group settings name (as Zulip's apply_event).
+ */
 function withoutGroupMember(state: ChatState, userId: number): ChatState {
-  if (!state.groups) return state;
-  let changed = false;
-  const groups = new Map(state.groups);
-  for (const [id, group] of groups) {
-    if (!group.members.includes(userId)) continue;
-    groups.set(id, { ...group, members: group.members.filter((m) => m !== userId) });
-    changed = true;
+  let next = state;
+  if (state.groups) {
+    let changed = false;
+    const groups = new Map(state.groups);
+    for (const [id, group] of groups) {
+      const members = group.members.includes(userId)
+        ? group.members.filter((m) => m !== userId)
+        : group.members;
+      const settings = withoutSettingMember(group as unknown as Record<string, unknown>, userId);
+      if (members === group.members && !settings) continue;
+      groups.set(id, { ...group, ...settings, members });
+      changed = true;
+    }
+    if (changed) next = { ...next, groups };
   }
-  return changed ? { ...state, groups } : state;
+  const realmSettings = withoutSettingMember(state.realm.settings, userId);
+  if (realmSettings) {
+    next = {
+      ...next,
+      realm: { ...next.realm, settings: { ...next.realm.settings, ...realmSettings } },
+    };
+  }
+  return next;
+}
+
+/** The settings among `holder`'s fields whose anonymous group names `userId`, without them; null if none. */
+function withoutSettingMember(
+  holder: Record<string, unknown>,
+  userId: number,
+): Record<string, unknown> | null {
+  let changed: Record<string, unknown> | null = null;
+  for (const [key, value] of Object.entries(holder)) {
+    const members = (value as { direct_members?: unknown } | null)?.direct_members;
+    if (!Array.isArray(members) || !members.includes(userId)) continue;
+    changed ??= {};
+    changed[key] = { ...(value as object), direct_members: members.filter((m) => m !== userId) };
+  }
+  return changed;
 }
 
 /** Custom profile fields redefined: values of fields that are gone go too. */

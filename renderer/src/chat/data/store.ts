@@ -1,6 +1,7 @@
 import { ApiError, type Params, type ZulipApi } from './api.js';
 import { applyEvent, type EventEffects, noEffects, withTyping, type ZulipEvent } from './events.js';
 import { Feed } from './feed.js';
+import { needsFreshRegister } from './fresh-register.js';
 import type { ChatState, ChatStore, ConnectionState, Narrow } from './model.js';
 import { recountUnread } from './model-updates.js';
 import { narrowKey } from './narrow.js';
@@ -18,7 +19,8 @@ export { CLIENT_CAPABILITIES } from './register-params.js';
 /**
  * The chat's store: registers an event queue, applies its events, keeps the
  * unread counts and the feed's message list, and re-registers when the
- * queue is lost, keeping what is on screen until the new data arrives.
+ * queue is lost or an event asks for it (`fresh-register.ts`), keeping what
+ * is on screen until the new data arrives.
  */
 
 /** A typing notice lapses after this long without renewal (Zulip's web app: 15 s). */
@@ -188,6 +190,14 @@ export function createChatStore(api: ZulipApi, options: StoreOptions = {}): Chat
     }
     const list = core.state.list;
     if (effects.refetchList && list) void feed.show(list.narrow, { keepShown: true });
+    if (events.some((event) => needsFreshRegister(core.state, event))) startAfresh();
+  }
+
+  /** Drops the queue: the loop registers a new one next, keeping the screen as it is meanwhile. */
+  function startAfresh() {
+    const old = core.queueId;
+    core.queueId = null;
+    if (old !== null) api.call('DELETE', '/events', { queue_id: old }).catch(() => {});
   }
 
   function scheduleTypingExpiry(key: string, userId: number, op: 'start' | 'stop') {
