@@ -19,7 +19,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import openapiTS, { astToString, type OpenAPI3 } from 'openapi-typescript';
-import { parse as parseYaml } from 'yaml';
+import { parseAllDocuments, parse as parseYaml } from 'yaml';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 export const API_DIR = path.join(HERE, '../api');
@@ -76,11 +76,21 @@ export function sha256(text: string): string {
   return createHash('sha256').update(text).digest('hex');
 }
 
-/** The description with the extension merged in, as the generator reads it. */
+/**
+ * The description with the extension merged in, as the generator reads it.
+ * The extension may hold several YAML documents (`---`), merged in order, so
+ * that additions can go in blocks of their own at the end of the file.
+ */
 export function loadMergedDescription(): OpenAPI3 {
   const description = parseYaml(readFileSync(DESCRIPTION_FILE, 'utf8'));
-  const extension = parseYaml(readFileSync(EXTENSION_FILE, 'utf8')) ?? {};
-  return mergeExtension(description, extension) as OpenAPI3;
+  const documents = parseAllDocuments(readFileSync(EXTENSION_FILE, 'utf8'));
+  if (!Array.isArray(documents)) return description as OpenAPI3;
+  let merged: unknown = description;
+  for (const document of documents) {
+    if (document.errors.length > 0) throw document.errors[0];
+    merged = mergeExtension(merged, document.toJS() ?? {});
+  }
+  return merged as OpenAPI3;
 }
 
 function generatorVersion(): string {

@@ -2,7 +2,7 @@ import type { AppContext, Tx } from '../core/context.js';
 import { type StreamRow, streamById, subscriberIds } from '../db/queries/streams.js';
 import { allUsers } from '../db/queries/users.js';
 import { isAdmin, isGuest } from '../shared/roles.js';
-import type { EventBody } from '../shared/zulip-api/index.js';
+import type { EventBody, StreamUpdateEvent } from '../shared/zulip-api/index.js';
 import { formatChannel, hasChannelPermission } from './rules.js';
 
 /**
@@ -115,8 +115,13 @@ export function emitChannelUpdate(
   stream: Pick<StreamRow, 'id' | 'name'>,
   users: Iterable<number>,
   property: string,
-  value: unknown,
-  extra: Record<string, unknown> = {},
+  value: StreamUpdateEvent['value'],
+  extra: Partial<
+    Pick<
+      StreamUpdateEvent,
+      'rendered_description' | 'history_public_to_subscribers' | 'is_web_public'
+    >
+  > = {},
 ): void {
   const recipients = [...users];
   if (recipients.length === 0) return;
@@ -131,7 +136,7 @@ export function emitChannelUpdate(
       property,
       value,
       ...extra,
-    },
+    } satisfies StreamUpdateEvent,
   });
 }
 
@@ -144,7 +149,7 @@ const isArchivedUpdate = (stream: StreamRow, value: boolean) =>
     name: stream.name,
     property: 'is_archived',
     value,
-  }) satisfies EventBody<'stream', 'update'>;
+  }) satisfies StreamUpdateEvent;
 
 /**
  * Archiving (Zulip 11): clients that declared `archived_channels` keep the

@@ -1,6 +1,6 @@
 import type { Db } from '../db/open.js';
 import { noteRollback } from '../db/write-versions.js';
-import type { EventHub, PendingEvent } from '../events/hub.js';
+import type { ApiEvent, EventHub, PendingEvent } from '../events/hub.js';
 import type { HttpsScope } from '../shared/network.js';
 import type { DurableCommits } from './durable-commits.js';
 import type { RateLimiter } from './rate-limit.js';
@@ -69,7 +69,8 @@ export interface AppContext {
 }
 
 export interface Tx {
-  emit(event: PendingEvent): void;
+  /** An event of Zulip's API: the payload must be one of the description's events. */
+  emit(event: PendingEvent<ApiEvent>): void;
 }
 
 /** The transaction runner behind AppContext.transaction, and what group commit builds on. */

@@ -1,4 +1,5 @@
 import { badEventQueue } from '../core/errors.js';
+import type { AnyEventBody } from '../shared/zulip-api/index.js';
 import { EventQueue, type QueueOptions, type QueueTally, SerialisedEvent } from './queue.js';
 
 /**
@@ -9,22 +10,29 @@ import { EventQueue, type QueueOptions, type QueueTally, SerialisedEvent } from 
  * that returns the same object to queues with the same options (see
  * `memoisePayload`) costs one JSON.stringify, not one per queue.
  */
-export type EventPayload =
-  | ({ type: string } & Record<string, unknown>)
-  | ((queue: EventQueue) => ({ type: string } & Record<string, unknown>) | null);
+export type EventPayload<E extends EventObject = EventObject> =
+  | E
+  | ((queue: EventQueue) => E | null);
 
-type EventObject = { type: string } & Record<string, unknown>;
+/** What the hub queues: any object with a `type`, the one field it reads. */
+export type EventObject = { type: string } & Record<string, unknown>;
+
+/**
+ * An event of Zulip's API as operations emit it (`Tx.emit`): the module's
+ * event union, so a payload no event of the description has fails typecheck.
+ */
+export type ApiEvent = AnyEventBody;
 
 /**
  * A payload function that builds once per key: queues whose options give the
  * same key get the very same object, which the hub then serialises once.
  * The key must capture everything `build` reads from the queue.
  */
-export function memoisePayload(
+export function memoisePayload<E extends EventObject>(
   keyOf: (queue: EventQueue) => string,
-  build: (queue: EventQueue) => EventObject | null,
-): (queue: EventQueue) => EventObject | null {
-  const built = new Map<string, EventObject | null>();
+  build: (queue: EventQueue) => E | null,
+): (queue: EventQueue) => E | null {
+  const built = new Map<string, E | null>();
   return (queue) => {
     const key = keyOf(queue);
     let payload = built.get(key);
@@ -36,11 +44,11 @@ export function memoisePayload(
   };
 }
 
-export interface PendingEvent {
+export interface PendingEvent<E extends EventObject = EventObject> {
   /** The event type, used for the queues' event_types filter. */
-  type: string;
+  type: E['type'];
   users: Iterable<number>;
-  payload: EventPayload;
+  payload: EventPayload<E>;
   /** Only the queue with this id gets the event (e.g. local echo data). */
   onlyQueueId?: string;
   /**

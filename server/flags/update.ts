@@ -16,6 +16,7 @@ import { Flag, type FlagName } from '../shared/flags.js';
 import { MAX_MESSAGES_PER_UPDATE } from '../shared/limits.js';
 import { loadRealm } from '../shared/realm.js';
 import { topicShownAs } from '../shared/topics.js';
+import type { EventBody } from '../shared/zulip-api/index.js';
 import { applyFlagChanges, planFlagChange } from './read-state.js';
 import { FlagReader } from './reader.js';
 import { type UnreadMessageDetail, unreadMessageDetails } from './unread.js';
@@ -144,14 +145,25 @@ export function emitFlagsEvent(
   messageIds: number[],
   details?: Record<string, UnreadMessageDetail>,
 ): void {
-  const base = {
-    type: 'update_message_flags',
-    op: operation.op,
-    operation: operation.op,
-    flag: operation.flag,
-    messages: messageIds,
-    all: false,
-  };
+  // checkFlagOperation let no other operation through.
+  const base =
+    operation.op === 'add'
+      ? ({
+          type: 'update_message_flags',
+          op: 'add',
+          operation: 'add',
+          flag: operation.flag,
+          messages: messageIds,
+          all: false,
+        } satisfies EventBody<'update_message_flags', 'add'>)
+      : ({
+          type: 'update_message_flags',
+          op: 'remove',
+          operation: 'remove',
+          flag: operation.flag,
+          messages: messageIds,
+          all: false,
+        } satisfies EventBody<'update_message_flags', 'remove', 'message_details'>);
   if (!details) {
     tx.emit({ type: 'update_message_flags', users: [userId], payload: base });
     return;
@@ -167,10 +179,14 @@ export function emitFlagsEvent(
   tx.emit({
     type: 'update_message_flags',
     users: [userId],
-    payload: (queue: EventQueue) => ({
-      ...base,
-      message_details: queue.options.capabilities.empty_topic_name ? details : legacyDetails,
-    }),
+    payload: (queue: EventQueue) =>
+      ({
+        ...base,
+        // Only marking unread (op remove, flag read) has details.
+        op: 'remove',
+        operation: 'remove',
+        message_details: queue.options.capabilities.empty_topic_name ? details : legacyDetails,
+      }) satisfies EventBody<'update_message_flags', 'remove'>,
   });
 }
 

@@ -5,12 +5,18 @@ import {
   type UserGroupRow,
 } from '../db/queries/user-groups.js';
 import { activeUserIds } from '../db/queries/users.js';
-import { apiGroupSetting, groupPermissionNames, storedPermissions } from './settings.js';
+import type { EventBody, GroupSettingValue, UserGroup } from '../shared/zulip-api/index.js';
+import {
+  apiGroupSetting,
+  type GroupPermission,
+  groupPermissionNames,
+  storedPermissions,
+} from './settings.js';
 
 /** A group as GET /user_groups, register and `user_group` add events show it. */
-export function formatGroup(ctx: AppContext, group: UserGroupRow): Record<string, unknown> {
+export function formatGroup(ctx: AppContext, group: UserGroupRow): UserGroup {
   const permissions = storedPermissions(group);
-  const settings: Record<string, unknown> = {};
+  const settings = {} as Record<GroupPermission, GroupSettingValue>;
   for (const name of groupPermissionNames) settings[name] = apiGroupSetting(ctx, permissions[name]);
   return {
     id: group.id,
@@ -26,6 +32,10 @@ export function formatGroup(ctx: AppContext, group: UserGroupRow): Record<string
   };
 }
 
+/** A `user_group` event less its `type`, one per `op`. */
+type GroupEventFields =
+  EventBody<'user_group'> extends infer E ? (E extends unknown ? Omit<E, 'type'> : never) : never;
+
 /**
  * Every group is visible to the whole organization, so `user_group` events go
  * to every active user. Clients that did not declare include_deactivated_groups
@@ -36,7 +46,7 @@ export function emitGroupEvent(
   ctx: AppContext,
   tx: Tx,
   group: UserGroupRow,
-  event: Record<string, unknown>,
+  event: GroupEventFields,
 ): void {
   const deactivated = group.deactivated === 1;
   tx.emit({
@@ -45,7 +55,7 @@ export function emitGroupEvent(
     payload: (queue) =>
       deactivated && !queue.options.capabilities.include_deactivated_groups
         ? null
-        : { type: 'user_group', ...event },
+        : ({ type: 'user_group', ...event } satisfies EventBody<'user_group'>),
   });
 }
 
@@ -62,11 +72,22 @@ export function emitActivationChange(
     users: activeUserIds(ctx.db),
     payload: (queue) => {
       if (queue.options.capabilities.include_deactivated_groups) {
-        return { type: 'user_group', op: 'update', group_id: group.id, data: { deactivated } };
+        return {
+          type: 'user_group',
+          op: 'update',
+          group_id: group.id,
+          data: { deactivated },
+        } satisfies EventBody<'user_group', 'update'>;
       }
       return deactivated
-        ? { type: 'user_group', op: 'remove', group_id: group.id }
-        : { type: 'user_group', op: 'add', group: asAdded };
+        ? ({ type: 'user_group', op: 'remove', group_id: group.id } satisfies EventBody<
+            'user_group',
+            'remove'
+          >)
+        : ({ type: 'user_group', op: 'add', group: asAdded! } satisfies EventBody<
+            'user_group',
+            'add'
+          >);
     },
   });
 }

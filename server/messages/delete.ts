@@ -13,7 +13,8 @@ import { accessMessage, usersWithMessageAccess, usersWithMetadataAccess } from '
 import { type StoredGroupSetting, userHasGroupSetting } from '../shared/group-settings.js';
 import { loadRealm } from '../shared/realm.js';
 import { topicForQueue } from '../shared/topics.js';
-import { emitDeleteMessageEvents } from './events.js';
+import type { StreamUpdateEvent } from '../shared/zulip-api/index.js';
+import { type DeletedFrom, emitDeleteMessageEvents } from './events.js';
 
 const cannotDelete = () => badRequest("You don't have permission to delete this message");
 
@@ -74,7 +75,7 @@ export function removeMessages(ctx: AppContext, tx: Tx, messages: MessageRow[]):
   }
   for (const { sample, ids, users } of groups.values()) {
     const sorted = ids.sort((a, b) => a - b);
-    const base = (queue: Parameters<typeof topicForQueue>[0]) =>
+    const base = (queue: Parameters<typeof topicForQueue>[0]): DeletedFrom =>
       sample.stream_id !== null
         ? {
             message_type: 'stream',
@@ -100,7 +101,7 @@ export function removeMessages(ctx: AppContext, tx: Tx, messages: MessageRow[]):
         value: first,
         stream_id: streamId,
         name: stream.name,
-      },
+      } satisfies StreamUpdateEvent,
     });
   }
 }

@@ -27,6 +27,7 @@ import { Flag, flagNames } from '../shared/flags.js';
 import { loadRealm } from '../shared/realm.js';
 import { isGuest } from '../shared/roles.js';
 import { topicForQueue } from '../shared/topics.js';
+import type { EventBody } from '../shared/zulip-api/index.js';
 import { updateAttachmentReferences } from '../uploads/index.js';
 import { searchableText } from './content.js';
 import {
@@ -37,7 +38,7 @@ import {
   sendResolveNotice,
 } from './edit-move.js';
 import { type EditInput, type EditPlan, planEdit, visibleTopicMessages } from './edit-plan.js';
-import { emitDeleteMessageEvents } from './events.js';
+import { type DeletedFrom, emitDeleteMessageEvents } from './events.js';
 import { mentionedUsers, mentionFlags } from './mentions.js';
 
 export type { EditInput, PropagateMode } from './edit-plan.js';
@@ -64,6 +65,29 @@ function updateMentionFlags(ctx: AppContext, plan: EditPlan, message: MessageRow
   }
 }
 
+/**
+ * update_message: the content fields come with a content edit, the channel's
+ * with a channel message, `propagate_mode` and `orig_subject` with a move,
+ * `new_stream_id` with a channel move, `subject` and `topic_links` with a
+ * topic change (Zulip's do_update_message).
+ */
+type UpdateMessageEvent = EventBody<
+  'update_message',
+  string,
+  | 'orig_content'
+  | 'orig_rendered_content'
+  | 'content'
+  | 'rendered_content'
+  | 'is_me_message'
+  | 'stream_name'
+  | 'stream_id'
+  | 'propagate_mode'
+  | 'orig_subject'
+  | 'new_stream_id'
+  | 'subject'
+  | 'topic_links'
+>;
+
 function emitUpdateEvent(
   ctx: AppContext,
   tx: Tx,
@@ -75,7 +99,7 @@ function emitUpdateEvent(
 ): void {
   const { message } = plan;
   const emptyName = loadRealm(ctx).settings.empty_topic_display_name;
-  const event: Record<string, unknown> = {
+  const event: Omit<UpdateMessageEvent, 'flags'> = {
     type: 'update_message',
     user_id: user.id,
     edit_timestamp: timestamp,
@@ -110,8 +134,8 @@ function emitUpdateEvent(
     payload: memoisePayload(
       (queue) => `${flags.get(queue.userId) ?? 0}|${queue.options.capabilities.empty_topic_name}`,
       (queue) => {
-        const shaped: { type: string } & Record<string, unknown> = {
-          ...(event as { type: string }),
+        const shaped: UpdateMessageEvent = {
+          ...event,
           flags: flagNames(flags.get(queue.userId) ?? 0),
         };
         if (moved) shaped.orig_subject = topicForQueue(queue, message.topic, emptyName);
@@ -132,7 +156,7 @@ function emitLostAccess(
 ): void {
   if (users.size === 0) return;
   const emptyName = loadRealm(ctx).settings.empty_topic_display_name;
-  const base = (queue: Parameters<typeof topicForQueue>[0]) => ({
+  const base = (queue: Parameters<typeof topicForQueue>[0]): DeletedFrom => ({
     message_type: 'stream',
     stream_id: plan.origStream!.id,
     topic: topicForQueue(queue, plan.message.topic, emptyName),

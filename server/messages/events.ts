@@ -79,7 +79,7 @@ export function emitMessageEvent(
           message = { ...message };
           hideSender(ctx, message);
         }
-        const event: EventBody<'message'> & { type: 'message' } = {
+        const event: EventBody<'message', string, 'local_message_id'> = {
           type: 'message',
           message,
           flags: flagNames(flagsByUser.get(queue.userId) ?? 0),
@@ -91,6 +91,14 @@ export function emitMessageEvent(
   });
 }
 
+/** delete_message's fields present only for a channel's messages. */
+type ChannelOnly = 'stream_id' | 'topic';
+
+/** The conversation a delete_message names: a channel's topic, or direct messages. */
+export type DeletedFrom =
+  | { message_type: 'stream'; stream_id: number; topic: string }
+  | { message_type: 'private' };
+
 /**
  * delete_message for messages of one conversation: one bulk event for clients
  * with the bulk_message_deletion capability, one event per message for the
@@ -101,7 +109,7 @@ export function emitDeleteMessageEvents(
   tx: Tx,
   users: Iterable<number>,
   sortedIds: number[],
-  conversation: (queue: EventQueue) => Record<string, unknown>,
+  conversation: (queue: EventQueue) => DeletedFrom,
 ): void {
   const audience = [...users];
   const capabilitiesKey = (queue: EventQueue) => {
@@ -113,7 +121,11 @@ export function emitDeleteMessageEvents(
     users: audience,
     payload: memoisePayload(capabilitiesKey, (queue) =>
       queue.options.capabilities.bulk_message_deletion
-        ? { type: 'delete_message', message_ids: sortedIds, ...conversation(queue) }
+        ? ({
+            type: 'delete_message',
+            message_ids: sortedIds,
+            ...conversation(queue),
+          } satisfies EventBody<'delete_message', string, 'message_id' | ChannelOnly>)
         : null,
     ),
   });
@@ -124,7 +136,11 @@ export function emitDeleteMessageEvents(
       payload: memoisePayload(capabilitiesKey, (queue) =>
         queue.options.capabilities.bulk_message_deletion
           ? null
-          : { type: 'delete_message', message_id: id, ...conversation(queue) },
+          : ({
+              type: 'delete_message',
+              message_id: id,
+              ...conversation(queue),
+            } satisfies EventBody<'delete_message', string, 'message_ids' | ChannelOnly>),
       ),
     });
   }

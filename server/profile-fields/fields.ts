@@ -16,6 +16,7 @@ import type { UserRow } from '../db/queries/users.js';
 import { activeUserIds } from '../db/queries/users.js';
 import { MAX_PROFILE_SUMMARY_FIELDS } from '../shared/limits.js';
 import { requireRole } from '../shared/roles.js';
+import type { EventBody, Schemas } from '../shared/zulip-api/index.js';
 import {
   checkFieldDataShape,
   checkFieldDefinition,
@@ -38,7 +39,13 @@ function emitFields(ctx: AppContext, tx: Tx): void {
   tx.emit({
     type: 'custom_profile_fields',
     users: activeUserIds(ctx.db),
-    payload: () => ({ type: 'custom_profile_fields', fields: listFields(ctx) }),
+    payload: () =>
+      ({
+        type: 'custom_profile_fields',
+        // The description calls display_in_profile_summary required; Zulip
+        // (as Hearth) leaves it out unless true (ProfileField).
+        fields: listFields(ctx) as Schemas['CustomProfileField'][],
+      }) satisfies EventBody<'custom_profile_fields'>,
   });
 }
 

@@ -1,6 +1,7 @@
 import type { AppContext } from '../core/context.js';
 import { allProfileFields, type ProfileFieldRow } from '../db/queries/profile-fields.js';
 import type { StateProvider } from '../events/state-provider.js';
+import type { ProfileField } from '../shared/zulip-api/index.js';
 
 /** Zulip's field types by constant name, as POST /register reports them. */
 export const FieldType = {
@@ -26,18 +27,7 @@ export const customProfileFieldTypes = {
 };
 
 /** A field as clients read it (Zulip's CustomProfileField.as_dict). */
-export interface ProfileFieldDict {
-  id: number;
-  name: string;
-  type: number;
-  hint: string;
-  field_data: string;
-  order: number;
-  required: boolean;
-  editable_by_user: boolean;
-  display_in_profile_summary?: true;
-  use_for_user_matching?: true;
-}
+export type ProfileFieldDict = ProfileField;
 
 /** The two optional flags appear only when true. */
 export function formatField(f: ProfileFieldRow): ProfileFieldDict {

@@ -7,6 +7,7 @@ import {
 } from '../db/queries/push-devices.js';
 import type { UserRow } from '../db/queries/users.js';
 import { requireRole } from '../shared/roles.js';
+import type { EventBody } from '../shared/zulip-api/index.js';
 import { invalidDeviceId, pushServiceNotConfigured } from './errors.js';
 
 /**
@@ -20,7 +21,7 @@ export function registerClientDevice(ctx: AppContext, user: UserRow): { device_i
     tx.emit({
       type: 'device',
       users: [user.id],
-      payload: { type: 'device', op: 'add', device_id: id },
+      payload: { type: 'device', op: 'add', device_id: id } satisfies EventBody<'device', 'add'>,
     });
     return id;
   });
@@ -40,7 +41,10 @@ export function removeClientDevice(
     tx.emit({
       type: 'device',
       users: [user.id],
-      payload: { type: 'device', op: 'remove', device_id: deviceId },
+      payload: { type: 'device', op: 'remove', device_id: deviceId } satisfies EventBody<
+        'device',
+        'remove'
+      >,
     });
   });
   return {};

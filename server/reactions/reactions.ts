@@ -14,6 +14,7 @@ import { checkEmoji, type Emoji, emojiByName, ReactionType } from '../emoji/inde
 import { markHistorical } from '../flags/index.js';
 import { accessMessage, hasReceived, usersWithMessageAccess } from '../narrow/index.js';
 import { loadRealm } from '../shared/realm.js';
+import type { EventBody, Reaction } from '../shared/zulip-api/index.js';
 import { applyParticipationPolicy } from '../topics/index.js';
 import { apiEmail } from '../users/index.js';
 
@@ -45,8 +46,10 @@ function emitReaction(
       message_id: message.id,
       emoji_name: emoji.name,
       emoji_code: emoji.code,
-      reaction_type: emoji.type,
-    },
+      // Checked by checkEmoji; the spec's other name for Zulip's extra emoji
+      // (service_extra_emoji) is passed on as the client named it.
+      reaction_type: emoji.type as Reaction['reaction_type'],
+    } satisfies EventBody<'reaction', 'add' | 'remove'>,
   });
 }
 

@@ -13,6 +13,7 @@ import type { StoredGroupSetting } from '../shared/group-settings.js';
 import { apiGroupSettingValue, type GroupSettingValue, loadRealm } from '../shared/realm.js';
 import type { RealmSettingName, RealmSettings } from '../shared/realm-settings.js';
 import { isOwner, requireRole } from '../shared/roles.js';
+import type { EventBody } from '../shared/zulip-api/index.js';
 
 /** Limits that take a positive number of seconds or "unlimited" (null). */
 export const timeLimitSettings = [
@@ -124,9 +125,9 @@ function checkModerationRequestChannel(ctx: AppContext, streamId: number): void 
   if (!stream.invite_only) throw badRequest('Moderation request channel must be private.');
 }
 
-type Event =
-  | { op: 'update'; property: string; value: unknown }
-  | { op: 'update_dict'; property: 'default'; data: Record<string, unknown> };
+type RealmUpdate = Omit<EventBody<'realm', 'update'>, 'type'>;
+type RealmUpdateDict = Omit<EventBody<'realm', 'update_dict'>, 'type'>;
+type Event = RealmUpdate | RealmUpdateDict;
 
 /**
  * PATCH /realm (Zulip's update_realm): admins only, some settings owners
@@ -157,10 +158,15 @@ export function updateRealm(
     if (current[name] === value) return;
     overrides[name] = value;
     data[name] = typeof value === 'string' ? 'updated' : value;
+    // A setting's value type goes with its name, which the types here do not pair.
     events.push(
       updateDictSettings.has(name)
-        ? { op: 'update_dict', property: 'default', data: { [name]: value } }
-        : { op: 'update', property: name, value },
+        ? {
+            op: 'update_dict',
+            property: 'default',
+            data: { [name]: value } as RealmUpdateDict['data'],
+          }
+        : { op: 'update', property: name, value: value as RealmUpdate['value'] },
     );
   };
 
@@ -236,7 +242,11 @@ export function updateRealm(
   for (const [setting, stored, value] of groups) {
     overrides[setting] = stored;
     data[setting] = value;
-    events.push({ op: 'update_dict', property: 'default', data: { [setting]: value } });
+    events.push({
+      op: 'update_dict',
+      property: 'default',
+      data: { [setting]: value } as RealmUpdateDict['data'],
+    });
   }
 
   if (name === null && description === null && events.length === 0) return data;
@@ -248,7 +258,12 @@ export function updateRealm(
       tx.emit({
         type: 'realm',
         users,
-        payload: { type: 'realm', op: 'update', property: 'name', value: name },
+        payload: {
+          type: 'realm',
+          op: 'update',
+          property: 'name',
+          value: name,
+        } satisfies EventBody<'realm', 'update'>,
       });
     }
     if (description !== null) {
@@ -257,12 +272,21 @@ export function updateRealm(
       tx.emit({
         type: 'realm',
         users,
-        payload: { type: 'realm', op: 'update', property: 'description', value: description },
+        payload: {
+          type: 'realm',
+          op: 'update',
+          property: 'description',
+          value: description,
+        } satisfies EventBody<'realm', 'update'>,
       });
     }
     setRealmSettings(ctx.db, JSON.stringify(overrides));
     for (const event of events)
-      tx.emit({ type: 'realm', users, payload: { type: 'realm', ...event } });
+      tx.emit({
+        type: 'realm',
+        users,
+        payload: { type: 'realm', ...event } satisfies EventBody<'realm', 'update' | 'update_dict'>,
+      });
   });
   return data;
 }

@@ -16,6 +16,7 @@ import { loadRealm } from '../shared/realm.js';
 import { realmUserUpdate } from '../shared/realm-user-update.js';
 import { isAdmin, requireRole } from '../shared/roles.js';
 import { mergeUserSettings, type UserSettings } from '../shared/user-settings.js';
+import type { EventBody } from '../shared/zulip-api/index.js';
 import { userIdsWhoCanAccess } from '../user-access/index.js';
 import {
   accountWords,
@@ -135,9 +136,9 @@ export async function changeSettings(
     if (fullName !== undefined) changeFullName(ctx, tx, current, fullName);
 
     const before = mergeUserSettings(current.settings);
-    const changed = (Object.entries(change.settings) as [keyof UserSettings, unknown][]).filter(
-      ([name, value]) => value !== undefined && before[name] !== value,
-    );
+    const changed = (
+      Object.entries(change.settings) as [keyof UserSettings, UserSettings[keyof UserSettings]][]
+    ).filter(([name, value]) => value !== undefined && before[name] !== value);
     const presence = changed.find(([name]) => name === 'presence_enabled');
     const others = changed.filter(([name]) => name !== 'presence_enabled');
     if (others.length > 0) {
@@ -157,7 +158,11 @@ export async function changeSettings(
       tx.emit({
         type: 'realm_export_consent',
         users: activeAdminIds(ctx.db),
-        payload: { type: 'realm_export_consent', user_id: user.id, consented: consent[1] },
+        payload: {
+          type: 'realm_export_consent',
+          user_id: user.id,
+          consented: consent[1] as boolean,
+        } satisfies EventBody<'realm_export_consent'>,
       });
     }
     if (others.some(([name]) => name === 'email_address_visibility')) {
@@ -190,19 +195,28 @@ function withOverrides(json: string, entries: [string, unknown][]): string {
   return JSON.stringify(overrides);
 }
 
+/** A user setting's value as its events carry it. */
+type SettingValue = EventBody<'user_settings', 'update'>['value'];
+
 function emitSettingChange(
   tx: Tx,
   userId: number,
   email: string,
   name: string,
-  value: unknown,
+  value: SettingValue,
 ): void {
   const language =
     name === 'default_language' ? { language_name: languageNames[value as string] } : {};
   tx.emit({
     type: 'user_settings',
     users: [userId],
-    payload: { type: 'user_settings', op: 'update', property: name, value, ...language },
+    payload: {
+      type: 'user_settings',
+      op: 'update',
+      property: name,
+      value,
+      ...language,
+    } satisfies EventBody<'user_settings', 'update', 'language_name'>,
   });
   if (notificationNames.has(name)) {
     tx.emit({
@@ -211,12 +225,12 @@ function emitSettingChange(
       payload: (queue) =>
         queue.options.capabilities.user_settings_object
           ? null
-          : {
+          : ({
               type: 'update_global_notifications',
               user: email,
               notification_name: name,
               setting: value,
-            },
+            } satisfies EventBody<'update_global_notifications'>),
     });
   }
   if (displayNames.has(name) || name === 'timezone') {
@@ -226,13 +240,13 @@ function emitSettingChange(
       payload: (queue) =>
         queue.options.capabilities.user_settings_object
           ? null
-          : {
+          : ({
               type: 'update_display_settings',
               user: email,
               setting_name: name,
               setting: value,
               ...language,
-            },
+            } satisfies EventBody<'update_display_settings', string, 'language_name'>),
     });
   }
 }

@@ -1,3 +1,5 @@
+import type { EventBody, Served } from './zulip-api/index.js';
+
 /**
  * The `realm_user` update event: one builder for every area that changes a
  * user (users, bots, settings, avatars, profile fields). Pure: the event says
@@ -6,31 +8,28 @@
  * own fields); whom it goes to is the caller's decision.
  */
 
-/** What changed: one of Zulip's variants of the update event's `person`. */
-export type PersonChange =
-  | { full_name: string }
-  | { role: number }
-  | { is_active: boolean }
-  | { bot_owner_id: number }
-  | { timezone: string; email: string }
-  | { delivery_email: string | null }
-  | { new_email: string }
-  | {
-      avatar_source: string;
-      avatar_url: string;
-      avatar_url_medium: string;
-      avatar_version: number;
-    }
-  | {
-      custom_profile_field: { id: number; value: string | null; rendered_value?: string };
-    };
+/** The description's variants of the update event's `person`, each with every field present. */
+type PersonVariant = EventBody<'realm_user', 'update'>['person'] extends infer P
+  ? P extends unknown
+    ? Served<P>
+    : never
+  : never;
 
-export type RealmUserUpdateEvent = {
-  type: 'realm_user';
-  op: 'update';
-  person: { user_id: number } & PersonChange;
+/** What changed: one of Zulip's variants of the update event's `person`, less its `user_id`. */
+export type PersonChange = PersonVariant extends infer P
+  ? P extends unknown
+    ? Omit<P, 'user_id'>
+    : never
+  : never;
+
+export type RealmUserUpdateEvent = EventBody<'realm_user', 'update'> & {
+  person: PersonVariant;
 };
 
 export function realmUserUpdate(userId: number, change: PersonChange): RealmUserUpdateEvent {
-  return { type: 'realm_user', op: 'update', person: { user_id: userId, ...change } };
+  return {
+    type: 'realm_user',
+    op: 'update',
+    person: { user_id: userId, ...change },
+  } satisfies RealmUserUpdateEvent;
 }

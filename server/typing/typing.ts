@@ -11,6 +11,7 @@ import { MAX_CHANNEL_SIZE_FOR_TYPING_NOTIFICATIONS } from '../shared/limits.js';
 import { loadRealm } from '../shared/realm.js';
 import { normalizeTopic, topicForQueue } from '../shared/topics.js';
 import { mergeUserSettings } from '../shared/user-settings.js';
+import type { EventBody } from '../shared/zulip-api/index.js';
 import { apiEmail } from '../users/index.js';
 
 /** Channels bigger than this get no typing notifications (Zulip's default). */
@@ -64,14 +65,14 @@ export function sendTyping(
             `${c.stream_typing_notifications}|${c.empty_topic_name}`,
           (queue) =>
             queue.options.capabilities.stream_typing_notifications
-              ? {
+              ? ({
                   type: 'typing',
                   op: input.op,
                   message_type: 'stream',
                   sender: senderDict,
                   stream_id: stream.id,
                   topic: topicForQueue(queue, topic, emptyName),
-                }
+                } satisfies EventBody<'typing', TypingInput['op'], 'recipients'>)
               : null,
         ),
       }),
@@ -108,7 +109,7 @@ export function sendTyping(
     message_type: 'direct',
     sender: senderDict,
     recipients: recipients.map((u) => ({ user_id: u.id, email: apiEmail(u, domain) })),
-  };
+  } satisfies EventBody<'typing', TypingInput['op'], 'stream_id' | 'topic'>;
   const users = recipients.filter(receivesTyping).map((u) => u.id);
   ctx.transaction((tx) => tx.emit({ type: 'typing', users, payload }));
   return {};
@@ -130,7 +131,13 @@ export function sendEditTyping(
   const { message } = accessMessage(ctx, sender, messageId, { modifying: true });
   checkCanEditContent(ctx, sender, message, 0);
   const settings = mergeUserSettings(sender.settings);
-  const event = { type: 'typing_edit_message', op, sender_id: sender.id, message_id: message.id };
+  const event = {
+    type: 'typing_edit_message',
+    op,
+    sender_id: sender.id,
+    message_id: message.id,
+  } as const;
+  type EditTyping = EventBody<'typing_edit_message', typeof op>;
   if (message.stream_id !== null) {
     if (!settings.send_stream_typing_notifications) {
       throw badRequest('User has disabled typing notifications for channel messages');
@@ -138,9 +145,17 @@ export function sendEditTyping(
     const subscribers = subscriberIds(ctx.db, message.stream_id);
     if (subscribers.length > MAX_CHANNEL_SIZE_FOR_TYPING_NOTIFICATIONS) return {};
     const users = subscribers.filter((id) => receivesTyping(userById(ctx.db, id)));
-    const recipient = { type: 'channel', channel_id: message.stream_id, topic: message.topic };
+    const recipient = {
+      type: 'channel',
+      channel_id: message.stream_id,
+      topic: message.topic,
+    } as const;
     ctx.transaction((tx) =>
-      tx.emit({ type: 'typing_edit_message', users, payload: { ...event, recipient } }),
+      tx.emit({
+        type: 'typing_edit_message',
+        users,
+        payload: { ...event, recipient } satisfies EditTyping,
+      }),
     );
     return {};
   }
@@ -150,9 +165,13 @@ export function sendEditTyping(
   const users = dmGroupMemberIds(ctx.db, message.dm_group_id!).filter((id) =>
     receivesTyping(userById(ctx.db, id)),
   );
-  const recipient = { type: 'direct', user_ids: users };
+  const recipient = { type: 'direct', user_ids: users } as const;
   ctx.transaction((tx) =>
-    tx.emit({ type: 'typing_edit_message', users, payload: { ...event, recipient } }),
+    tx.emit({
+      type: 'typing_edit_message',
+      users,
+      payload: { ...event, recipient } satisfies EditTyping,
+    }),
   );
   return {};
 }

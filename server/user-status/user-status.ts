@@ -6,6 +6,7 @@ import { checkEmoji, emojiByName, ReactionType } from '../emoji/index.js';
 import { setPresenceEnabled } from '../presence/index.js';
 import { MAX_STATUS_TEXT_LENGTH } from '../shared/limits.js';
 import { isAdmin, requireRole } from '../shared/roles.js';
+import type { EventBody, Reaction } from '../shared/zulip-api/index.js';
 import { userIdsWhoCanAccess } from '../user-access/index.js';
 import { accessReadableUser, accessUserById } from '../users/index.js';
 import { formatUserStatus, isAway, type UserStatusDict } from './state.js';
@@ -117,7 +118,11 @@ function applyStatus(ctx: AppContext, user: UserRow, input: OwnStatusInput): voi
     writeUserStatus(ctx.db, row);
 
     // Only what changed; the emoji as its full triple.
-    const payload: { type: string } & Record<string, unknown> = {
+    const payload: EventBody<
+      'user_status',
+      string,
+      'away' | 'status_text' | 'emoji_name' | 'emoji_code' | 'reaction_type'
+    > = {
       type: 'user_status',
       user_id: user.id,
     };
@@ -125,8 +130,10 @@ function applyStatus(ctx: AppContext, user: UserRow, input: OwnStatusInput): voi
     if (statusText !== undefined) payload.status_text = statusText;
     if (emojiName !== undefined) {
       payload.emoji_name = emojiName;
-      payload.emoji_code = emojiCode;
-      payload.reaction_type = reactionType;
+      payload.emoji_code = emojiCode!;
+      // Checked by checkEmoji; the spec's other name for Zulip's extra emoji
+      // (service_extra_emoji) is passed on as the client named it.
+      payload.reaction_type = reactionType as Reaction['reaction_type'];
     }
     tx.emit({
       type: 'user_status',

@@ -4,7 +4,9 @@ import { channelPeerIds, dmPeerIds } from '../db/queries/user-access.js';
 import { directGroupsOf } from '../db/queries/user-groups.js';
 import { activeUserIds, userById } from '../db/queries/users.js';
 import { loadRealm } from '../shared/realm.js';
+import { realmUserUpdate } from '../shared/realm-user-update.js';
 import { isGuest } from '../shared/roles.js';
+import type { EventBody } from '../shared/zulip-api/index.js';
 import {
   canAccessAllUsers,
   conversationPeerIds,
@@ -186,7 +188,7 @@ function emitGroupsLeftFor(ctx: AppContext, tx: Tx, userId: number, users: numbe
       op: 'remove_members',
       group_id: group.group_id,
       user_ids: [userId],
-    };
+    } satisfies EventBody<'user_group', 'remove_members'>;
     tx.emit({
       type: 'user_group',
       users,
@@ -207,11 +209,7 @@ function emitGroupsLeftFor(ctx: AppContext, tx: Tx, userId: number, users: numbe
  * settings the user leaves. Runs after the account is marked inactive.
  */
 export function emitPersonDeactivated(ctx: AppContext, tx: Tx, userId: number): void {
-  const update = {
-    type: 'realm_user',
-    op: 'update',
-    person: { user_id: userId, is_active: false },
-  };
+  const update = realmUserUpdate(userId, { is_active: false });
   const user = userById(ctx.db, userId)!;
   if (user.is_bot || !userAccessRestricted(ctx)) {
     tx.emit({ type: 'realm_user', users: activeUserIds(ctx.db), payload: update });

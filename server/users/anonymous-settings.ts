@@ -1,6 +1,7 @@
 import type { AppContext, Tx } from '../core/context.js';
 import { allGroups } from '../db/queries/user-groups.js';
 import { apiGroupSettingValue, loadRealm } from '../shared/realm.js';
+import type { EventBody } from '../shared/zulip-api/index.js';
 
 /**
  * Settings whose value is an anonymous group (`{direct_members,
@@ -59,11 +60,11 @@ export function emitAnonymousSettingsOf(
     for (const [name, value] of Object.entries(storedOverrides(group.permissions))) {
       if (!namesUser(value, userId)) continue;
       const event = {
-        type: 'user_group',
-        op: 'update',
+        type: 'user_group' as const,
+        op: 'update' as const,
         group_id: group.id,
         data: { [name]: apiGroupSettingValue(ctx, value) },
-      };
+      } satisfies EventBody<'user_group', 'update'>;
       tx.emit({
         type: 'user_group',
         users,

@@ -2,6 +2,7 @@ import type { AppContext, Tx } from '../core/context.js';
 import { directGroupsOf, systemGroupIdsOf } from '../db/queries/user-groups.js';
 import { activeUserIds } from '../db/queries/users.js';
 import { syncSystemGroups } from '../shared/roles.js';
+import type { EventBody } from '../shared/zulip-api/index.js';
 import { emitAnonymousSettingsOf } from './anonymous-settings.js';
 
 /**
@@ -36,7 +37,12 @@ export function joinSystemGroups(ctx: AppContext, tx: Tx, userId: number, role: 
 export function announceGroupReturn(ctx: AppContext, tx: Tx, userId: number): void {
   const users = activeUserIds(ctx.db);
   for (const { group_id: groupId, deactivated } of directGroupsOf(ctx.db, userId)) {
-    const event = { type: 'user_group', op: 'add_members', group_id: groupId, user_ids: [userId] };
+    const event = {
+      type: 'user_group',
+      op: 'add_members',
+      group_id: groupId,
+      user_ids: [userId],
+    } satisfies EventBody<'user_group', 'add_members'>;
     tx.emit({
       type: 'user_group',
       users,

@@ -40,6 +40,7 @@ import { MAX_USER_NAME_LENGTH, MIN_USER_NAME_LENGTH } from '../shared/limits.js'
 import { loadRealm } from '../shared/realm.js';
 import { type PersonChange, realmUserUpdate } from '../shared/realm-user-update.js';
 import { isAdmin, isOwner, Role, requireRole, roleValues } from '../shared/roles.js';
+import type { User } from '../shared/zulip-api/index.js';
 import { canAccessUser, userAccessCheck } from '../user-access/index.js';
 import {
   emitPersonCreated,
@@ -345,7 +346,7 @@ export function changeRole(ctx: AppContext, tx: Tx, target: UserRow, role: numbe
   if (role === target.role) return;
   const visibleBefore = channelsVisibleTo(ctx, target);
   setUserRole(ctx.db, target.id, role);
-  emitPersonUpdate(ctx, tx, target.id, { role });
+  emitPersonUpdate(ctx, tx, target.id, { role: role as User['role'] });
   joinSystemGroups(ctx, tx, target.id, role);
   emitRoleVisibilityChange(ctx, tx, { ...target, role }, visibleBefore);
 }

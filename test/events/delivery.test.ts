@@ -267,11 +267,16 @@ describe('events are delivered only after the commit', () => {
   const rename = (userId: number, fullName: string) =>
     ctx().db.prepare('UPDATE users SET full_name = ? WHERE id = ?').run(fullName, userId);
   const nameOf = (userId: number) => userById(ctx().db, userId)!.full_name;
-  const renameEvent = (userId: number, fullName: string) => ({
-    type: 'realm_user',
-    users: [t.accounts.member.id, t.accounts.owner.id],
-    payload: { type: 'realm_user', op: 'update', person: { user_id: userId, full_name: fullName } },
-  });
+  const renameEvent = (userId: number, fullName: string) =>
+    ({
+      type: 'realm_user',
+      users: [t.accounts.member.id, t.accounts.owner.id],
+      payload: {
+        type: 'realm_user',
+        op: 'update',
+        person: { user_id: userId, full_name: fullName },
+      },
+    }) as const;
   const memberQueue = () => ctx().events.get(watchers.get('member').queueId, t.accounts.member.id);
 
   it('drops the events of a rolled-back transaction', async () => {

@@ -88,6 +88,17 @@ export type Subscription = Served<
 /** A bot as its owner and administrators see it (`realm_bots`, `realm_bot` events, the admin UI). */
 export type Bot = Served<Schemas['Bot']>;
 
+/**
+ * A custom profile field (`custom_profile_fields`, GET /realm/profile_fields).
+ * Zulip's as_dict writes `display_in_profile_summary` and
+ * `use_for_user_matching` only when true, though the description calls the
+ * first required.
+ */
+export type ProfileField = Served<
+  Schemas['CustomProfileField'],
+  'display_in_profile_summary' | 'use_for_user_matching'
+>;
+
 export type UserGroup = Served<Schemas['UserGroup'], 'deactivated'>;
 export type ChannelFolder = Served<Schemas['ChannelFolder']>;
 export type CustomEmoji = Served<Schemas['RealmEmoji'], 'author_id'>;
@@ -118,10 +129,44 @@ export type EventOf<T extends EventType, Op extends string = string> =
 /**
  * An event as an event builder writes it: the queue numbers it (`id`).
  * Builders check their payloads with `satisfies EventBody<'stream', 'delete'>`,
- * which also refuses a field the description does not know.
+ * which refuses a field the description does not know and wants every field
+ * it lists, except the `Sometimes` ones: those the description says are
+ * present only in some cases (`EventBody<'delete_message', string,
+ * 'message_id' | 'message_ids' | 'stream_id' | 'topic'>`).
  */
-export type EventBody<T extends EventType, Op extends string = string> =
-  EventOf<T, Op> extends infer E ? (E extends unknown ? Omit<E, 'id'> : never) : never;
+export type EventBody<
+  T extends EventType,
+  Op extends string = string,
+  Sometimes extends string = never,
+> =
+  EventOf<T, Op> extends infer E
+    ? E extends unknown
+      ? Served<Omit<E, 'id'>, Extract<Sometimes, Exclude<keyof E, 'id'>>>
+      : never
+    : never;
+
+/**
+ * `stream` op `update`: `rendered_description` comes with a new
+ * `description`, `history_public_to_subscribers` and `is_web_public` with a
+ * privacy change.
+ */
+export type StreamUpdateEvent = EventBody<
+  'stream',
+  'update',
+  'rendered_description' | 'history_public_to_subscribers' | 'is_web_public'
+>;
+
+/**
+ * Any event as the event hub carries it: a member of the union less its
+ * `id`, its `type` present, its other fields as the description has them
+ * (mostly optional; each builder's `satisfies EventBody<…>` is the strict
+ * check).
+ */
+export type AnyEventBody = ZulipEvent extends infer E
+  ? E extends { type?: infer T }
+    ? Omit<E, 'id' | 'type'> & { type: NonNullable<T> }
+    : never
+  : never;
 
 // ----------------------------------------------------------------- routes
 
