@@ -127,6 +127,27 @@ export type EventOf<T extends EventType, Op extends string = string> =
     : never;
 
 /**
+ * `POST /register`'s answer. Which keys it has depends on `fetch_event_types`
+ * and the client's capabilities, so its fields stay optional, as the
+ * description has them.
+ */
+export type RegisterAnswer = Schemas['register_queue_200_response'];
+
+/**
+ * An event as a client receives it (the chat's event handlers): every field
+ * the description lists is present, as Zulip always sends them although the
+ * description marks most optional, except the `Sometimes` ones, which Zulip
+ * sends only in some cases (`Delivered<'update_message', 'orig_subject'>`).
+ * The server's builders are held to the same shape by `EventBody`.
+ */
+export type Delivered<T extends EventType, Sometimes extends string = never> =
+  EventOf<T> extends infer E
+    ? E extends unknown
+      ? Served<E, Extract<Sometimes, keyof E>> & { type: T }
+      : never
+    : never;
+
+/**
  * An event as an event builder writes it: the queue numbers it (`id`).
  * Builders check their payloads with `satisfies EventBody<'stream', 'delete'>`,
  * which refuses a field the description does not know and wants every field

@@ -57,7 +57,8 @@ function setup(messages: Message[] = []) {
   }
   const ctx: EventContext = { book, effects: noEffects(), nowSecs: NOW };
   let current = recountUnread(state, book);
-  const apply = (event: Partial<ZulipEvent> & { type: string }) => {
+  // Events as the wire brings them: JSON that the description types loosely.
+  const apply = (event: { type: string } & Record<string, unknown>) => {
     current = applyEvent(current, { id: 0, ...event } as ZulipEvent, ctx);
     return current;
   };
@@ -322,7 +323,7 @@ describe('applying events', () => {
         subject: 'b',
         propagate_mode: 'change_one',
         edit_timestamp: NOW,
-      },
+      } as ZulipEvent,
       ctx,
     );
     expect(ctx.effects.refetchList).toBe(true);

@@ -7,8 +7,12 @@ import {
   type ZulipEvent,
 } from '../../../renderer/src/chat/data/events.js';
 import type { ChatState } from '../../../renderer/src/chat/data/model.js';
+import type { RegisterAnswer } from '../../../renderer/src/chat/data/state.js';
 import { stateFromRegister } from '../../../renderer/src/chat/data/state.js';
 import { emptyBook } from '../../../renderer/src/chat/data/unread.js';
+
+/** A register answer as the wire brings it: JSON, here sometimes deliberately off-shape. */
+const fromWire = (answer: object) => answer as RegisterAnswer;
 
 const scheduled = (id: number, at: number) => ({
   scheduled_message_id: id,
@@ -24,11 +28,11 @@ const scheduled = (id: number, at: number) => ({
 describe("the user's scheduled messages and saved snippets", () => {
   it('come from register and follow add, update and remove events', () => {
     let state: ChatState = stateFromRegister(
-      {
+      fromWire({
         user_id: 1,
         scheduled_messages: [scheduled(5, 100)],
         saved_snippets: [{ id: 2, title: 'Hi', content: 'Hello!', date_created: 1 }],
-      },
+      }),
       0,
     );
     expect([...state.scheduledMessages!.keys()]).toEqual([5]);

@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { applyEvent, noEffects, type ZulipEvent } from '../../../renderer/src/chat/data/events.js';
+import type { RegisterAnswer } from '../../../renderer/src/chat/data/state.js';
 import { initialChatState, stateFromRegister } from '../../../renderer/src/chat/data/state.js';
 import { emptyBook } from '../../../renderer/src/chat/data/unread.js';
 import type { ProfileField } from '../../../renderer/src/chat/people/profile-fields.js';
@@ -18,6 +19,9 @@ import {
   rootFontSizePx,
   selectOptions,
 } from '../../../renderer/src/chat/settings/settings-model.js';
+
+/** A register answer as the wire brings it: JSON, here sometimes deliberately off-shape. */
+const fromWire = (answer: object) => answer as RegisterAnswer;
 
 const field = (id: number, type: number, extra: Partial<ProfileField> = {}): ProfileField => ({
   id,
@@ -104,7 +108,7 @@ describe('alert words', () => {
   });
 
   it('are kept from register and replaced by alert_words events', () => {
-    const state = stateFromRegister({ user_id: 1, alert_words: ['lunch', 7] }, 0);
+    const state = stateFromRegister(fromWire({ user_id: 1, alert_words: ['lunch', 7] }), 0);
     expect(state.alertWords).toEqual(['lunch']);
     const ctx = { book: emptyBook(), effects: noEffects(), nowSecs: 0 };
     const event = { id: 1, type: 'alert_words', alert_words: ['lunch', 'deploy'] } as ZulipEvent;
@@ -114,14 +118,14 @@ describe('alert words', () => {
 
   it("keep one's own avatar source from register, for the Delete picture button", () => {
     const state = stateFromRegister(
-      {
+      fromWire({
         user_id: 1,
         avatar_source: 'U',
         realm_users: [
           { user_id: 1, full_name: 'Me', role: 400 },
           { user_id: 2, role: 400 },
         ],
-      },
+      }),
       0,
     );
     expect(state.users.get(1)?.avatar_source).toBe('U');

@@ -219,7 +219,7 @@ export async function checkAction<T>(
     settleRegisterState(applied);
     const expected = normalize(toComparable(fresh.answer), ignore);
     const before = normalize(toComparable(model.answer), ignore);
-    const types = modelEvents.map((e) => `${e.type}/${e.op ?? ''}`).join(', ');
+    const types = modelEvents.map((e) => `${e.type}/${'op' in e ? (e.op ?? '') : ''}`).join(', ');
     if (options.unchanged) {
       expect(expected, `${name}: the action changed register state`).toEqual(before);
     } else if (!isDeepStrictEqual(expected, before)) {

@@ -1,4 +1,4 @@
-import { type Apply, mapWith } from './event-kit.js';
+import { type Apply, type Handlers, mapWith } from './event-kit.js';
 import type { Channel, ChannelFolder, Subscription, UserTopic } from './model.js';
 import { recountUnread, replaceMessages } from './model-updates.js';
 
@@ -7,7 +7,7 @@ import { recountUnread, replaceMessages } from './model-updates.js';
 const pick = (from: object, keys: string[]): Record<string, unknown> =>
   Object.fromEntries(Object.entries(from).filter(([key]) => keys.includes(key)));
 
-const onSubscription: Apply = (state, event, ctx) => {
+const onSubscription: Apply<'subscription'> = (state, event, ctx) => {
   switch (event.op) {
     case 'add': {
       const subscriptions = new Map(state.subscriptions);
@@ -80,7 +80,7 @@ const onSubscription: Apply = (state, event, ctx) => {
   }
 };
 
-const onStream: Apply = (state, event, ctx) => {
+const onStream: Apply<'stream'> = (state, event, ctx) => {
   switch (event.op) {
     case 'create': {
       const channels = new Map(state.channels);
@@ -104,7 +104,7 @@ const onStream: Apply = (state, event, ctx) => {
         'rendered_description',
         'history_public_to_subscribers',
         'is_web_public',
-      ]) {
+      ] as const) {
         if (key in event) extra[key] = event[key];
       }
       const id = event.stream_id as number;
@@ -126,11 +126,11 @@ const onStream: Apply = (state, event, ctx) => {
   }
 };
 
-const onUserTopic: Apply = (state, event, ctx) => {
+const onUserTopic: Apply<'user_topic'> = (state, event, ctx) => {
   const entry: UserTopic = {
     stream_id: event.stream_id,
     topic_name: event.topic_name,
-    visibility_policy: event.visibility_policy,
+    visibility_policy: event.visibility_policy as UserTopic['visibility_policy'],
     last_updated: event.last_updated,
   };
   const lower = entry.topic_name.toLowerCase();
@@ -141,7 +141,7 @@ const onUserTopic: Apply = (state, event, ctx) => {
   return recountUnread({ ...state, userTopics }, ctx.book);
 };
 
-const onMutedUsers: Apply = (state, event, ctx) => {
+const onMutedUsers: Apply<'muted_users'> = (state, event, ctx) => {
   const mutedUserIds = new Set((event.muted_users as { id: number }[]).map((m) => m.id));
   return recountUnread({ ...state, mutedUserIds }, ctx.book);
 };
@@ -150,12 +150,16 @@ const onMutedUsers: Apply = (state, event, ctx) => {
 export const sortFolders = (folders: ChannelFolder[]) =>
   [...folders].sort((a, b) => a.order - b.order || a.id - b.id);
 
-const onChannelFolder: Apply = (state, event) => {
+const onChannelFolder: Apply<'channel_folder'> = (state, event) => {
   switch (event.op) {
     case 'add':
       return {
         ...state,
-        channelFolders: sortFolders([...state.channelFolders, event.channel_folder]),
+        // A whole folder, as register's `channel_folders` lists them.
+        channelFolders: sortFolders([
+          ...state.channelFolders,
+          event.channel_folder as ChannelFolder,
+        ]),
       };
     case 'update':
       return {
@@ -180,7 +184,7 @@ const onChannelFolder: Apply = (state, event) => {
   }
 };
 
-export const channelHandlers: Record<string, Apply> = {
+export const channelHandlers: Handlers = {
   channel_folder: onChannelFolder,
   subscription: onSubscription,
   stream: onStream,

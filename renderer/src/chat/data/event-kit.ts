@@ -1,10 +1,14 @@
+import type * as Api from '../../../../server/shared/zulip-api/index.js';
 import type { ChatState } from './model.js';
 import type { UnreadBook } from './unread.js';
 
 /** What every event handler shares: the event and effect shapes and map helpers. */
 
-// biome-ignore lint/suspicious/noExplicitAny: events are Zulip's loosely typed JSON
-export type ZulipEvent = { type: string; id: number } & Record<string, any>;
+/** An event of `GET /events`: the union the server's API types describe, by `type` (and `op`). */
+export type ZulipEvent = Api.ZulipEvent;
+export type EventType = Api.EventType;
+/** The events of one type. */
+export type EventOf<T extends EventType> = Api.EventOf<T>;
 
 export interface EventEffects {
   /** The feed's list may now miss messages (moved in): refetch it, keeping what is shown. */
@@ -25,7 +29,20 @@ export interface EventContext {
   nowSecs: number;
 }
 
-export type Apply = (state: ChatState, event: ZulipEvent, ctx: EventContext) => ChatState;
+/**
+ * Applies one event of type `T` to the state. `Sometimes` names the fields
+ * Zulip sends only in some cases; the rest are always there (`Delivered`).
+ */
+export type Apply<T extends EventType = EventType, Sometimes extends string = never> = (
+  state: ChatState,
+  event: Api.Delivered<T, Sometimes>,
+  ctx: EventContext,
+) => ChatState;
+
+/** Handlers by event type, each getting the events of its type. */
+export type Handlers = {
+  [T in EventType]?: (state: ChatState, event: Api.Delivered<T>, ctx: EventContext) => ChatState;
+};
 
 export const mapWith = <K, V>(map: Map<K, V>, key: K, value: V) => new Map(map).set(key, value);
 export const mapWithout = <K, V>(map: Map<K, V>, key: K) => {

@@ -1,5 +1,6 @@
+import type { Delivered, EventType } from '../../../../server/shared/zulip-api/index.js';
 import { channelHandlers } from './channel-events.js';
-import type { Apply, EventContext, ZulipEvent } from './event-kit.js';
+import type { Apply, EventContext, Handlers, ZulipEvent } from './event-kit.js';
 import { messageHandlers } from './message-events.js';
 import type { ChatState } from './model.js';
 import { peopleHandlers } from './people-events.js';
@@ -16,7 +17,7 @@ import { settingsHandlers } from './settings-events.js';
 export { type EventContext, type EventEffects, noEffects, type ZulipEvent } from './event-kit.js';
 export { typingKey, withTyping } from './people-events.js';
 
-const handlers: Record<string, Apply> = {
+const handlers: Handlers = {
   ...messageHandlers,
   ...channelHandlers,
   ...peopleHandlers,
@@ -26,6 +27,9 @@ const handlers: Record<string, Apply> = {
 
 /** One event applied; unknown types (heartbeat, restart, and those the chat does not show) change nothing. */
 export function applyEvent(state: ChatState, event: ZulipEvent, ctx: EventContext): ChatState {
-  const handler = handlers[event.type];
-  return handler ? handler(state, event, ctx) : state;
+  // The table gives each type its own handler, so this one takes this event.
+  // (Zulip's events carry every field their description lists: `Delivered`.)
+  const handler =
+    event.type === undefined ? undefined : (handlers[event.type] as Apply | undefined);
+  return handler ? handler(state, event as Delivered<EventType>, ctx) : state;
 }

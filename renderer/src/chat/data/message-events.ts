@@ -1,4 +1,5 @@
-import { type Apply, type EventContext, mapWith, type ZulipEvent } from './event-kit.js';
+import type { Delivered } from '../../../../server/shared/zulip-api/index.js';
+import { type Apply, type EventContext, type Handlers, mapWith } from './event-kit.js';
 import type { ChatState, Message, Narrow, Reaction } from './model.js';
 import {
   addMessages,
@@ -31,14 +32,13 @@ function withFirstMessage(state: ChatState, message: Message): ChatState {
     : { ...state, channels, subscriptions };
 }
 
-const onMessage: Apply = (state, event, ctx) => {
+const onMessage: Apply<'message'> = (state, event, ctx) => {
   const raw = event.message as Message;
   const message: Message = {
     ...raw,
     reactions: raw.reactions ?? [],
     submessages: raw.submessages ?? [],
-    flags:
-      (event.flags as string[] | undefined) ?? (event.message.flags as string[] | undefined) ?? [],
+    flags: event.flags ?? (event.message as { flags?: string[] }).flags ?? [],
   };
   let next = state;
   const localId = event.local_message_id as string | undefined;
@@ -55,7 +55,30 @@ const onMessage: Apply = (state, event, ctx) => {
   return recountUnread(next, ctx.book);
 };
 
-const onUpdateMessage: Apply = (state, event, ctx) => {
+/**
+ * The fields of `update_message` that Zulip sends only for some edits: the
+ * content ones for a content edit, the place ones for a channel message or a
+ * move (its description says which).
+ */
+type UpdateMessageSometimes =
+  | 'stream_id'
+  | 'stream_name'
+  | 'orig_subject'
+  | 'subject'
+  | 'new_stream_id'
+  | 'propagate_mode'
+  | 'topic_links'
+  | 'content'
+  | 'rendered_content'
+  | 'orig_content'
+  | 'orig_rendered_content'
+  | 'is_me_message'
+  | 'user_id'
+  | 'edit_timestamp'
+  | 'prev_rendered_content_version';
+type UpdateMessageEvent = Delivered<'update_message', UpdateMessageSometimes>;
+
+const onUpdateMessage: Apply<'update_message', UpdateMessageSometimes> = (state, event, ctx) => {
   const id = event.message_id as number | undefined;
   const changed: Message[] = [];
   const old = id !== undefined ? state.messages.get(id) : undefined;
@@ -89,7 +112,7 @@ const onUpdateMessage: Apply = (state, event, ctx) => {
 /** A topic or channel move: every listed message gets its new place, wherever the tab keeps it. */
 function applyMove(
   state: ChatState,
-  event: ZulipEvent,
+  event: UpdateMessageEvent,
   ctx: EventContext,
   newTopic: string | undefined,
   newChannel: number | undefined,
@@ -149,7 +172,7 @@ function applyMove(
 }
 
 /** Whether a message at the move's destination would belong to the narrow. */
-function destinationMatches(event: ZulipEvent, narrow: Narrow, state: ChatState): boolean {
+function destinationMatches(event: UpdateMessageEvent, narrow: Narrow, state: ChatState): boolean {
   const sample: Message = {
     id: -1,
     type: 'stream',
@@ -176,7 +199,7 @@ function destinationMatches(event: ZulipEvent, narrow: Narrow, state: ChatState)
  */
 function followMove(
   narrow: Narrow,
-  event: ZulipEvent,
+  event: UpdateMessageEvent,
   newTopic: string | undefined,
   newChannel: number | undefined,
   state: ChatState,
@@ -202,7 +225,7 @@ function followMove(
   });
 }
 
-const onDeleteMessage: Apply = (state, event, ctx) => {
+const onDeleteMessage: Apply<'delete_message'> = (state, event, ctx) => {
   const ids: number[] =
     event.message_ids ?? (event.message_id !== undefined ? [event.message_id] : []);
   if (event.message_type === 'stream' && event.stream_id !== undefined) {
@@ -226,7 +249,7 @@ function withStarred(state: ChatState, added: number[], removed: number[]): Chat
   return { ...state, starred };
 }
 
-const onUpdateMessageFlags: Apply = (state, event, ctx) => {
+const onUpdateMessageFlags: Apply<'update_message_flags'> = (state, event, ctx) => {
   const flag = event.flag as string;
   const adding = event.op === 'add';
   if (flag === 'read' && adding && event.all) {
@@ -278,7 +301,7 @@ const onUpdateMessageFlags: Apply = (state, event, ctx) => {
 const sameReaction = (a: Reaction, b: Reaction) =>
   a.user_id === b.user_id && a.emoji_code === b.emoji_code && a.reaction_type === b.reaction_type;
 
-const onReaction: Apply = (state, event) => {
+const onReaction: Apply<'reaction'> = (state, event) => {
   const old = state.messages.get(event.message_id);
   if (!old) return state;
   const reaction: Reaction = {
@@ -297,7 +320,7 @@ const onReaction: Apply = (state, event) => {
   return replaceMessages(state, [{ ...old, reactions }]);
 };
 
-const onSubmessage: Apply = (state, event) => {
+const onSubmessage: Apply<'submessage'> = (state, event) => {
   const old = state.messages.get(event.message_id);
   if (!old) return state;
   const submessage = {
@@ -310,7 +333,7 @@ const onSubmessage: Apply = (state, event) => {
   return replaceMessages(state, [{ ...old, submessages: [...old.submessages, submessage] }]);
 };
 
-export const messageHandlers: Record<string, Apply> = {
+export const messageHandlers: Handlers = {
   message: onMessage,
   update_message: onUpdateMessage,
   delete_message: onDeleteMessage,

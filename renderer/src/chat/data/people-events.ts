@@ -1,4 +1,4 @@
-import { type Apply, mapWith, mapWithout, type ZulipEvent } from './event-kit.js';
+import { type Apply, type EventOf, type Handlers, mapWith, mapWithout } from './event-kit.js';
 import type { ChatState, Message, User, UserGroup, UserStatus } from './model.js';
 import { replaceMessages } from './model-updates.js';
 import { directKey, dmKey, topicKey } from './narrow.js';
@@ -6,7 +6,7 @@ import { presenceFrom, withRoleFlags } from './state.js';
 
 /** People events: users, presence, statuses, typing and user groups. */
 
-const onRealmUser: Apply = (state, event) => {
+const onRealmUser: Apply<'realm_user'> = (state, event) => {
   const person = event.person as Partial<User> & {
     user_id: number;
     custom_profile_field?: unknown;
@@ -76,7 +76,7 @@ function withoutGroupMember(state: ChatState, userId: number): ChatState {
       const members = group.members.includes(userId)
         ? group.members.filter((m) => m !== userId)
         : group.members;
-      const settings = withoutSettingMember(group as unknown as Record<string, unknown>, userId);
+      const settings = withoutSettingMember(group, userId);
       if (members === group.members && !settings) continue;
       groups.set(id, { ...group, ...settings, members });
       changed = true;
@@ -94,10 +94,7 @@ function withoutGroupMember(state: ChatState, userId: number): ChatState {
 }
 
 /** The settings among `holder`'s fields whose anonymous group names `userId`, without them; null if none. */
-function withoutSettingMember(
-  holder: Record<string, unknown>,
-  userId: number,
-): Record<string, unknown> | null {
+function withoutSettingMember(holder: object, userId: number): Record<string, unknown> | null {
   let changed: Record<string, unknown> | null = null;
   for (const [key, value] of Object.entries(holder)) {
     const members = (value as { direct_members?: unknown } | null)?.direct_members;
@@ -109,7 +106,7 @@ function withoutSettingMember(
 }
 
 /** Custom profile fields redefined: values of fields that are gone go too. */
-const onCustomProfileFields: Apply = (state, event) => {
+const onCustomProfileFields: Apply<'custom_profile_fields'> = (state, event) => {
   const ids = new Set((event.fields as { id: number }[]).map((f) => String(f.id)));
   let users = state.users;
   for (const [id, user] of state.users) {
@@ -123,7 +120,7 @@ const onCustomProfileFields: Apply = (state, event) => {
   return users === state.users ? state : { ...state, users };
 };
 
-const onPresence: Apply = (state, event, ctx) => {
+const onPresence: Apply<'presence'> = (state, event, ctx) => {
   const presence = new Map(state.presence);
   if (event.presences && typeof event.presences === 'object') {
     for (const [id, times] of Object.entries(event.presences)) {
@@ -151,8 +148,8 @@ const onPresence: Apply = (state, event, ctx) => {
   return { ...state, presence };
 };
 
-const onUserStatus: Apply = (state, event) => {
-  const old = state.userStatus.get(event.user_id) ?? {};
+const onUserStatus: Apply<'user_status'> = (state, event) => {
+  const old = state.userStatus.get(event.user_id!) ?? {};
   const status: UserStatus = { ...old };
   for (const key of ['status_text', 'emoji_name', 'emoji_code', 'reaction_type', 'away'] as const) {
     if (key in event) (status as Record<string, unknown>)[key] = event[key];
@@ -166,13 +163,13 @@ const onUserStatus: Apply = (state, event) => {
   if (status.away === false) delete status.away;
   const userStatus =
     Object.keys(status).length === 0
-      ? mapWithout(state.userStatus, event.user_id)
-      : mapWith(state.userStatus, event.user_id, status);
+      ? mapWithout(state.userStatus, event.user_id!)
+      : mapWith(state.userStatus, event.user_id!, status);
   return { ...state, userStatus };
 };
 
 /** The conversation a typing notice is about (`typing` keys). */
-export function typingKey(event: ZulipEvent, ownUserId: number): string | null {
+export function typingKey(event: EventOf<'typing'>, ownUserId: number): string | null {
   if (event.message_type === 'stream') {
     if (typeof event.stream_id !== 'number' || typeof event.topic !== 'string') return null;
     return topicKey(event.stream_id, event.topic);
@@ -186,7 +183,7 @@ export function typingKey(event: ZulipEvent, ownUserId: number): string | null {
   );
 }
 
-const onTyping: Apply = (state, event, ctx) => {
+const onTyping: Apply<'typing'> = (state, event, ctx) => {
   const key = typingKey(event, state.ownUserId);
   const userId = event.sender?.user_id as number | undefined;
   if (key === null || userId === undefined || userId === state.ownUserId) return state;
@@ -211,11 +208,15 @@ export function withTyping(
   };
 }
 
-const onUserGroup: Apply = (state, event) => {
+const onUserGroup: Apply<'user_group'> = (state, event) => {
   const groups = state.groups ?? new Map<number, UserGroup>();
-  if (event.op === 'add') return { ...state, groups: mapWith(groups, event.group.id, event.group) };
-  if (event.op === 'remove') return { ...state, groups: mapWithout(groups, event.group_id) };
-  const old = groups.get(event.group_id);
+  if (event.op === 'add') {
+    const added = event.group as UserGroup;
+    return { ...state, groups: mapWith(groups, added.id, added) };
+  }
+  if (event.op === 'remove') return { ...state, groups: mapWithout(groups, event.group_id!) };
+  // Every op but `add` names the group by id.
+  const old = groups.get((event as { group_id: number }).group_id);
   if (!old) return state;
   const without = (list: number[], gone: number[]) => list.filter((id) => !gone.includes(id));
   const withAll = (list: number[], added: number[]) => [...new Set([...list, ...added])];
@@ -225,21 +226,21 @@ const onUserGroup: Apply = (state, event) => {
       group = { ...old, ...event.data };
       break;
     case 'add_members':
-      group = { ...old, members: withAll(old.members, event.user_ids) };
+      group = { ...old, members: withAll(old.members, event.user_ids!) };
       break;
     case 'remove_members':
-      group = { ...old, members: without(old.members, event.user_ids) };
+      group = { ...old, members: without(old.members, event.user_ids!) };
       break;
     case 'add_subgroups':
       group = {
         ...old,
-        direct_subgroup_ids: withAll(old.direct_subgroup_ids, event.direct_subgroup_ids),
+        direct_subgroup_ids: withAll(old.direct_subgroup_ids, event.direct_subgroup_ids!),
       };
       break;
     case 'remove_subgroups':
       group = {
         ...old,
-        direct_subgroup_ids: without(old.direct_subgroup_ids, event.direct_subgroup_ids),
+        direct_subgroup_ids: without(old.direct_subgroup_ids, event.direct_subgroup_ids!),
       };
       break;
     default:
@@ -248,7 +249,7 @@ const onUserGroup: Apply = (state, event) => {
   return { ...state, groups: mapWith(groups, group.id, group) };
 };
 
-export const peopleHandlers: Record<string, Apply> = {
+export const peopleHandlers: Handlers = {
   realm_user: onRealmUser,
   custom_profile_fields: onCustomProfileFields,
   presence: onPresence,

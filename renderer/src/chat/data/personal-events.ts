@@ -1,9 +1,9 @@
-import { type Apply, mapWith, mapWithout } from './event-kit.js';
+import { type Apply, type Handlers, mapWith, mapWithout } from './event-kit.js';
 import type { SavedSnippet, ScheduledMessage } from './model.js';
 
 /** The user's own things no one else sees: scheduled messages and saved snippets. */
 
-const onScheduledMessages: Apply = (state, event) => {
+const onScheduledMessages: Apply<'scheduled_messages'> = (state, event) => {
   const current = state.scheduledMessages ?? new Map<number, ScheduledMessage>();
   switch (event.op) {
     case 'add': {
@@ -29,7 +29,7 @@ const onScheduledMessages: Apply = (state, event) => {
   }
 };
 
-const onSavedSnippets: Apply = (state, event) => {
+const onSavedSnippets: Apply<'saved_snippets'> = (state, event) => {
   const current = state.savedSnippets ?? new Map<number, SavedSnippet>();
   switch (event.op) {
     case 'add':
@@ -47,7 +47,7 @@ const onSavedSnippets: Apply = (state, event) => {
   }
 };
 
-export const personalHandlers: Record<string, Apply> = {
+export const personalHandlers: Handlers = {
   scheduled_messages: onScheduledMessages,
   saved_snippets: onSavedSnippets,
 };

@@ -1,22 +1,26 @@
-import { type Apply, mapWith, mapWithout } from './event-kit.js';
+import { type Apply, type Handlers, mapWith, mapWithout } from './event-kit.js';
+import type { ChatState } from './model.js';
 
 /** Settings events: the user's settings, alert words, drafts, the organization and its emoji. */
 
-const onUserSettings: Apply = (state, event) =>
+const onUserSettings: Apply<'user_settings'> = (state, event) =>
   event.op === 'update'
-    ? { ...state, settings: { ...state.settings, [event.property]: event.value } }
+    ? { ...state, settings: { ...state.settings, [event.property!]: event.value } }
     : state;
 
 /** The legacy `update_display_settings` / `update_global_notifications` events some servers still send. */
 /** `update_display_settings` names its setting `setting_name`; `update_global_notifications`, `notification_name`. */
-const onLegacySettings: Apply = (state, event) => {
-  const name = event.setting_name ?? event.notification_name;
+const onLegacySettings: Apply<'update_display_settings' | 'update_global_notifications'> = (
+  state,
+  event,
+) => {
+  const name = 'setting_name' in event ? event.setting_name : event.notification_name;
   return typeof name === 'string'
     ? { ...state, settings: { ...state.settings, [name]: event.setting } }
     : state;
 };
 
-const onDrafts: Apply = (state, event) => {
+const onDrafts: Apply<'drafts'> = (state, event) => {
   switch (event.op) {
     case 'add': {
       const drafts = new Map(state.drafts);
@@ -25,7 +29,7 @@ const onDrafts: Apply = (state, event) => {
       return { ...state, drafts };
     }
     case 'update':
-      return { ...state, drafts: mapWith(state.drafts, Number(event.draft.id), event.draft) };
+      return { ...state, drafts: mapWith(state.drafts, Number(event.draft!.id), event.draft!) };
     case 'remove':
       return { ...state, drafts: mapWithout(state.drafts, Number(event.draft_id)) };
     default:
@@ -33,10 +37,10 @@ const onDrafts: Apply = (state, event) => {
   }
 };
 
-const onRealm: Apply = (state, event) => {
+const onRealm: Apply<'realm'> = (state, event) => {
   const changes: Record<string, unknown> =
     event.op === 'update'
-      ? { [event.property]: event.value }
+      ? { [event.property!]: event.value }
       : event.op === 'update_dict'
         ? (event.data ?? {})
         : {};
@@ -51,17 +55,22 @@ const onRealm: Apply = (state, event) => {
   return { ...state, realm: { ...state.realm, name, settings, maxFileUploadSizeMib } };
 };
 
-const onRealmEmoji: Apply = (state, event) =>
-  event.op === 'update' ? { ...state, realm: { ...state.realm, emoji: event.realm_emoji } } : state;
+const onRealmEmoji: Apply<'realm_emoji'> = (state, event) =>
+  event.op === 'update'
+    ? {
+        ...state,
+        realm: { ...state.realm, emoji: event.realm_emoji as ChatState['realm']['emoji'] },
+      }
+    : state;
 
 /** `alert_words`: the whole list, each time it changes. */
-const onAlertWords: Apply = (state, event) =>
+const onAlertWords: Apply<'alert_words'> = (state, event) =>
   Array.isArray(event.alert_words)
     ? { ...state, alertWords: event.alert_words.filter((w: unknown) => typeof w === 'string') }
     : state;
 
 /** The organization's code playgrounds, kept where register put them (`realm_playgrounds`). */
-const onRealmPlaygrounds: Apply = (state, event) => ({
+const onRealmPlaygrounds: Apply<'realm_playgrounds'> = (state, event) => ({
   ...state,
   realm: {
     ...state.realm,
@@ -69,7 +78,7 @@ const onRealmPlaygrounds: Apply = (state, event) => ({
   },
 });
 
-export const settingsHandlers: Record<string, Apply> = {
+export const settingsHandlers: Handlers = {
   user_settings: onUserSettings,
   update_display_settings: onLegacySettings,
   update_global_notifications: onLegacySettings,

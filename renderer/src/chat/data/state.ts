@@ -1,3 +1,4 @@
+import type * as Api from '../../../../server/shared/zulip-api/index.js';
 import { sortFolders } from './channel-events.js';
 import type {
   Channel,
@@ -79,8 +80,8 @@ export function withRoleFlags(user: User): User {
   };
 }
 
-// biome-ignore lint/suspicious/noExplicitAny: the register answer is Zulip's loosely typed JSON
-export type RegisterAnswer = Record<string, any>;
+/** `POST /register`'s answer, as the server's API module describes it. */
+export type RegisterAnswer = Api.RegisterAnswer;
 
 /**
  * Register's `realm_` keys that are the organization's data, not its

@@ -98,8 +98,9 @@ export function createChatStore(api: ZulipApi, options: StoreOptions = {}): Chat
         recent: previous.recent,
       };
     }
-    core.queueId = answer.queue_id;
-    lastEventId = answer.last_event_id;
+    // The chat always asks for a queue: register answers with one.
+    core.queueId = answer.queue_id ?? null;
+    lastEventId = answer.last_event_id ?? -1;
     core.set(recountUnread({ ...next, connection: 'connected' }, core.book));
     // Before anything else is asked of the server: this is what the reader waits for.
     const narrow = opening?.(core.state) ?? null;
@@ -178,7 +179,7 @@ export function createChatStore(api: ZulipApi, options: StoreOptions = {}): Chat
     let next = core.state;
     const nowSecs = clock.now() / 1000;
     for (const event of events) {
-      lastEventId = Math.max(lastEventId, event.id);
+      lastEventId = Math.max(lastEventId, event.id!);
       next = applyEvent(next, event, { book: core.book, effects, nowSecs });
     }
     core.set(next);

@@ -1,3 +1,4 @@
+import type * as Api from '../../../../server/shared/zulip-api/index.js';
 import type { ChatState, Message, UnreadCounts } from './model.js';
 import { directKey, dmKey, dmParticipants, topicKey } from './narrow.js';
 
@@ -28,14 +29,8 @@ export interface UnreadBook {
   oldUnreadsMissing: boolean;
 }
 
-export interface RawUnreadMsgs {
-  pms?: { other_user_id?: number; sender_id?: number; unread_message_ids: number[] }[];
-  streams?: { stream_id: number; topic: string; unread_message_ids: number[] }[];
-  huddles?: { user_ids_string: string; unread_message_ids: number[] }[];
-  mentions?: number[];
-  count?: number;
-  old_unreads_missing?: boolean;
-}
+/** Register's `unread_msgs`, as the server's API module describes it. */
+export type RawUnreadMsgs = NonNullable<Api.RegisterAnswer['unread_msgs']>;
 
 const WILDCARD_FLAGS = [
   'wildcard_mentioned',
@@ -57,18 +52,19 @@ export function bookFromRegister(raw: RawUnreadMsgs | undefined, ownUserId: numb
   const book = emptyBook();
   if (!raw) return book;
   for (const entry of raw.streams ?? []) {
-    for (const id of entry.unread_message_ids) {
+    if (entry.stream_id === undefined || entry.topic === undefined) continue;
+    for (const id of entry.unread_message_ids ?? []) {
       book.places.set(id, { kind: 'channel', channelId: entry.stream_id, topic: entry.topic });
     }
   }
   for (const entry of raw.pms ?? []) {
     const other = entry.other_user_id ?? entry.sender_id ?? ownUserId;
     const key = dmKey([other], ownUserId);
-    for (const id of entry.unread_message_ids) book.places.set(id, { kind: 'dm', key });
+    for (const id of entry.unread_message_ids ?? []) book.places.set(id, { kind: 'dm', key });
   }
   for (const entry of raw.huddles ?? []) {
-    const key = dmKey(entry.user_ids_string.split(',').map(Number), ownUserId);
-    for (const id of entry.unread_message_ids) book.places.set(id, { kind: 'dm', key });
+    const key = dmKey((entry.user_ids_string ?? '').split(',').map(Number), ownUserId);
+    for (const id of entry.unread_message_ids ?? []) book.places.set(id, { kind: 'dm', key });
   }
   // The server already left out wildcard mentions in muted conversations.
   for (const id of raw.mentions ?? []) book.mentions.add(id);
