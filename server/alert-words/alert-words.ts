@@ -7,6 +7,7 @@ import {
   insertAlertWord,
 } from '../db/queries/alert-words.js';
 import type { UserRow } from '../db/queries/users.js';
+import type { EventBody } from '../shared/zulip-api/index.js';
 import { usersWithAlertWords } from './matching.js';
 
 type AlertWords = { alert_words: string[] };
@@ -31,7 +32,7 @@ function changeAlertWords(
     tx.emit({
       type: 'alert_words',
       users: [user.id],
-      payload: { type: 'alert_words', alert_words: words },
+      payload: { type: 'alert_words', alert_words: words } satisfies EventBody<'alert_words'>,
     });
     return { alert_words: words };
   });

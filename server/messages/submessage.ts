@@ -8,6 +8,7 @@ import {
 } from '../db/queries/submessages.js';
 import type { UserRow } from '../db/queries/users.js';
 import { accessMessage, channelMessageHolders } from '../narrow/index.js';
+import type { EventBody } from '../shared/zulip-api/index.js';
 import { applyParticipationPolicy } from '../topics/index.js';
 import { widgetDataError, widgetTypeOf } from './widgets.js';
 
@@ -64,7 +65,7 @@ export function addSubmessage(
         submessage_id: id,
         sender_id: user.id,
         content: input.content,
-      },
+      } satisfies EventBody<'submessage'>,
     });
     return {};
   });

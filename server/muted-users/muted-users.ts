@@ -3,6 +3,7 @@ import { badRequest } from '../core/errors.js';
 import { deleteMute, insertMute, isMuted, mutesOf } from '../db/queries/muted-users.js';
 import type { UserRow } from '../db/queries/users.js';
 import { markMessagesFromSenderRead } from '../flags/index.js';
+import type { EventBody } from '../shared/zulip-api/index.js';
 import { accessReadableUser } from '../users/index.js';
 
 /** Every change sends the user's whole new list to all of their queues, and no one else's. */
@@ -10,7 +11,10 @@ function emitMutes(ctx: AppContext, tx: Tx, userId: number): void {
   tx.emit({
     type: 'muted_users',
     users: [userId],
-    payload: { type: 'muted_users', muted_users: mutesOf(ctx.db, userId) },
+    payload: {
+      type: 'muted_users',
+      muted_users: mutesOf(ctx.db, userId),
+    } satisfies EventBody<'muted_users'>,
   });
 }
 

@@ -1,6 +1,7 @@
 import type { AppContext } from '../core/context.js';
 import { getRealm, setRealmDeactivated } from '../db/queries/realm.js';
 import { activeUserIds } from '../db/queries/users.js';
+import type { EventBody } from '../shared/zulip-api/index.js';
 
 /**
  * Zulip's do_deactivate_realm: the organization stops answering API
@@ -17,7 +18,11 @@ export function deactivateOrganization(ctx: AppContext): boolean {
     tx.emit({
       type: 'realm',
       users: activeUserIds(ctx.db),
-      payload: { type: 'realm', op: 'deactivated', realm_id: realm.id },
+      payload: {
+        type: 'realm',
+        op: 'deactivated',
+        realm_id: realm.id,
+      } satisfies EventBody<'realm', 'deactivated'>,
     });
   });
   return true;
