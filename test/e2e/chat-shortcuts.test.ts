@@ -200,6 +200,8 @@ describe('keyboard shortcuts', { timeout: 60_000 }, () => {
       return entry?.visibility_policy ?? 0;
     };
     await expect.poll(policy, WAIT).toBe(1);
+    // The toggle reads the chat's own state: press again once its event has come.
+    await expect.poll(() => page.locator('[title="Muted topic"]').count(), WAIT).toBeGreaterThan(0);
     await page.keyboard.press('Shift+M');
     await expect.poll(policy, WAIT).toBe(0);
   });
