@@ -18,6 +18,7 @@ import {
 } from '../user-access/index.js';
 import { emitAnonymousSettingsOf } from './anonymous-settings.js';
 import { formatUser, groupProfileValues } from './format.js';
+import { groupEventPayload } from './group-event-payload.js';
 
 /**
  * Who hears realm_user events, under Zulip's limited user access for guests:
@@ -192,10 +193,7 @@ function emitGroupsLeftFor(ctx: AppContext, tx: Tx, userId: number, users: numbe
     tx.emit({
       type: 'user_group',
       users,
-      payload: (queue) =>
-        group.deactivated === 1 && !queue.options.capabilities.include_deactivated_groups
-          ? null
-          : event,
+      payload: groupEventPayload(group.deactivated, event),
     });
   }
 }

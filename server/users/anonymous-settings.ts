@@ -2,6 +2,7 @@ import type { AppContext, Tx } from '../core/context.js';
 import { allGroups } from '../db/queries/user-groups.js';
 import { apiGroupSettingValue, loadRealm } from '../shared/realm.js';
 import type { EventBody } from '../shared/zulip-api/index.js';
+import { groupEventPayload } from './group-event-payload.js';
 
 /**
  * Settings whose value is an anonymous group (`{direct_members,
@@ -68,10 +69,7 @@ export function emitAnonymousSettingsOf(
       tx.emit({
         type: 'user_group',
         users,
-        payload: (queue) =>
-          group.deactivated === 1 && !queue.options.capabilities.include_deactivated_groups
-            ? null
-            : event,
+        payload: groupEventPayload(group.deactivated, event),
       });
     }
   }

@@ -4,6 +4,7 @@ import { activeUserIds } from '../db/queries/users.js';
 import { syncSystemGroups } from '../shared/roles.js';
 import type { EventBody } from '../shared/zulip-api/index.js';
 import { emitAnonymousSettingsOf } from './anonymous-settings.js';
+import { groupEventPayload } from './group-event-payload.js';
 
 /**
  * Puts a user into the system groups their role implies and tells everyone,
@@ -46,8 +47,7 @@ export function announceGroupReturn(ctx: AppContext, tx: Tx, userId: number): vo
     tx.emit({
       type: 'user_group',
       users,
-      payload: (queue) =>
-        deactivated === 1 && !queue.options.capabilities.include_deactivated_groups ? null : event,
+      payload: groupEventPayload(deactivated, event),
     });
   }
   emitAnonymousSettingsOf(ctx, tx, userId, users);
