@@ -13,6 +13,7 @@
 import { closeSync, fdatasyncSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { performance } from 'node:perf_hooks';
 import { type Figure, percentile, quick, record } from './lib/report.js';
 import { startSendBench } from './lib/send-load.js';
 
@@ -67,13 +68,51 @@ const cases: Array<{ clients: number; sends: number; target?: number }> = [
   { clients: 16, sends: quick ? 1500 : 4000, target: 0.8 },
 ];
 
+/** Where one run's time went: what says whether a miss is the disk's, the loop's or the machine's. */
+interface RunDetail {
+  rate: number;
+  /** Sends per commit. */
+  perBatch: number;
+  /** From a commit to its answers, mean (FULL only: under NORMAL answers follow at once). */
+  waitMs: number;
+  /** Sends waiting on an fsync at any moment (Little's law: rate × wait), out of `clients`. */
+  waitingClients: number;
+  /** Share of the run the event loop was busy. */
+  loopBusy: number;
+  serverCpuUsPerSend: number;
+}
+
+async function measure(clients: number, sends: number): Promise<RunDetail> {
+  const before = bench.server.ctx.groupCommitStats();
+  const loopBefore = performance.eventLoopUtilization();
+  const run = await bench.run(clients, sends, 100);
+  const loop = performance.eventLoopUtilization(loopBefore);
+  const after = bench.server.ctx.groupCommitStats();
+  const waited = after.waited - before.waited;
+  const waitMs = waited === 0 ? 0 : (after.waitedMs - before.waitedMs) / waited;
+  return {
+    rate: run.rate,
+    perBatch: (after.writes - before.writes) / Math.max(1, after.batches - before.batches),
+    waitMs,
+    waitingClients: (run.rate * waitMs) / 1000,
+    loopBusy: loop.utilization,
+    // Includes the fdatasyncs' own kernel time on the thread pool.
+    serverCpuUsPerSend: (run.serverCpuSeconds * 1e6) / sends,
+  };
+}
+
+const summary = (d: RunDetail) =>
+  `${d.rate.toFixed(0)} msg/s; ${d.perBatch.toFixed(1)} sends/commit, commit→answer ${d.waitMs.toFixed(2)} ms (${d.waitingClients.toFixed(1)} clients waiting on the disk), loop busy ${(100 * d.loopBusy).toFixed(0)}%, server CPU ${d.serverCpuUsPerSend.toFixed(0)} µs/send`;
+
 for (const { clients, sends, target } of cases) {
   const rates: Record<'FULL' | 'NORMAL', number[]> = { FULL: [], NORMAL: [] };
+  const details: Record<'FULL' | 'NORMAL', RunDetail[]> = { FULL: [], NORMAL: [] };
   for (const level of ROUNDS) {
     db.pragma(`synchronous = ${level}`);
-    const run = await bench.run(clients, sends, 100);
+    const run = await measure(clients, sends);
     rates[level].push(run.rate);
-    console.log(`  ${clients} client(s), ${level}: ${run.rate.toFixed(0)} msg/s`);
+    details[level].push(run);
+    console.log(`  ${clients} client(s), ${level}: ${summary(run)}`);
   }
   // The median: one run slowed by a neighbour on the machine moves it least.
   const full = median(rates.FULL);
@@ -88,6 +127,28 @@ for (const { clients, sends, target } of cases) {
   };
   if (target !== undefined) figure.target = normal * target;
   record(figure);
+  const of = (level: 'FULL' | 'NORMAL', pick: (d: RunDetail) => number) =>
+    median(details[level].map(pick));
+  const waitMs = of('FULL', (d) => d.waitMs);
+  // Closed loop: each client's next send follows its answer, so a send takes clients/rate.
+  const perSendNormal = (1000 * clients) / normal;
+  const perSendFull = (1000 * clients) / full;
+  const explanation =
+    `a send took ${perSendNormal.toFixed(2)} ms under NORMAL, ${perSendFull.toFixed(2)} ms under FULL ` +
+    `(${waitMs.toFixed(2)} ms of it from commit to answer, waiting for the fsync` +
+    (target === undefined
+      ? ')'
+      : `; the target allows ${(perSendNormal / target).toFixed(2)} ms)`) +
+    `; sends/commit FULL ${of('FULL', (d) => d.perBatch).toFixed(1)}, NORMAL ${of('NORMAL', (d) => d.perBatch).toFixed(1)}` +
+    `; loop busy FULL ${(100 * of('FULL', (d) => d.loopBusy)).toFixed(0)}%, NORMAL ${(100 * of('NORMAL', (d) => d.loopBusy)).toFixed(0)}%` +
+    `; server CPU FULL ${of('FULL', (d) => d.serverCpuUsPerSend).toFixed(0)}, NORMAL ${of('NORMAL', (d) => d.serverCpuUsPerSend).toFixed(0)} µs/send`;
+  console.log(`  ${clients} client(s), medians: ${explanation}`);
+  record({
+    name: `commit→answer under FULL, ${clients} client${clients === 1 ? '' : 's'}, mean (the fsync as the event loop sees it)`,
+    value: waitMs,
+    unit: 'ms',
+    note: explanation,
+  });
 }
 db.pragma('synchronous = FULL');
 await bench.close();

@@ -2,7 +2,7 @@ import type { Db } from '../db/open.js';
 import { noteRollback } from '../db/write-versions.js';
 import type { ApiEvent, EventHub, PendingEvent } from '../events/hub.js';
 import type { HttpsScope } from '../shared/network.js';
-import type { DurableCommits } from './durable-commits.js';
+import type { DurableCommits, SyncStats } from './durable-commits.js';
 import type { RateLimiter } from './rate-limit.js';
 
 export interface Logger {
@@ -66,6 +66,13 @@ export interface AppContext {
    * (write-batcher.ts); concurrent sends share one transaction.
    */
   batch<T>(fn: () => T): Promise<T>;
+  /** What group commit did since the start: how the durable-send bench explains its figures. */
+  groupCommitStats(): GroupCommitStats;
+}
+
+export interface GroupCommitStats extends SyncStats {
+  batches: number;
+  writes: number;
 }
 
 export interface Tx {

@@ -5,6 +5,20 @@ import type { Logger } from './context.js';
 interface Waiting {
   seq: number;
   release: (error?: unknown) => void;
+  /** performance.now() at its commit. */
+  committedAt: number;
+}
+
+/** What group commit's fsyncs did since the server started (bench/durable-send.ts reports it). */
+export interface SyncStats {
+  /** Commits whose answers waited for an fdatasync off the event loop. */
+  waited: number;
+  /** fdatasyncs of the WAL that completed. */
+  syncs: number;
+  /** From each such commit to its release, summed. */
+  waitedMs: number;
+  /** The longest such wait. */
+  longestWaitMs: number;
 }
 
 /** PRAGMA synchronous: FULL is 2 (EXTRA, 3, syncs more). */
@@ -43,6 +57,7 @@ export class DurableCommits {
   private lastCommitUnsynced = false;
   private readonly totalChanges: () => number;
   private readonly level: () => number;
+  readonly stats: SyncStats = { waited: 0, syncs: 0, waitedMs: 0, longestWaitMs: 0 };
 
   private constructor(
     private readonly db: Db,
@@ -51,7 +66,9 @@ export class DurableCommits {
   ) {
     const changes = db.prepare('SELECT total_changes()').pluck();
     this.totalChanges = () => changes.get() as number;
-    this.level = () => db.pragma('synchronous', { simple: true }) as number;
+    // Read when run: a prepared `PRAGMA synchronous` may answer with the level it was prepared at.
+    const level = db.prepare('SELECT synchronous FROM pragma_synchronous').pluck();
+    this.level = () => level.get() as number;
   }
 
   /** For `db`, which openDatabase opened in WAL mode (an in-memory one has no WAL to sync). */
@@ -82,13 +99,14 @@ export class DurableCommits {
     const level = this.level();
     // Below FULL the connection was told not to wait for the disk (the bench's reference).
     if (level < SYNCHRONOUS_FULL) return commit();
-    this.db.pragma('synchronous = NORMAL');
+    // exec, not pragma(): it runs once per batch, and builds no statement object.
+    this.db.exec('PRAGMA synchronous = NORMAL');
     try {
       const result = commit();
       this.lastCommitUnsynced = true;
       return result;
     } finally {
-      this.db.pragma(`synchronous = ${level}`);
+      this.db.exec(`PRAGMA synchronous = ${level}`);
     }
   }
 
@@ -113,12 +131,12 @@ export class DurableCommits {
     if (!this.lastCommitUnsynced) {
       // Synced by SQLite, or not to be: in order after any commit still waiting.
       if (this.waiting.length === 0) release();
-      else this.waiting.push({ seq: this.seq, release });
+      else this.waiting.push({ seq: this.seq, release, committedAt: -1 });
       return;
     }
     this.lastCommitUnsynced = false;
     this.seq += 1;
-    this.waiting.push({ seq: this.seq, release });
+    this.waiting.push({ seq: this.seq, release, committedAt: performance.now() });
     this.startSync();
   }
 
@@ -140,6 +158,7 @@ export class DurableCommits {
     this.syncsInFlight += 1;
     fdatasync(this.walFd!, (error) => {
       this.syncsInFlight -= 1;
+      this.stats.syncs += 1;
       if (error) {
         this.failed = true;
         this.log.error(
@@ -154,9 +173,16 @@ export class DurableCommits {
     });
   }
 
+  private countWait(ms: number): void {
+    this.stats.waited += 1;
+    this.stats.waitedMs += ms;
+    if (ms > this.stats.longestWaitMs) this.stats.longestWaitMs = ms;
+  }
+
   private releaseThrough(seq: number, error?: unknown): void {
     while (this.waiting.length > 0 && this.waiting[0]!.seq <= seq) {
-      const { release } = this.waiting.shift()!;
+      const { release, committedAt } = this.waiting.shift()!;
+      if (committedAt >= 0) this.countWait(performance.now() - committedAt);
       try {
         release(error);
       } catch (err) {

@@ -17,6 +17,8 @@ interface Job {
 export class WriteBatcher {
   private pending: Job[] = [];
   private scheduled = false;
+  /** Batches committed and the writes they held, since the start (bench/durable-send.ts). */
+  readonly stats = { batches: 0, writes: 0 };
 
   constructor(
     private readonly runner: TransactionRunner,
@@ -37,6 +39,8 @@ export class WriteBatcher {
   private flush(): void {
     this.scheduled = false;
     const jobs = this.pending.splice(0, this.maxBatch);
+    this.stats.batches += 1;
+    this.stats.writes += jobs.length;
     if (this.pending.length > 0) {
       this.scheduled = true;
       setImmediate(() => this.flush());

@@ -77,6 +77,30 @@ describe('durable group commits', () => {
     seen.stop();
   });
 
+  it('follow the level the connection runs at, and leave it as it was', async () => {
+    const { ctx } = t.server;
+    const level = () => ctx.db.pragma('synchronous', { simple: true });
+    const start = ctx.groupCommitStats();
+    // NORMAL (the bench's reference): the answer follows the commit, no fsync waited for.
+    ctx.db.pragma('synchronous = NORMAL');
+    try {
+      await ctx.batch(() => addWord('unsynced'));
+      expect(level()).toBe(1);
+    } finally {
+      ctx.db.pragma('synchronous = FULL');
+    }
+    const normal = ctx.groupCommitStats();
+    expect(normal.batches - start.batches).toBe(1);
+    expect(normal.waited).toBe(start.waited);
+    // Back at FULL, the next batch waits for an fdatasync again.
+    await ctx.batch(() => addWord('synced'));
+    expect(level()).toBe(2);
+    const full = ctx.groupCommitStats();
+    expect(full.waited - normal.waited).toBe(1);
+    expect(full.syncs).toBeGreaterThan(normal.syncs);
+    expect(full.writes - start.writes).toBe(2);
+  });
+
   it('refuse a group-commit write that is not synchronous', async () => {
     const late = t.server.ctx.batch(() => Promise.resolve('later'));
     await expect(late).rejects.toThrow('a group-commit write must be synchronous');
