@@ -32,6 +32,7 @@ import { registerTlsFiles } from './http/tls-files.js';
 import { registerTrpc } from './http/trpc-plugin.js';
 import { DEFAULT_BACKUP_CHECK_SCHEDULE, startAutomaticBackups } from './jobs/automatic-backup.js';
 import { DEFAULT_DELIVERY_SCHEDULE, startScheduledDelivery } from './jobs/scheduled-delivery.js';
+import { DEFAULT_SEARCH_INDEXING_SCHEDULE, startSearchIndexing } from './jobs/search-indexing.js';
 import {
   DEFAULT_UNCLAIMED_UPLOADS_SCHEDULE,
   startUnclaimedUploadCleanup,
@@ -98,6 +99,12 @@ export interface ServerOptions {
    * message claimed within 5 weeks (default hourly); false turns it off.
    */
   unclaimedUploadCleanup?: string | false;
+  /**
+   * node-cron expression for adding sent messages to the search index
+   * (default every second; a search catches up first regardless); false
+   * turns it off.
+   */
+  searchIndexing?: string | false;
   /**
    * How long a request's headers and body may take to arrive before it is
    * answered 408 and its connection closed (default 60 s; long-polls are
@@ -447,6 +454,11 @@ async function startRun(options: ServerOptions): Promise<ServerRun> {
           options.unclaimedUploadCleanup ?? DEFAULT_UNCLAIMED_UPLOADS_SCHEDULE,
         );
 
+  const searchIndexingTask =
+    options.searchIndexing === false
+      ? null
+      : startSearchIndexing(ctx, options.searchIndexing ?? DEFAULT_SEARCH_INDEXING_SCHEDULE);
+
   let closed = false;
   return {
     url: ctx.config.externalUrl,
@@ -460,6 +472,7 @@ async function startRun(options: ServerOptions): Promise<ServerRun> {
       await deliveryTask?.destroy();
       await backupTask?.destroy();
       await uploadCleanupTask?.destroy();
+      await searchIndexingTask?.destroy();
       // A backup in progress stops (its partial file removed) before the database closes.
       await backups.close();
       await outgoingWebhooks.stop();

@@ -16,16 +16,3 @@ export function normalizeContent(raw: string): string {
   }
   return body;
 }
-
-/** Plain text of rendered HTML, for the search index. */
-export function searchableText(html: string): string {
-  return html
-    .replace(/<[^>]*>/g, ' ')
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&quot;/g, '"')
-    .replace(/&#39;/g, "'")
-    .replace(/&amp;/g, '&')
-    .replace(/\s+/g, ' ')
-    .trim();
-}

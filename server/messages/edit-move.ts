@@ -5,10 +5,10 @@ import {
   type MessageRow,
   messageById,
   moveMessage,
-  reindexMessage,
   topicKey,
   topicMessages,
 } from '../db/queries/messages.js';
+import { reindexMessage } from '../db/queries/search-index.js';
 import { subscriberIds } from '../db/queries/streams.js';
 import { topicPolicies } from '../db/queries/topic-policies.js';
 import { userTopicPolicy, VisibilityPolicy } from '../db/queries/user-topics.js';
@@ -24,7 +24,6 @@ import { Flag } from '../shared/flags.js';
 import { mergeUserSettings } from '../shared/user-settings.js';
 import { applyInitiationPolicy, setVisibilityPolicy } from '../topics/index.js';
 import { notificationBot } from '../users/index.js';
-import { searchableText } from './content.js';
 import { removeMessages } from './delete.js';
 import {
   type EditInput,
@@ -101,7 +100,7 @@ export function moveMessages(
     // A topic and content change together make one snapshot with both.
     const contentChange = isTarget && plan.rendered !== undefined;
     const body = contentChange ? plan.rendered!.html : m.rendered_content;
-    reindexMessage(ctx.db, m.id, plan.targetTopic, searchableText(body));
+    reindexMessage(ctx.db, m.id, plan.targetTopic, body);
     insertMessageEdit(ctx.db, {
       message_id: m.id,
       user_id: user.id,

@@ -7,10 +7,10 @@ import {
   channelMessageReceivers,
   type MessageRow,
   messageById,
-  reindexMessage,
   topicMessages,
   updateMessageContent,
 } from '../db/queries/messages.js';
+import { reindexMessage } from '../db/queries/search-index.js';
 import { VisibilityPolicy } from '../db/queries/user-topics.js';
 import { type UserRow, userById } from '../db/queries/users.js';
 import { memoisePayload } from '../events/hub.js';
@@ -29,7 +29,6 @@ import { isGuest } from '../shared/roles.js';
 import { topicForQueue } from '../shared/topics.js';
 import type { EventBody } from '../shared/zulip-api/index.js';
 import { updateAttachmentReferences } from '../uploads/index.js';
-import { searchableText } from './content.js';
 import {
   applyMovedInitiationPolicy,
   migrateTopicPolicies,
@@ -199,7 +198,7 @@ export function updateMessage(
       if (references.hasAttachment !== rendered.hasAttachment) {
         setMessageHasAttachment(ctx.db, message.id, references.hasAttachment);
       }
-      reindexMessage(ctx.db, message.id, message.topic, searchableText(rendered.html));
+      reindexMessage(ctx.db, message.id, message.topic, rendered.html);
       updateMentionFlags(ctx, plan, messageById(ctx.db, message.id)!);
     }
 

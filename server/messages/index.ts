@@ -4,7 +4,7 @@
  */
 export type { MessageTarget } from './addressee.js';
 export { parseJsonExactIntegers, parseRecipientList } from './addressee.js';
-export { normalizeContent, searchableText } from './content.js';
+export { normalizeContent } from './content.js';
 export { deleteMessage } from './delete.js';
 export { deleteTopic } from './delete-topic.js';
 export { updateMessage } from './edit.js';

@@ -20,7 +20,7 @@ import {
 import { claimAttachments } from '../uploads/index.js';
 import { userIdAccessCheck } from '../user-access/index.js';
 import { type MessageTarget, parseChannelIndicator, parsePrivateRecipients } from './addressee.js';
-import { normalizeContent, searchableText } from './content.js';
+import { normalizeContent } from './content.js';
 import { emitMessageEvent } from './events.js';
 import { checkMentionPermissions, mentionedUsers, mentionFlags } from './mentions.js';
 import { type Addressee, planAddressee, resolveChannel, resolveDirect } from './recipients.js';
@@ -162,7 +162,6 @@ export function deliverMessage(ctx: AppContext, tx: Tx, draft: MessageDraft): Se
     has_link: rendered.hasLink,
     has_image: rendered.hasImage,
     has_attachment: rendered.hasAttachment,
-    search_body: searchableText(rendered.html),
   });
   // has_attachment means claimed uploads (Zulip), not merely links that look like them.
   const claimed = claimAttachments(ctx, tx, sender, id, rendered.uploadPathIds);

@@ -28,3 +28,4 @@ export type { Anchor } from './parse.js';
 export { parseAnchor, parseNarrow } from './parse.js';
 export type { SearchQuery } from './search-highlight.js';
 export { highlightContent, highlightTopic } from './search-highlight.js';
+export { indexSearchBacklog } from './search-indexing.js';

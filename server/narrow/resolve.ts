@@ -9,6 +9,7 @@ import {
   type Visibility,
 } from '../db/queries/message-search.js';
 import { type MessageRow, topicKey } from '../db/queries/messages.js';
+import { catchUpSearchIndex } from '../db/queries/search-index.js';
 import { allStreams, type StreamRow, streamById, streamByName } from '../db/queries/streams.js';
 import { type UserRow, userByEmailKey, userById } from '../db/queries/users.js';
 import { tableMemo } from '../db/table-memo.js';
@@ -355,6 +356,8 @@ export function resolveNarrow(
         // Only an anchor (nearOfNarrow); it filters nothing.
         break;
       case 'search': {
+        // The index trails the sends (search-index.ts): what was sent is found.
+        catchUpSearchIndex(ctx.db);
         const query = parseSearchOperand(String(term.operand));
         conditions.push(
           query.fts === ''

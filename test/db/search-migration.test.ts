@@ -5,6 +5,7 @@ import { searchIndexes } from '../../server/db/migrations/0008-search-indexes.js
 import { migrations } from '../../server/db/migrations/index.js';
 import { longerWordsStartingWith } from '../../server/db/queries/message-search.js';
 import { insertMessage } from '../../server/db/queries/messages.js';
+import { catchUpSearchIndex } from '../../server/db/queries/search-index.js';
 import { insertStream } from '../../server/db/queries/streams.js';
 import { insertUser } from '../../server/db/queries/users.js';
 
@@ -35,20 +36,23 @@ function versionSevenDatabase() {
     date_created: 0,
     creator_id: null,
   });
-  const ids = Array.from({ length: 20 }, (_, i) =>
-    insertMessage(db, {
+  const ids = Array.from({ length: 20 }, (_, i) => {
+    const content = i === 4 ? 'a quokka' : `release ${i % 2 ? 'released' : 'releases'}`;
+    return insertMessage(db, {
       sender_id: sender,
       stream_id: stream,
       dm_group_id: null,
       topic: 't',
-      content: i === 4 ? 'a quokka' : `release ${i % 2 ? 'released' : 'releases'}`,
-      rendered_content: '<p>x</p>',
+      content,
+      rendered_content: `<p>${content}</p>`,
       date_sent: i,
       sending_client: 'test',
       has_link: i % 5 === 0,
       has_image: i === 7,
-    }),
-  );
+    });
+  });
+  // Their search rows, as a version-seven server wrote them with each send.
+  catchUpSearchIndex(db);
   return { db, ids };
 }
 

@@ -177,6 +177,8 @@ export interface TestServerOptions {
   scheduledDelivery?: string | false;
   /** See ServerOptions.unclaimedUploadCleanup. */
   unclaimedUploadCleanup?: string | false;
+  /** See ServerOptions.searchIndexing. */
+  searchIndexing?: string | false;
   /** See ServerOptions.requestTimeoutMs. */
   requestTimeoutMs?: number;
   /** See ServerOptions.topicDeletion. */
@@ -216,6 +218,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     adminToken: options.adminToken,
     scheduledDelivery: options.scheduledDelivery,
     unclaimedUploadCleanup: options.unclaimedUploadCleanup,
+    searchIndexing: options.searchIndexing,
     requestTimeoutMs: options.requestTimeoutMs,
     topicDeletion: options.topicDeletion,
     outgoingWebhookTimeoutMs: options.outgoingWebhookTimeoutMs,

@@ -1,6 +1,7 @@
 import { flagRows } from '../../server/db/queries/flags.js';
 import { type MessageRow, messageById } from '../../server/db/queries/messages.js';
 import { getRealm, setRealmSettings } from '../../server/db/queries/realm.js';
+import { catchUpSearchIndex } from '../../server/db/queries/search-index.js';
 import { setUserSettings, userById } from '../../server/db/queries/users.js';
 import { FlagReader } from '../../server/flags/reader.js';
 import { flagNames } from '../../server/shared/flags.js';
@@ -38,13 +39,15 @@ export const topicRows = (t: TestServer, streamId: number, topic: string): Messa
     .prepare('SELECT * FROM messages WHERE stream_id = ? AND topic = ? ORDER BY id')
     .all(streamId, topic) as MessageRow[];
 
-/** Message ids whose search row matches an FTS5 query. */
-export const searchIds = (t: TestServer, query: string): number[] =>
-  (
+/** Message ids whose search row matches an FTS5 query, once the index has caught up with the sends. */
+export const searchIds = (t: TestServer, query: string): number[] => {
+  catchUpSearchIndex(t.server.ctx.db);
+  return (
     t.server.ctx.db
       .prepare('SELECT rowid FROM messages_fts WHERE messages_fts MATCH ? ORDER BY rowid')
       .all(query) as Array<{ rowid: number }>
   ).map((r) => r.rowid);
+};
 
 /** Stored edit-history rows of a message, oldest first. */
 export const editRows = (t: TestServer, messageId: number) =>

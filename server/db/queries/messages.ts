@@ -1,5 +1,6 @@
 import type { Db } from '../open.js';
 import { stmt } from '../prepared.js';
+import { unindexMessage } from './search-index.js';
 
 /** The newest message id, or -1 when there are none (GET /users/me, register). */
 export const maxMessageId = (db: Db) =>
@@ -18,8 +19,6 @@ export interface NewMessage {
   has_link?: boolean;
   has_image?: boolean;
   has_attachment?: boolean;
-  /** Text indexed for search; defaults to the raw content. */
-  search_body?: string;
 }
 
 export interface MessageRow {
@@ -74,20 +73,8 @@ export function insertMessage(db: Db, m: NewMessage): number {
       m.has_attachment ? 1 : 0,
     ).lastInsertRowid,
   );
-  indexMessage(db, id, m.topic, m.search_body ?? m.content);
+  // Its search row comes later, in a batch (search-index.ts).
   return id;
-}
-
-const indexMessage = (db: Db, id: number, topic: string, body: string) =>
-  stmt(db, 'INSERT INTO messages_fts (rowid, topic, body) VALUES (?, ?, ?)').run(id, topic, body);
-
-const unindexMessage = (db: Db, id: number) =>
-  stmt(db, 'DELETE FROM messages_fts WHERE rowid = ?').run(id);
-
-/** Replaces a message's search row (contentless FTS rows cannot be updated in place). */
-export function reindexMessage(db: Db, id: number, topic: string, body: string): void {
-  unindexMessage(db, id);
-  indexMessage(db, id, topic, body);
 }
 
 export interface ContentUpdate {

@@ -1,6 +1,6 @@
 import type { Db } from '../../db/open.js';
+import { catchUpSearchIndex } from '../../db/queries/search-index.js';
 import { writeImportedFlagRow } from '../../flags/index.js';
-import { searchableText } from '../../messages/index.js';
 import { defaultFlags, Flag } from '../../shared/flags.js';
 import { escapeHtml } from '../../shared/html.js';
 import { toHearthFlags } from '../flag-bits.js';
@@ -74,7 +74,6 @@ export class MessageImport {
          date_sent, last_edit_time, last_moved_time, sending_client, is_me_message, has_link, has_image, has_attachment)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
-    const index = this.db.prepare('INSERT INTO messages_fts (rowid, topic, body) VALUES (?, ?, ?)');
     const edit = this.db.prepare(
       `INSERT INTO message_edits (message_id, user_id, timestamp, prev_content, prev_rendered_content, prev_topic,
          topic, prev_stream_id, stream_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -130,7 +129,6 @@ export class MessageImport {
           m.has_image ? 1 : 0,
           m.has_attachment ? 1 : 0,
         );
-        index.run(id, topic, searchableText(rendered));
         // Zulip keeps the newest edit first; Hearth numbers them oldest first.
         for (const e of [...history].reverse()) {
           const user = e.user_id as number;
@@ -156,6 +154,8 @@ export class MessageImport {
       }
       onProgress(this.messages);
     }
+    // The search rows, as the server adds them after sends (search-index.ts).
+    catchUpSearchIndex(this.db);
   }
 
   /** Runs (who received it) and the oldest unread message, per user and conversation. */
