@@ -13,6 +13,7 @@ import { activeUserIds, type UserRow } from '../db/queries/users.js';
 import { checkLinkifierPattern } from '../markdown/index.js';
 import { requireRole } from '../shared/roles.js';
 import { isValidUrlTemplate, templateVariableNames } from '../shared/url-templates.js';
+import type { EventBody } from '../shared/zulip-api/index.js';
 
 const notFound = () => badRequest('Linkifier not found.');
 
@@ -21,7 +22,10 @@ function emitLinkifiers(ctx: AppContext, tx: Tx): void {
   tx.emit({
     type: 'realm_linkifiers',
     users: activeUserIds(ctx.db),
-    payload: { type: 'realm_linkifiers', realm_linkifiers: allLinkifiers(ctx.db) },
+    payload: {
+      type: 'realm_linkifiers',
+      realm_linkifiers: allLinkifiers(ctx.db),
+    } satisfies EventBody<'realm_linkifiers'>,
   });
 }
 
