@@ -17,15 +17,20 @@ import type { EventBody } from '../shared/zulip-api/index.js';
 
 const notFound = () => badRequest('Linkifier not found.');
 
-/** The whole list, in order, to everyone in the organization after any change. */
+/**
+ * The whole list, in order, to everyone in the organization after any change;
+ * only queues that declared `linkifier_url_template` take it (Zulip sends
+ * the others nothing: they cannot read URL templates).
+ */
 function emitLinkifiers(ctx: AppContext, tx: Tx): void {
+  const event = {
+    type: 'realm_linkifiers',
+    realm_linkifiers: allLinkifiers(ctx.db),
+  } satisfies EventBody<'realm_linkifiers'>;
   tx.emit({
     type: 'realm_linkifiers',
     users: activeUserIds(ctx.db),
-    payload: {
-      type: 'realm_linkifiers',
-      realm_linkifiers: allLinkifiers(ctx.db),
-    } satisfies EventBody<'realm_linkifiers'>,
+    payload: (queue) => (queue.options.capabilities.linkifier_url_template ? event : null),
   });
 }
 
