@@ -16,10 +16,10 @@ import { activeUserIds, type UserRow } from '../db/queries/users.js';
 import { renderContent } from '../markdown/index.js';
 import { firstUnprintablePosition } from '../shared/printable.js';
 import { requireRole } from '../shared/roles.js';
-import type { EventBody, EventFields } from '../shared/zulip-api/index.js';
+import type { ChannelFolder, EventBody, EventFields } from '../shared/zulip-api/index.js';
 
 /** Zulip's ChannelFolderDict. */
-export function formatChannelFolder(folder: ChannelFolderRow) {
+export function formatChannelFolder(folder: ChannelFolderRow): ChannelFolder {
   return {
     id: folder.id,
     name: folder.name,

@@ -11,7 +11,7 @@ import {
 import { activeUserIds, type UserRow } from '../db/queries/users.js';
 import { loadRealm, setRealmSetting } from '../shared/realm.js';
 import { requireRole } from '../shared/roles.js';
-import type { EventBody, EventFields } from '../shared/zulip-api/index.js';
+import type { EventBody, EventFields, RealmDomain } from '../shared/zulip-api/index.js';
 
 const MAX_DOMAIN_LENGTH = 255;
 
@@ -33,7 +33,7 @@ export function domainProblem(domain: string): string | null {
   return null;
 }
 
-const formatDomain = (row: RealmDomainRow) => ({
+const formatDomain = (row: RealmDomainRow): RealmDomain => ({
   domain: row.domain,
   allow_subdomains: row.allow_subdomains === 1,
 });

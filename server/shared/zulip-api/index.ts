@@ -115,6 +115,7 @@ export type Attachment = Simplify<
   }
 >;
 export type RealmExport = Served<Schemas['RealmExport']>;
+export type RealmDomain = Served<Schemas['RealmDomain']>;
 export type UserStatus = Schemas['UserStatus'];
 export type GroupSettingValue = Schemas['GroupSettingValue'];
 
