@@ -16,9 +16,10 @@ import { activeUserIds, type UserRow } from '../db/queries/users.js';
 import { renderContent } from '../markdown/index.js';
 import { firstUnprintablePosition } from '../shared/printable.js';
 import { requireRole } from '../shared/roles.js';
+import type { ChannelFolder, EventBody, EventFields } from '../shared/zulip-api/index.js';
 
 /** Zulip's ChannelFolderDict. */
-export function formatChannelFolder(folder: ChannelFolderRow) {
+export function formatChannelFolder(folder: ChannelFolderRow): ChannelFolder {
   return {
     id: folder.id,
     name: folder.name,
@@ -56,11 +57,11 @@ const render = (ctx: AppContext, description: string) =>
   description === '' ? '' : renderContent(ctx, description);
 
 /** Everyone in the organization hears of every folder change. */
-function emitFolderEvent(ctx: AppContext, tx: Tx, payload: Record<string, unknown>): void {
+function emitFolderEvent(ctx: AppContext, tx: Tx, payload: EventFields<'channel_folder'>): void {
   tx.emit({
     type: 'channel_folder',
     users: activeUserIds(ctx.db),
-    payload: { type: 'channel_folder', ...payload },
+    payload: { type: 'channel_folder', ...payload } satisfies EventBody<'channel_folder'>,
   });
 }
 

@@ -19,7 +19,7 @@ import { JsonText } from '../shared/json-fields.js';
 import { loadRealm } from '../shared/realm.js';
 import { isAdmin, isGuest } from '../shared/roles.js';
 import { topicForClient } from '../shared/topics.js';
-import type { ListedStream } from '../shared/zulip-api/index.js';
+import type { EventBody, ListedStream } from '../shared/zulip-api/index.js';
 import { emitDefaultStreams } from './create.js';
 import { channelAudience, emitChannelArchived } from './events.js';
 import { channelJson, type FormattedChannel, formattedChannels } from './formatted.js';
@@ -229,7 +229,12 @@ export function archiveChannel(ctx: AppContext, actor: UserRow, streamId: number
       tx.emit({
         type: 'realm',
         users: activeUserIds(ctx.db),
-        payload: { type: 'realm', op: 'update_dict', property: 'default', data: cleared },
+        payload: {
+          type: 'realm',
+          op: 'update_dict',
+          property: 'default',
+          data: cleared,
+        } satisfies EventBody<'realm', 'update_dict'>,
       });
     }
     emitChannelArchived(tx, stream, audience);

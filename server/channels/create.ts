@@ -10,6 +10,7 @@ import type { StoredGroupSetting } from '../shared/group-settings.js';
 import { userHasGroupSetting } from '../shared/group-settings.js';
 import { loadRealm } from '../shared/realm.js';
 import { isAdmin, isGuest, isOwner } from '../shared/roles.js';
+import type { EventBody } from '../shared/zulip-api/index.js';
 import {
   defaultChannelCannotBePrivate,
   invalidParameters,
@@ -256,6 +257,9 @@ export function emitDefaultStreams(ctx: AppContext, tx: Tx): void {
   tx.emit({
     type: 'default_streams',
     users: recipients,
-    payload: { type: 'default_streams', default_streams: ids },
+    payload: {
+      type: 'default_streams',
+      default_streams: ids,
+    } satisfies EventBody<'default_streams'>,
   });
 }

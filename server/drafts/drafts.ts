@@ -8,6 +8,7 @@ import {
   updateDraft,
 } from '../db/queries/drafts.js';
 import type { UserRow } from '../db/queries/users.js';
+import type { EventBody, EventFields } from '../shared/zulip-api/index.js';
 import { formatDraft } from './format.js';
 import {
   checkDraftsSynchronized,
@@ -21,8 +22,12 @@ import {
  * owner's queues, the one of the client that made the change included (as
  * in Zulip, which sends to the user, not to the other clients).
  */
-function emitToOwner(tx: Tx, ownerId: number, event: Record<string, unknown>): void {
-  tx.emit({ type: 'drafts', users: [ownerId], payload: { type: 'drafts', ...event } });
+function emitToOwner(tx: Tx, ownerId: number, event: EventFields<'drafts'>): void {
+  tx.emit({
+    type: 'drafts',
+    users: [ownerId],
+    payload: { type: 'drafts', ...event } satisfies EventBody<'drafts'>,
+  });
 }
 
 /** POST /drafts: all or nothing; ids in the order the drafts were given. */

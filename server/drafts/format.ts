@@ -1,7 +1,8 @@
 import type { DraftRow } from '../db/queries/drafts.js';
+import type { Draft } from '../shared/zulip-api/index.js';
 
 /** The Draft object of GET /drafts, `drafts` events and POST /register. */
-export function formatDraft(row: DraftRow): Record<string, unknown> {
+export function formatDraft(row: DraftRow): Required<Draft> {
   return {
     id: row.id,
     type: row.type,

@@ -18,6 +18,7 @@ import { type StoredGroupSetting, userHasGroupSetting } from '../shared/group-se
 import { MAX_EMOJI_FILE_SIZE_MIB } from '../shared/limits.js';
 import { loadRealm } from '../shared/realm.js';
 import { isAdmin, requireRole } from '../shared/roles.js';
+import type { EventBody } from '../shared/zulip-api/index.js';
 import { emojiFormatFor, resizeEmoji } from './images.js';
 import { checkValidEmojiName, normalizeEmojiName } from './names.js';
 
@@ -55,7 +56,11 @@ function emitRealmEmoji(ctx: AppContext, tx: Tx): void {
   tx.emit({
     type: 'realm_emoji',
     users: activeUserIds(ctx.db),
-    payload: { type: 'realm_emoji', op: 'update', realm_emoji: realmEmojiDict(ctx) },
+    payload: {
+      type: 'realm_emoji',
+      op: 'update',
+      realm_emoji: realmEmojiDict(ctx),
+    } satisfies EventBody<'realm_emoji', 'update'>,
   });
 }
 

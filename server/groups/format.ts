@@ -5,7 +5,12 @@ import {
   type UserGroupRow,
 } from '../db/queries/user-groups.js';
 import { activeUserIds } from '../db/queries/users.js';
-import type { EventBody, GroupSettingValue, UserGroup } from '../shared/zulip-api/index.js';
+import type {
+  EventBody,
+  EventFields,
+  GroupSettingValue,
+  UserGroup,
+} from '../shared/zulip-api/index.js';
 import {
   apiGroupSetting,
   type GroupPermission,
@@ -33,9 +38,6 @@ export function formatGroup(ctx: AppContext, group: UserGroupRow): UserGroup {
 }
 
 /** A `user_group` event less its `type`, one per `op`. */
-type GroupEventFields =
-  EventBody<'user_group'> extends infer E ? (E extends unknown ? Omit<E, 'type'> : never) : never;
-
 /**
  * Every group is visible to the whole organization, so `user_group` events go
  * to every active user. Clients that did not declare include_deactivated_groups
@@ -46,7 +48,7 @@ export function emitGroupEvent(
   ctx: AppContext,
   tx: Tx,
   group: UserGroupRow,
-  event: GroupEventFields,
+  event: EventFields<'user_group'>,
 ): void {
   const deactivated = group.deactivated === 1;
   tx.emit({

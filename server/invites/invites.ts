@@ -16,6 +16,7 @@ import { checkEmailAllowedInRealm } from '../realm-domains/index.js';
 import { type StoredGroupSetting, userHasGroupSetting } from '../shared/group-settings.js';
 import { loadRealm } from '../shared/realm.js';
 import { isAdmin, isOwner, Role, requireRole } from '../shared/roles.js';
+import type { EventBody } from '../shared/zulip-api/index.js';
 import { canAddSubscribers } from '../subscriptions/index.js';
 import { checkEmail, isSystemBot } from '../users/index.js';
 
@@ -87,7 +88,11 @@ export function emitInvitesChanged(ctx: AppContext, tx: Tx, referrerId: number |
     .filter((u) => u.is_active && isAdmin(u))
     .map((u) => u.id);
   if (referrerId !== null && !users.includes(referrerId)) users.push(referrerId);
-  tx.emit({ type: 'invites_changed', users, payload: { type: 'invites_changed' } });
+  tx.emit({
+    type: 'invites_changed',
+    users,
+    payload: { type: 'invites_changed' } satisfies EventBody<'invites_changed'>,
+  });
 }
 
 /** Zulip's require_member_or_admin. */

@@ -13,15 +13,24 @@ import { activeUserIds, type UserRow } from '../db/queries/users.js';
 import { checkLinkifierPattern } from '../markdown/index.js';
 import { requireRole } from '../shared/roles.js';
 import { isValidUrlTemplate, templateVariableNames } from '../shared/url-templates.js';
+import type { EventBody } from '../shared/zulip-api/index.js';
 
 const notFound = () => badRequest('Linkifier not found.');
 
-/** The whole list, in order, to everyone in the organization after any change. */
+/**
+ * The whole list, in order, to everyone in the organization after any change;
+ * only queues that declared `linkifier_url_template` take it (Zulip sends
+ * the others nothing: they cannot read URL templates).
+ */
 function emitLinkifiers(ctx: AppContext, tx: Tx): void {
+  const event = {
+    type: 'realm_linkifiers',
+    realm_linkifiers: allLinkifiers(ctx.db),
+  } satisfies EventBody<'realm_linkifiers'>;
   tx.emit({
     type: 'realm_linkifiers',
     users: activeUserIds(ctx.db),
-    payload: { type: 'realm_linkifiers', realm_linkifiers: allLinkifiers(ctx.db) },
+    payload: (queue) => (queue.options.capabilities.linkifier_url_template ? event : null),
   });
 }
 

@@ -1,10 +1,16 @@
 import { allLinkifiers } from '../db/queries/realm-linkifiers.js';
 import type { StateProvider } from '../events/state-provider.js';
 
-/** POST /register's `realm_linkifiers`: every linkifier, in the order they apply. */
+/**
+ * POST /register's `realm_linkifiers`: every linkifier, in the order they
+ * apply, for clients that declared `linkifier_url_template`; the others get
+ * an empty list, as in Zulip.
+ */
 export const realmLinkifiersState: StateProvider = {
   fetchTypes: ['realm_linkifiers'],
-  fetch: (ctx) => ({ realm_linkifiers: allLinkifiers(ctx.db) }),
+  fetch: (ctx, _user, options) => ({
+    realm_linkifiers: options.capabilities.linkifier_url_template ? allLinkifiers(ctx.db) : [],
+  }),
 };
 
 /**

@@ -10,6 +10,7 @@ import {
   updateNavigationView,
 } from '../db/queries/navigation-views.js';
 import type { UserRow } from '../db/queries/users.js';
+import type { EventBody, EventFields, NavigationView } from '../shared/zulip-api/index.js';
 
 /** The web app's own views, which keep their names (Zulip's BUILT_IN_VIEW_FRAGMENTS). */
 const BUILT_IN_VIEW_FRAGMENTS = new Set([
@@ -26,18 +27,18 @@ const BUILT_IN_VIEW_FRAGMENTS = new Set([
 
 const alreadyExists = () => badRequest('Navigation view already exists.');
 
-const format = (view: NavigationViewRow) => ({
+const format = (view: NavigationViewRow): NavigationView => ({
   fragment: view.fragment,
   is_pinned: view.is_pinned === 1,
   name: view.name,
 });
 
 /** Only the user's own queues hear of their views. */
-function emit(tx: Tx, user: UserRow, payload: Record<string, unknown>): void {
+function emit(tx: Tx, user: UserRow, payload: EventFields<'navigation_view'>): void {
   tx.emit({
     type: 'navigation_view',
     users: [user.id],
-    payload: { type: 'navigation_view', ...payload },
+    payload: { type: 'navigation_view', ...payload } satisfies EventBody<'navigation_view'>,
   });
 }
 

@@ -16,6 +16,7 @@ import {
   isWebUrlTemplate,
   templateVariableNames,
 } from '../shared/url-templates.js';
+import type { EventBody } from '../shared/zulip-api/index.js';
 
 /**
  * Language names are not limited to Pygments' lexers (a playground may serve
@@ -29,7 +30,10 @@ function emitPlaygrounds(ctx: AppContext, tx: Tx): void {
   tx.emit({
     type: 'realm_playgrounds',
     users: activeUserIds(ctx.db),
-    payload: { type: 'realm_playgrounds', realm_playgrounds: allPlaygrounds(ctx.db) },
+    payload: {
+      type: 'realm_playgrounds',
+      realm_playgrounds: allPlaygrounds(ctx.db),
+    } satisfies EventBody<'realm_playgrounds'>,
   });
 }
 

@@ -23,6 +23,7 @@ import { FileAnswer } from '../shared/files.js';
 import { loadRealm, realmUrl } from '../shared/realm.js';
 import { Role, requireRole } from '../shared/roles.js';
 import { mergeUserSettings } from '../shared/user-settings.js';
+import type { EventBody, RealmExport } from '../shared/zulip-api/index.js';
 import { checkExportContract } from './contract.js';
 import type { ExportProgress } from './export/write-export.js';
 import { writeZulipExport } from './export/write-export.js';
@@ -58,7 +59,7 @@ const progressOf = (ctx: AppContext) => {
 };
 
 /** Zulip's get_realm_exports_serialized. */
-function serialize(ctx: AppContext, row: RealmExportRow) {
+function serialize(ctx: AppContext, row: RealmExportRow): RealmExport {
   return {
     id: row.id,
     export_time: row.date_requested,
@@ -82,7 +83,10 @@ function emitRealmExport(ctx: AppContext, tx: Tx): void {
   tx.emit({
     type: 'realm_export',
     users: activeAdminIds(ctx.db),
-    payload: { type: 'realm_export', exports: realmExportList(ctx) },
+    payload: {
+      type: 'realm_export',
+      exports: realmExportList(ctx),
+    } satisfies EventBody<'realm_export'>,
   });
 }
 

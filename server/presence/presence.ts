@@ -10,6 +10,7 @@ import { setUserSettings, type UserRow, userById } from '../db/queries/users.js'
 import { memoisePayload } from '../events/hub.js';
 import { loadRealm } from '../shared/realm.js';
 import { requireRole } from '../shared/roles.js';
+import type { EventBody } from '../shared/zulip-api/index.js';
 import { canAccessUser, userIdsWhoCanAccess } from '../user-access/index.js';
 import { accessUserByEmail, apiEmail } from '../users/index.js';
 import {
@@ -128,14 +129,21 @@ function emitPresenceChange(
       (queue) => String(queue.options.capabilities.simplified_presence_events),
       (queue) =>
         queue.options.capabilities.simplified_presence_events
-          ? { type: 'presence', presences: { [String(user.id)]: modernUserPresence(times) } }
-          : {
+          ? ({
+              type: 'presence',
+              presences: { [String(user.id)]: modernUserPresence(times) },
+            } satisfies EventBody<
+              'presence',
+              string,
+              'user_id' | 'email' | 'server_timestamp' | 'presence'
+            >)
+          : ({
               type: 'presence',
               user_id: user.id,
               email,
               server_timestamp: serverTimestamp,
               presence: { website: legacyClientPresence(times) },
-            },
+            } satisfies EventBody<'presence', string, 'presences'>),
     ),
   });
 }
@@ -158,7 +166,12 @@ export function setPresenceEnabled(ctx: AppContext, tx: Tx, user: UserRow, enabl
   tx.emit({
     type: 'user_settings',
     users: [user.id],
-    payload: { type: 'user_settings', op: 'update', property: 'presence_enabled', value: enabled },
+    payload: {
+      type: 'user_settings',
+      op: 'update',
+      property: 'presence_enabled',
+      value: enabled,
+    } satisfies EventBody<'user_settings', 'update', 'language_name'>,
   });
   const email = apiEmail(user, loadRealm(ctx).row.email_domain);
   tx.emit({
@@ -168,12 +181,12 @@ export function setPresenceEnabled(ctx: AppContext, tx: Tx, user: UserRow, enabl
     payload: (queue) =>
       queue.options.capabilities.user_settings_object
         ? null
-        : {
+        : ({
             type: 'update_global_notifications',
             user: email,
             notification_name: 'presence_enabled',
             setting: enabled,
-          },
+          } satisfies EventBody<'update_global_notifications'>),
   });
 
   const now = Math.floor(ctx.now() / 1000);

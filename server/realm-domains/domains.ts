@@ -11,6 +11,7 @@ import {
 import { activeUserIds, type UserRow } from '../db/queries/users.js';
 import { loadRealm, setRealmSetting } from '../shared/realm.js';
 import { requireRole } from '../shared/roles.js';
+import type { EventBody, EventFields, RealmDomain } from '../shared/zulip-api/index.js';
 
 const MAX_DOMAIN_LENGTH = 255;
 
@@ -32,16 +33,16 @@ export function domainProblem(domain: string): string | null {
   return null;
 }
 
-const formatDomain = (row: RealmDomainRow) => ({
+const formatDomain = (row: RealmDomainRow): RealmDomain => ({
   domain: row.domain,
   allow_subdomains: row.allow_subdomains === 1,
 });
 
-function emitRealmDomains(ctx: AppContext, tx: Tx, payload: Record<string, unknown>): void {
+function emitRealmDomains(ctx: AppContext, tx: Tx, payload: EventFields<'realm_domains'>): void {
   tx.emit({
     type: 'realm_domains',
     users: activeUserIds(ctx.db),
-    payload: { type: 'realm_domains', ...payload },
+    payload: { type: 'realm_domains', ...payload } satisfies EventBody<'realm_domains'>,
   });
 }
 

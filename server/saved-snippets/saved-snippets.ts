@@ -10,12 +10,13 @@ import {
 } from '../db/queries/saved-snippets.js';
 import type { UserRow } from '../db/queries/users.js';
 import { MAX_MESSAGE_LENGTH, MAX_SAVED_SNIPPET_TITLE_LENGTH } from '../shared/limits.js';
+import type { EventBody, EventFields, SavedSnippet } from '../shared/zulip-api/index.js';
 
 export const savedSnippetNotFound = () =>
   new ApiError('Saved snippet does not exist.', { status: 404 });
 
 /** The SavedSnippet object of GET /saved_snippets, `saved_snippets` events and POST /register. */
-export function formatSavedSnippet(row: SavedSnippetRow): Record<string, unknown> {
+export function formatSavedSnippet(row: SavedSnippetRow): SavedSnippet {
   return { id: row.id, title: row.title, content: row.content, date_created: row.date_created };
 }
 
@@ -36,11 +37,11 @@ const checkedTitle = (title: string) => checkedText(title, 'title', MAX_SAVED_SN
 const checkedContent = (content: string) => checkedText(content, 'content', MAX_MESSAGE_LENGTH);
 
 /** Snippets are private: every event goes to all of the owner's queues and nowhere else. */
-function emitToOwner(tx: Tx, ownerId: number, event: Record<string, unknown>): void {
+function emitToOwner(tx: Tx, ownerId: number, event: EventFields<'saved_snippets'>): void {
   tx.emit({
     type: 'saved_snippets',
     users: [ownerId],
-    payload: { type: 'saved_snippets', ...event },
+    payload: { type: 'saved_snippets', ...event } satisfies EventBody<'saved_snippets'>,
   });
 }
 
@@ -48,7 +49,7 @@ function emitToOwner(tx: Tx, ownerId: number, event: Record<string, unknown>): v
 export function listSavedSnippets(
   ctx: AppContext,
   user: UserRow,
-): { saved_snippets: Record<string, unknown>[] } {
+): { saved_snippets: SavedSnippet[] } {
   return { saved_snippets: savedSnippetsOf(ctx.db, user.id).map(formatSavedSnippet) };
 }
 

@@ -1,5 +1,6 @@
 import type { ScheduledMessageRow } from '../db/queries/scheduled-messages.js';
 import { topicShownAs } from '../shared/topics.js';
+import type { Reminder, ScheduledMessage } from '../shared/zulip-api/index.js';
 
 /**
  * The scheduled-message object of GET /scheduled_messages, events and POST
@@ -9,12 +10,13 @@ import { topicShownAs } from '../shared/topics.js';
 export function formatScheduledMessage(
   row: ScheduledMessageRow,
   emptyTopicName: string | null,
-): Record<string, unknown> {
+): ScheduledMessage {
   const isChannel = row.type === 'stream';
   return {
     scheduled_message_id: row.id,
     type: row.type,
-    to: isChannel ? row.stream_id : (JSON.parse(row.recipient_ids ?? '[]') as number[]),
+    // A channel message's row always has its channel (the rows share one table with DMs).
+    to: isChannel ? row.stream_id! : (JSON.parse(row.recipient_ids ?? '[]') as number[]),
     ...(isChannel ? { topic: topicShownAs(row.topic, emptyTopicName) } : {}),
     content: row.content,
     rendered_content: row.rendered_content,
@@ -24,7 +26,7 @@ export function formatScheduledMessage(
 }
 
 /** The reminder object of GET /reminders, `reminders` events and POST /register. */
-export function formatReminder(row: ScheduledMessageRow): Record<string, unknown> {
+export function formatReminder(row: ScheduledMessageRow): Reminder {
   return {
     reminder_id: row.id,
     type: 'private',
@@ -33,6 +35,7 @@ export function formatReminder(row: ScheduledMessageRow): Record<string, unknown
     rendered_content: row.rendered_content,
     scheduled_delivery_timestamp: row.scheduled_timestamp,
     failed: row.failed === 1,
-    reminder_target_message_id: row.reminder_target_message_id,
+    // Every reminder row names its message (the column is null for scheduled messages).
+    reminder_target_message_id: row.reminder_target_message_id!,
   };
 }

@@ -13,6 +13,7 @@ import {
 import { type UserRow, userById } from '../db/queries/users.js';
 import { prepareMessage } from '../messages/index.js';
 import { accessMessage } from '../narrow/index.js';
+import type { EventBody, EventFields } from '../shared/zulip-api/index.js';
 import { formatReminder } from './format.js';
 import { sendNotificationBotDm } from './notification-bot.js';
 import { reminderContent } from './reminder-content.js';
@@ -35,8 +36,12 @@ export interface ReminderInput {
 const reminderNotFound = () => new ApiError('Reminder does not exist', { status: 404 });
 
 /** Reminders are private to their owner: events go to the owner's queues only. */
-function emitToOwner(tx: Tx, ownerId: number, event: Record<string, unknown>): void {
-  tx.emit({ type: 'reminders', users: [ownerId], payload: { type: 'reminders', ...event } });
+function emitToOwner(tx: Tx, ownerId: number, event: EventFields<'reminders'>): void {
+  tx.emit({
+    type: 'reminders',
+    users: [ownerId],
+    payload: { type: 'reminders', ...event } satisfies EventBody<'reminders'>,
+  });
 }
 
 /** POST /reminders */

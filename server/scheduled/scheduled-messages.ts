@@ -26,6 +26,7 @@ import {
   emptyTopicReplacement,
   truncateTopic,
 } from '../shared/topics.js';
+import type { EventBody, EventFields } from '../shared/zulip-api/index.js';
 import { formatScheduledMessage } from './format.js';
 import { sendNotificationBotDm } from './notification-bot.js';
 
@@ -144,15 +145,16 @@ function emitToOwner(
   ctx: AppContext,
   tx: Tx,
   ownerId: number,
-  event: (emptyTopicName: string | null) => Record<string, unknown>,
+  event: (emptyTopicName: string | null) => EventFields<'scheduled_messages'>,
 ): void {
   tx.emit({
     type: 'scheduled_messages',
     users: [ownerId],
-    payload: (queue) => ({
-      type: 'scheduled_messages',
-      ...event(emptyTopicReplacement(ctx, queue.options.capabilities.empty_topic_name)),
-    }),
+    payload: (queue) =>
+      ({
+        type: 'scheduled_messages',
+        ...event(emptyTopicReplacement(ctx, queue.options.capabilities.empty_topic_name)),
+      }) satisfies EventBody<'scheduled_messages'>,
   });
 }
 

@@ -4,6 +4,7 @@ import { activeUserIds, type UserRow } from '../db/queries/users.js';
 import { loadRealm } from '../shared/realm.js';
 import { requireRole } from '../shared/roles.js';
 import { mergeUserSettings, type UserSettings } from '../shared/user-settings.js';
+import type { EventBody } from '../shared/zulip-api/index.js';
 import { checkSettingValues, settingNames } from './rules.js';
 
 /**
@@ -52,8 +53,8 @@ export function changeRealmUserSettingsDefaults(
           type: 'realm_user_settings_defaults',
           op: 'update',
           property,
-          value: changes[property],
-        },
+          value: changes[property]!,
+        } satisfies EventBody<'realm_user_settings_defaults', 'update'>,
       });
     }
   });

@@ -6,6 +6,7 @@ import { groupByName } from '../db/queries/user-groups.js';
 import { activeUserIds } from '../db/queries/users.js';
 import { tableMemo } from '../db/table-memo.js';
 import { mergeRealmSettings, type RealmSettingName, type RealmSettings } from './realm-settings.js';
+import type { EventBody } from './zulip-api/index.js';
 
 /** Shared by every reader until the row changes: read-only. */
 export interface Realm {
@@ -103,6 +104,11 @@ export function setRealmSetting<K extends RealmSettingName>(
   tx.emit({
     type: 'realm',
     users: activeUserIds(ctx.db),
-    payload: { type: 'realm', op: 'update', property: name, value },
+    payload: {
+      type: 'realm',
+      op: 'update',
+      property: name,
+      value,
+    } satisfies EventBody<'realm', 'update'>,
   });
 }

@@ -7,6 +7,7 @@ import {
   subscriptionOf,
 } from '../db/queries/streams.js';
 import type { UserRow } from '../db/queries/users.js';
+import type { EventBody } from '../shared/zulip-api/index.js';
 import { checkColor } from './subscriptions.js';
 
 export interface SubscriptionPropertyChange {
@@ -62,7 +63,13 @@ export function updateSubscriptionProperties(
       tx.emit({
         type: 'subscription',
         users: [user.id],
-        payload: { type: 'subscription', op: 'update', property, value, stream_id: streamId },
+        payload: {
+          type: 'subscription',
+          op: 'update',
+          property,
+          value,
+          stream_id: streamId,
+        } satisfies EventBody<'subscription', 'update'>,
       });
     for (const { stream_id, property, value } of checked) {
       if (property === 'in_home_view' || property === 'is_muted') {

@@ -34,6 +34,7 @@ import { type UserRow, userById } from '../db/queries/users.js';
 import { markConversationRead } from '../flags/index.js';
 import { loadRealm } from '../shared/realm.js';
 import { isAdmin, isGuest, requireRole } from '../shared/roles.js';
+import type { EventBody } from '../shared/zulip-api/index.js';
 import {
   accessUserByEmail,
   apiEmail,
@@ -190,7 +191,11 @@ export function addSubscriptions(
     tx.emit({
       type: 'subscription',
       users: [user.id],
-      payload: { type: 'subscription', op: 'add', subscriptions: dicts },
+      payload: {
+        type: 'subscription',
+        op: 'add',
+        subscriptions: dicts,
+      } satisfies EventBody<'subscription', 'add'>,
     });
   }
   emitAccessGained(ctx, tx, streamsByUser(added), peersBefore, subscribers);
@@ -344,7 +349,7 @@ export function removeSubscriptions(
         type: 'subscription',
         op: 'remove',
         subscriptions: mine.map((s) => ({ name: s.name, stream_id: s.id })),
-      },
+      } satisfies EventBody<'subscription', 'remove'>,
     });
     const read = markedRead.get(user.id);
     if (read) {
@@ -358,7 +363,7 @@ export function removeSubscriptions(
           flag: 'read',
           messages: read.sort((a, b) => a - b),
           all: false,
-        },
+        } satisfies EventBody<'update_message_flags', 'add'>,
       });
     }
     for (const stream of mine) {

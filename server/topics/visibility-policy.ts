@@ -3,6 +3,7 @@ import { mutedTopicsList, setUserTopicPolicy } from '../db/queries/user-topics.j
 import type { EventQueue } from '../events/queue.js';
 import { loadRealm } from '../shared/realm.js';
 import { topicForQueue } from '../shared/topics.js';
+import type { EventBody } from '../shared/zulip-api/index.js';
 
 /**
  * Stores a user's visibility policy for a topic and tells the user's clients,
@@ -35,18 +36,19 @@ export function setVisibilityPolicy(
       return {
         type: 'muted_topics',
         muted_topics: queue.options.capabilities.empty_topic_name ? mutedNative : muted,
-      };
+      } satisfies EventBody<'muted_topics'>;
     },
   });
   tx.emit({
     type: 'user_topic',
     users: [userId],
-    payload: (queue: EventQueue) => ({
-      type: 'user_topic',
-      stream_id: streamId,
-      topic_name: topicForQueue(queue, topic, emptyName),
-      last_updated: now,
-      visibility_policy: policy,
-    }),
+    payload: (queue: EventQueue) =>
+      ({
+        type: 'user_topic',
+        stream_id: streamId,
+        topic_name: topicForQueue(queue, topic, emptyName),
+        last_updated: now,
+        visibility_policy: policy,
+      }) satisfies EventBody<'user_topic'>,
   });
 }

@@ -11,10 +11,11 @@ import {
   totalUploadBytes,
 } from '../db/queries/attachments.js';
 import type { UserRow } from '../db/queries/users.js';
+import type { Attachment, EventBody } from '../shared/zulip-api/index.js';
 import { removeThumbnails } from './thumbnails.js';
 
 /** Zulip's Attachment.to_dict(): times in milliseconds. */
-export function formatAttachment(ctx: AppContext, row: AttachmentRow) {
+export function formatAttachment(ctx: AppContext, row: AttachmentRow): Attachment {
   return {
     id: row.id,
     name: row.file_name,
@@ -28,6 +29,11 @@ export function formatAttachment(ctx: AppContext, row: AttachmentRow) {
   };
 }
 
+/** A removed upload is named by its id alone. */
+type AttachmentChange =
+  | { op: 'add' | 'update'; attachment: Attachment }
+  | { op: 'remove'; attachment: { id: number } };
+
 /**
  * An `attachment` event to the owner alone (their list of uploads changed).
  * `upload_space_used` is the organization's total, as in Zulip.
@@ -36,18 +42,16 @@ export function emitAttachmentEvent(
   ctx: AppContext,
   tx: Tx,
   ownerId: number,
-  op: 'add' | 'update' | 'remove',
-  attachment: Record<string, unknown>,
+  change: AttachmentChange,
 ): void {
   tx.emit({
     type: 'attachment',
     users: [ownerId],
     payload: {
       type: 'attachment',
-      op,
-      attachment,
+      ...change,
       upload_space_used: totalUploadBytes(ctx.db),
-    },
+    } satisfies EventBody<'attachment'>,
   });
 }
 
@@ -85,7 +89,8 @@ export function deleteAttachments(ctx: AppContext, select: () => AttachmentRow[]
   const rows = ctx.transaction((tx) => {
     const chosen = select();
     for (const row of chosen) deleteAttachmentRow(ctx.db, row.id);
-    for (const row of chosen) emitAttachmentEvent(ctx, tx, row.owner_id, 'remove', { id: row.id });
+    for (const row of chosen)
+      emitAttachmentEvent(ctx, tx, row.owner_id, { op: 'remove', attachment: { id: row.id } });
     return chosen;
   });
   for (const row of rows) {

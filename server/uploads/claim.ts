@@ -32,13 +32,10 @@ export function claimAttachments(
     if (!attachment || !mayAccessAttachment(ctx, sender, attachment)) continue;
     linkAttachment(ctx.db, attachment.id, messageId);
     claimed = true;
-    emitAttachmentEvent(
-      ctx,
-      tx,
-      attachment.owner_id,
-      'update',
-      formatAttachment(ctx, attachmentById(ctx.db, attachment.id)!),
-    );
+    emitAttachmentEvent(ctx, tx, attachment.owner_id, {
+      op: 'update',
+      attachment: formatAttachment(ctx, attachmentById(ctx.db, attachment.id)!),
+    });
   }
   return claimed;
 }

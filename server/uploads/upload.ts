@@ -75,13 +75,10 @@ export async function uploadFile(ctx: AppContext, user: UserRow, files: readonly
         image_frames: image?.frames ?? null,
         thumbnails: JSON.stringify(image?.thumbnails ?? []),
       });
-      emitAttachmentEvent(
-        ctx,
-        tx,
-        user.id,
-        'add',
-        formatAttachment(ctx, attachmentById(ctx.db, id)!),
-      );
+      emitAttachmentEvent(ctx, tx, user.id, {
+        op: 'add',
+        attachment: formatAttachment(ctx, attachmentById(ctx.db, id)!),
+      });
     });
   } catch (err) {
     removeStoredFile(ctx, storageKey);

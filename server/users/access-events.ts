@@ -44,7 +44,7 @@ export function emitPersonAddTo(ctx: AppContext, tx: Tx, userId: number, users: 
         emailDomain: realm.row.email_domain,
         profileValues: groupProfileValues(profileValuesOf(ctx.db, userId)),
       });
-      return { type: 'realm_user', op: 'add', person };
+      return { type: 'realm_user', op: 'add', person } satisfies EventBody<'realm_user', 'add'>;
     },
   });
 }
@@ -77,7 +77,11 @@ export function emitPersonCreated(ctx: AppContext, tx: Tx, userId: number): void
       payload: (queue) =>
         queue.options.capabilities.user_list_incomplete
           ? null
-          : { type: 'realm_user', op: 'add', person: placeholder },
+          : ({
+              type: 'realm_user',
+              op: 'add',
+              person: placeholder,
+            } satisfies EventBody<'realm_user', 'add'>),
     });
   }
 }
@@ -92,7 +96,7 @@ function emitPersonHidden(tx: Tx, userId: number, users: number[]): void {
       type: 'realm_user',
       op: 'remove',
       person: { user_id: userId, full_name: INACCESSIBLE_USER_NAME },
-    },
+    } satisfies EventBody<'realm_user', 'remove'>,
   });
 }
 

@@ -54,7 +54,7 @@ export function emitAnonymousSettingsOf(
         op: 'update_dict',
         property: 'default',
         data: { [name]: apiGroupSettingValue(ctx, value) },
-      },
+      } satisfies EventBody<'realm', 'update_dict'>,
     });
   }
   for (const group of allGroups(ctx.db)) {

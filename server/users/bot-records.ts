@@ -5,7 +5,7 @@ import { streamById } from '../db/queries/streams.js';
 import { activeUserIds, type UserRow, userById } from '../db/queries/users.js';
 import { realmUserUpdate } from '../shared/realm-user-update.js';
 import { BotType, isAdmin } from '../shared/roles.js';
-import type { Bot } from '../shared/zulip-api/index.js';
+import type { Bot, EventBody } from '../shared/zulip-api/index.js';
 import { avatarUrl } from './format.js';
 
 /* A bot as its administrators see it (realm_bots, realm_bot events), and who they are. */
@@ -58,12 +58,16 @@ export function emitBotUpdate(
   ctx: AppContext,
   tx: Tx,
   bot: UserRow,
-  fields: Record<string, unknown>,
+  fields: Omit<EventBody<'realm_bot', 'update'>['bot'], 'user_id'>,
 ): void {
   tx.emit({
     type: 'realm_bot',
     users: botAudience(ctx, bot),
-    payload: { type: 'realm_bot', op: 'update', bot: { user_id: bot.id, ...fields } },
+    payload: {
+      type: 'realm_bot',
+      op: 'update',
+      bot: { user_id: bot.id, ...fields },
+    } satisfies EventBody<'realm_bot', 'update'>,
   });
 }
 
@@ -73,11 +77,12 @@ export function emitBotAdd(ctx: AppContext, tx: Tx, botId: number, users: number
   tx.emit({
     type: 'realm_bot',
     users,
-    payload: () => ({
-      type: 'realm_bot',
-      op: 'add',
-      bot: formatBot(ctx, userById(ctx.db, botId)!),
-    }),
+    payload: () =>
+      ({
+        type: 'realm_bot',
+        op: 'add',
+        bot: formatBot(ctx, userById(ctx.db, botId)!),
+      }) satisfies EventBody<'realm_bot', 'add'>,
   });
 }
 
@@ -100,7 +105,11 @@ export function emitBotOwnerChange(
     tx.emit({
       type: 'realm_bot',
       users: [previousOwner.id],
-      payload: { type: 'realm_bot', op: 'delete', bot: { user_id: bot.id } },
+      payload: {
+        type: 'realm_bot',
+        op: 'delete',
+        bot: { user_id: bot.id },
+      } satisfies EventBody<'realm_bot', 'delete'>,
     });
     updated.delete(previousOwner.id);
   }
@@ -111,7 +120,11 @@ export function emitBotOwnerChange(
   tx.emit({
     type: 'realm_bot',
     users: [...updated],
-    payload: { type: 'realm_bot', op: 'update', bot: { user_id: bot.id, owner_id: newOwner.id } },
+    payload: {
+      type: 'realm_bot',
+      op: 'update',
+      bot: { user_id: bot.id, owner_id: newOwner.id },
+    } satisfies EventBody<'realm_bot', 'update'>,
   });
   tx.emit({
     type: 'realm_user',

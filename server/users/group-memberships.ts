@@ -22,7 +22,12 @@ export function joinSystemGroups(ctx: AppContext, tx: Tx, userId: number, role: 
     tx.emit({
       type: 'user_group',
       users,
-      payload: { type: 'user_group', op, group_id: groupId, user_ids: [userId] },
+      payload: {
+        type: 'user_group',
+        op,
+        group_id: groupId,
+        user_ids: [userId],
+      } satisfies EventBody<'user_group', 'add_members' | 'remove_members'>,
     });
   for (const id of before) if (!after.includes(id)) announce('remove_members', id);
   for (const id of after) if (!before.includes(id)) announce('add_members', id);

@@ -2,12 +2,13 @@
  * Linkifiers: GET /realm/linkifiers (everyone), POST /realm/filters,
  * PATCH/DELETE /realm/filters/{filter_id} and PATCH /realm/linkifiers
  * (reorder; administrators), the realm_linkifiers event (the whole list, to
- * everyone) and POST /register's realm_linkifiers. Texts follow Zulip's
+ * everyone) and POST /register's realm_linkifiers, both only for clients with
+ * the linkifier_url_template capability. Texts follow Zulip's
  * test_realm_linkifiers.py.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { expectError } from '../api/support.js';
-import { receivers, Watchers } from '../helpers/event-queues.js';
+import { receivers, Watcher, Watchers } from '../helpers/event-queues.js';
 import {
   type ApiResponse,
   type FixtureName,
@@ -19,10 +20,12 @@ let t: TestServer;
 let watchers: Watchers;
 const everyone = ['admin', 'bot', 'guest', 'member', 'moderator', 'owner'];
 let counter = 0;
+/** Zulip sends linkifiers (URL templates) only to clients that say they read them. */
+const CAPABLE = { client_capabilities: { linkifier_url_template: true } };
 
 beforeAll(async () => {
   t = await startTestServer();
-  watchers = new Watchers(t);
+  watchers = new Watchers(t, CAPABLE);
   for (const who of everyone) await watchers.add(who);
 });
 afterAll(() => t.close());
@@ -57,8 +60,10 @@ async function listed(who: FixtureName = 'member') {
   return res.body.linkifiers;
 }
 
-async function registered(who: FixtureName = 'member') {
-  const res = await t.as(who).post('/register', { fetch_event_types: ['realm_linkifiers'] });
+async function registered(who: FixtureName = 'member', params: Record<string, unknown> = CAPABLE) {
+  const res = await t
+    .as(who)
+    .post('/register', { fetch_event_types: ['realm_linkifiers'], ...params });
   return res.body.realm_linkifiers;
 }
 
@@ -88,6 +93,22 @@ describe('POST /realm/filters', () => {
     expect(events.member).toEqual([
       { id: expect.any(Number), type: 'realm_linkifiers', realm_linkifiers: list },
     ]);
+  });
+
+  it('tells a client without linkifier_url_template nothing, in register or events', async () => {
+    const plain = await Watcher.register(t.as('member'), {}, 'plain');
+    const declined = await Watcher.register(
+      t.as('member'),
+      { client_capabilities: { linkifier_url_template: false } },
+      'declined',
+    );
+    await addOk();
+    expect(await listed()).toHaveLength(1);
+    expect(await plain.take('realm_linkifiers')).toEqual([]);
+    expect(await declined.take('realm_linkifiers')).toEqual([]);
+    expect(await registered('member', {})).toEqual([]);
+    expect(await registered('member', { client_capabilities: {} })).toEqual([]);
+    expect(await registered('member')).toHaveLength(1);
   });
 
   it('links matching text in messages sent afterwards', async () => {

@@ -188,6 +188,8 @@ describe('after a round trip through the Zulip 12 format', () => {
           'realm_playgrounds',
           'realm_linkifiers',
         ]),
+        // Without it register lists no linkifiers (as in Zulip).
+        client_capabilities: JSON.stringify({ linkifier_url_template: true }),
       });
       expect(body.unread_msgs).toBeDefined();
     }

@@ -103,6 +103,19 @@ export type UserGroup = Served<Schemas['UserGroup'], 'deactivated'>;
 export type ChannelFolder = Served<Schemas['ChannelFolder']>;
 export type CustomEmoji = Served<Schemas['RealmEmoji'], 'author_id'>;
 export type Draft = Served<Schemas['Draft'], 'id' | 'timestamp'>;
+export type SavedSnippet = Served<Schemas['SavedSnippet']>;
+export type NavigationView = Served<Schemas['NavigationView']>;
+/** `topic` only for a channel message. */
+export type ScheduledMessage = Served<Schemas['ScheduledMessageBase'], 'topic'>;
+export type Reminder = Served<Schemas['Reminder']>;
+/** An upload as its owner sees it (GET /attachments, `attachment` events). */
+export type Attachment = Simplify<
+  Omit<Served<Schemas['Attachment']>, 'messages'> & {
+    messages: Served<Schemas['Attachment_messages_inner']>[];
+  }
+>;
+export type RealmExport = Served<Schemas['RealmExport']>;
+export type RealmDomain = Served<Schemas['RealmDomain']>;
 export type UserStatus = Schemas['UserStatus'];
 export type GroupSettingValue = Schemas['GroupSettingValue'];
 
@@ -163,6 +176,22 @@ export type EventBody<
   EventOf<T, Op> extends infer E
     ? E extends unknown
       ? Served<Omit<E, 'id'>, Extract<Sometimes, Exclude<keyof E, 'id'>>>
+      : never
+    : never;
+
+/**
+ * An event's fields but its `type`, for a helper that adds the `type` itself
+ * (`emitToOwner(tx, ownerId, { op: 'add', drafts })`); as strict as
+ * `EventBody`, op by op.
+ */
+export type EventFields<
+  T extends EventType,
+  Op extends string = string,
+  Sometimes extends string = never,
+> =
+  EventBody<T, Op, Sometimes> extends infer E
+    ? E extends unknown
+      ? Omit<E, 'type'>
       : never
     : never;
 

@@ -7,6 +7,7 @@ import {
   serverDrafts,
 } from '../../../renderer/src/chat/compose/drafts.js';
 import type { ZulipApi } from '../../../renderer/src/chat/data/api.js';
+import type { Draft } from '../../../renderer/src/chat/data/model.js';
 
 const memoryStorage = () => {
   const items = new Map<string, string>();
@@ -52,7 +53,7 @@ describe('local drafts', () => {
 
 describe('server drafts', () => {
   it('finds a new draft that got the id of one it removed (the server reuses ids)', async () => {
-    const known = new Map<number, Record<string, unknown>>();
+    const known = new Map<number, Draft>();
     const api = {
       call: async (method: string) => {
         if (method === 'POST') {
@@ -110,7 +111,7 @@ describe('server drafts', () => {
         return { ids: [40] };
       },
     } as unknown as ZulipApi;
-    const known = new Map<number, Record<string, unknown>>([
+    const known = new Map<number, Draft>([
       [5, { id: 5, type: 'private', to: [2], topic: '', content: 'old', timestamp: 1 }],
     ]);
     const drafts = serverDrafts(api, () => known);
@@ -127,7 +128,7 @@ describe('server drafts', () => {
         return method === 'POST' ? { ids: [31] } : {};
       },
     } as unknown as ZulipApi;
-    const known = new Map<number, Record<string, unknown>>([
+    const known = new Map<number, Draft>([
       [5, { id: 5, type: 'private', to: [2], topic: '', content: 'old', timestamp: 1 }],
     ]);
     const drafts = serverDrafts(
@@ -168,7 +169,7 @@ describe("the Drafts view's list", () => {
   });
 
   it("lists the server's drafts newest first", () => {
-    const map = new Map<number, Record<string, unknown>>([
+    const map = new Map<number, Draft>([
       [1, { id: 1, type: 'stream', to: [4], topic: 't', content: 'one', timestamp: 10 }],
       [2, { id: 2, type: 'private', to: [3], topic: '', content: 'two', timestamp: 20 }],
       [3, { id: 3, type: 'private', to: [3], topic: '', content: '  ', timestamp: 30 }],

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Apply, Handlers } from '../../../renderer/src/chat/data/event-kit.js';
-import type { RegisterAnswer } from '../../../renderer/src/chat/data/state.js';
+import { initialChatState, type RegisterAnswer } from '../../../renderer/src/chat/data/state.js';
 
 /**
  * The chat's event handlers and register answer take their types from the
@@ -21,6 +21,14 @@ describe("the chat's event types", () => {
       typing: onReaction,
     };
     expect(Object.keys(handlers)).toEqual(['reaction', 'typing']);
+  });
+
+  it("type the drafts the chat keeps as the API's Draft", () => {
+    const draft = initialChatState().drafts.get(1);
+    const content: string | undefined = draft?.content;
+    // @ts-expect-error: a draft has no `subject` (its topic is `topic`).
+    const subject: unknown = draft?.subject;
+    expect([content, subject]).toEqual([undefined, undefined]);
   });
 
   it('type the register answer', () => {

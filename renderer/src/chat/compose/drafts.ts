@@ -4,7 +4,10 @@
  * otherwise in this browser's localStorage, scoped to the user.
  */
 import type { ZulipApi } from '../data/api.js';
-import type { ComposeTarget } from '../data/model.js';
+import type { ComposeTarget, Draft } from '../data/model.js';
+
+/** Zulip's Draft object as a client sends it (POST /drafts, PATCH /drafts/{id}): no `id`. */
+type DraftFields = Omit<Draft, 'id'>;
 
 /** One conversation's identity: `channel:{id}:{topic}` or `dm:{sorted ids}`. */
 export function draftKey(target: ComposeTarget): string {
@@ -13,11 +16,7 @@ export function draftKey(target: ComposeTarget): string {
 }
 
 /** Zulip's Draft object (without `id`) for a target. */
-export function draftObject(
-  target: ComposeTarget,
-  content: string,
-  nowMs: number,
-): Record<string, unknown> {
+export function draftObject(target: ComposeTarget, content: string, nowMs: number): DraftFields {
   const timestamp = nowMs / 1000;
   return target.kind === 'channel'
     ? { type: 'stream', to: [target.channelId], topic: target.topic, content, timestamp }
@@ -31,14 +30,12 @@ export function draftObject(
 }
 
 /** The conversation a server draft is for, when it names one. */
-export function draftTarget(draft: Record<string, unknown>): ComposeTarget | null {
-  const to = Array.isArray(draft.to)
-    ? (draft.to as unknown[]).filter((x) => typeof x === 'number')
-    : [];
-  if (draft.type === 'stream' && to.length === 1) {
-    return { kind: 'channel', channelId: to[0] as number, topic: String(draft.topic ?? '') };
+export function draftTarget(draft: DraftFields): ComposeTarget | null {
+  const [channelId, ...others] = draft.to;
+  if (draft.type === 'stream' && channelId !== undefined && others.length === 0) {
+    return { kind: 'channel', channelId, topic: draft.topic };
   }
-  if (draft.type === 'private' && to.length > 0) return { kind: 'direct', userIds: to as number[] };
+  if (draft.type === 'private' && draft.to.length > 0) return { kind: 'direct', userIds: draft.to };
   return null;
 }
 
@@ -128,7 +125,7 @@ export function localDrafts(
  */
 export function serverDrafts(
   api: ZulipApi,
-  drafts: () => Map<number, Record<string, unknown>>,
+  drafts: () => ReadonlyMap<number, Draft>,
   now = Date.now,
 ): DraftStore {
   const created = new Map<string, number>();
@@ -208,11 +205,7 @@ export function serverDrafts(
       for (const [id, draft] of drafts()) {
         const target = draftTarget(draft);
         if (!target || ignored.has(id)) continue;
-        entries.push({
-          target,
-          content: String(draft.content ?? ''),
-          timestamp: Number(draft.timestamp ?? 0),
-        });
+        entries.push({ target, content: draft.content, timestamp: draft.timestamp ?? 0 });
       }
       return newestFirst(entries);
     },
@@ -221,7 +214,7 @@ export function serverDrafts(
       pruneIgnored();
       for (const [id, draft] of drafts()) {
         const t = draftTarget(draft);
-        if (t && draftKey(t) === key && !ignored.has(id)) return String(draft.content ?? '');
+        if (t && draftKey(t) === key && !ignored.has(id)) return draft.content;
       }
       return '';
     },

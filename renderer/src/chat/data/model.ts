@@ -121,6 +121,13 @@ export type UserGroup = Needs<
   'id' | 'name' | 'description' | 'members' | 'direct_subgroup_ids' | 'is_system_group'
 >;
 
+/**
+ * A draft as the server keeps it (register's `drafts`, kept by `drafts`
+ * events): the API's Draft, whose `id` (absent from the Draft a client
+ * sends) the server always names.
+ */
+export type Draft = Simplify<Api.Draft & { id: number }>;
+
 /** One of the user's scheduled messages (register's `scheduled_messages`, kept by events). */
 export interface ScheduledMessage {
   scheduled_message_id: number;
@@ -237,7 +244,7 @@ export interface ChatState {
   /** `user_settings` from register (enter_sends, twenty_four_hour_time, …) kept by events. */
   settings: Record<string, unknown>;
   /** Drafts by id (`drafts` from register and events). */
-  drafts: Map<number, Record<string, unknown>>;
+  drafts: Map<number, Draft>;
   /**
    * Added by the data layer: Recent conversations, newest first, from the
    * newest 400 messages loaded at start (as Zulip's web app does) and every

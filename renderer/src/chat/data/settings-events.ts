@@ -1,5 +1,6 @@
+import type * as Api from '../../../../server/shared/zulip-api/index.js';
 import { type Apply, type Handlers, mapWith, mapWithout } from './event-kit.js';
-import type { ChatState } from './model.js';
+import type { ChatState, Draft } from './model.js';
 
 /** Settings events: the user's settings, alert words, drafts, the organization and its emoji. */
 
@@ -20,18 +21,22 @@ const onLegacySettings: Apply<'update_display_settings' | 'update_global_notific
     : state;
 };
 
+/** A server draft that names its id: all do, though the API's Draft (also what clients send) may not. */
+export const hasDraftId = (draft: Api.Draft): draft is Draft => typeof draft.id === 'number';
+
 const onDrafts: Apply<'drafts'> = (state, event) => {
   switch (event.op) {
     case 'add': {
       const drafts = new Map(state.drafts);
-      for (const draft of event.drafts as Record<string, unknown>[])
-        drafts.set(Number(draft.id), draft);
+      for (const draft of event.drafts.filter(hasDraftId)) drafts.set(draft.id, draft);
       return { ...state, drafts };
     }
     case 'update':
-      return { ...state, drafts: mapWith(state.drafts, Number(event.draft!.id), event.draft!) };
+      return hasDraftId(event.draft)
+        ? { ...state, drafts: mapWith(state.drafts, event.draft.id, event.draft) }
+        : state;
     case 'remove':
-      return { ...state, drafts: mapWithout(state.drafts, Number(event.draft_id)) };
+      return { ...state, drafts: mapWithout(state.drafts, event.draft_id) };
     default:
       return state;
   }

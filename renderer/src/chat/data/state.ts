@@ -14,6 +14,7 @@ import type {
   UserStatus,
   UserTopic,
 } from './model.js';
+import { hasDraftId } from './settings-events.js';
 
 /**
  * The chat state before and right after `POST /register`. Exported so
@@ -168,9 +169,7 @@ export function stateFromRegister(answer: RegisterAnswer, nowSecs: number): Chat
   state.alertWords = ((answer.alert_words ?? []) as unknown[]).filter(
     (word): word is string => typeof word === 'string',
   );
-  for (const draft of (answer.drafts ?? []) as Record<string, unknown>[]) {
-    state.drafts.set(Number(draft.id), draft);
-  }
+  for (const draft of (answer.drafts ?? []).filter(hasDraftId)) state.drafts.set(draft.id, draft);
   state.scheduledMessages = new Map(
     ((answer.scheduled_messages ?? []) as ScheduledMessage[]).map((m) => [
       m.scheduled_message_id,
