@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { getBotStorage, removeBotStorage, updateBotStorage } from '../../bot-storage/index.js';
+import { WHY } from '../api-link.js';
 import { p } from '../params.js';
 import { route } from '../route.js';
 
@@ -32,18 +33,24 @@ export const botStorageRoutes = [
   route({
     method: 'PUT',
     path: '/bot_storage',
+    api: '/bot_storage',
+    differences: {
+      'storage is optional': WHY.viewChecksAbsence,
+    },
     params: { storage: p.json(stringDictEntries).optional() },
     handler: (ctx, user, params) => updateBotStorage(ctx, user, params.storage),
   }),
   route({
     method: 'GET',
     path: '/bot_storage',
+    api: '/bot_storage',
     params: { keys },
     handler: (ctx, user, params) => getBotStorage(ctx, user, params.keys),
   }),
   route({
     method: 'DELETE',
     path: '/bot_storage',
+    api: '/bot_storage',
     params: { keys },
     handler: (ctx, user, params) => removeBotStorage(ctx, user, params.keys),
   }),

@@ -5,6 +5,7 @@ import {
   removeClientDevice,
   removePushToken,
 } from '../../push/index.js';
+import { undescribed, WHY } from '../api-link.js';
 import { p } from '../params.js';
 import { route } from '../route.js';
 
@@ -16,18 +17,31 @@ export const pushRoutes = [
   route({
     method: 'POST',
     path: '/users/me/android_gcm_reg_id',
+    api: '/users/me/android_gcm_reg_id',
+    differences: {
+      'token is optional': WHY.newerPush,
+    },
     params: { token: p.str().optional() },
     handler: (ctx, user, params) => addPushToken(ctx, user, 'fcm', { token: params.token }),
   }),
   route({
     method: 'DELETE',
     path: '/users/me/android_gcm_reg_id',
+    api: '/users/me/android_gcm_reg_id',
+    differences: {
+      'token is optional': WHY.newerPush,
+    },
     params: { token: p.str().optional() },
     handler: (ctx, user, params) => removePushToken(ctx, user, 'fcm', params.token),
   }),
   route({
     method: 'POST',
     path: '/users/me/apns_device_token',
+    api: '/users/me/apns_device_token',
+    differences: {
+      'token is optional': WHY.newerPush,
+      'appid is optional': WHY.newerPush,
+    },
     params: { token: p.str().optional(), appid: p.str().optional() },
     handler: (ctx, user, params) =>
       addPushToken(ctx, user, 'apns', { token: params.token, appid: params.appid }),
@@ -35,24 +49,42 @@ export const pushRoutes = [
   route({
     method: 'DELETE',
     path: '/users/me/apns_device_token',
+    api: '/users/me/apns_device_token',
+    differences: {
+      'token is optional': WHY.newerPush,
+    },
     params: { token: p.str().optional() },
     handler: (ctx, user, params) => removePushToken(ctx, user, 'apns', params.token),
   }),
   route({
     method: 'POST',
     path: '/register_client_device',
+    api: undescribed(WHY.newerPush),
     params: {},
     handler: (ctx, user) => registerClientDevice(ctx, user),
   }),
   route({
     method: 'POST',
     path: '/remove_client_device',
+    api: undescribed(WHY.newerPush),
     params: { device_id: p.int() },
     handler: (ctx, user, params) => removeClientDevice(ctx, user, params.device_id),
   }),
   route({
     method: 'POST',
     path: '/mobile_push/register',
+    api: '/mobile_push/register',
+    differences: {
+      'device_id is not in the description': WHY.newerPush,
+      'token_kind is optional': WHY.newerPush,
+      'push_key is not in the description': WHY.newerPush,
+      'push_key_id is not in the description': WHY.newerPush,
+      'token_id is not in the description': WHY.newerPush,
+      'bouncer_public_key is optional': WHY.newerPush,
+      'encrypted_push_registration is optional': WHY.newerPush,
+      'push_account_id is not declared': WHY.newerPush,
+      'push_public_key is not declared': WHY.newerPush,
+    },
     params: {
       device_id: p.int().optional(),
       token_kind: p.oneOf(['fcm', 'apns']).optional(),

@@ -1,14 +1,18 @@
+import type { AppContext } from '../../core/context.js';
+import type { UserRow } from '../../db/queries/users.js';
 import {
   changeRealmUserSettingsDefaults,
   changeSettings,
+  type RealmDefaultSettingName,
   realmDefaultSettingNames,
   type SettingSpec,
   settingNames,
   settingSpecs,
 } from '../../settings/index.js';
 import type { UserSettings } from '../../shared/user-settings.js';
-import { type Param, p } from '../params.js';
-import { route } from '../route.js';
+import { undescribed, WHY } from '../api-link.js';
+import { type Param, type ParsedParams, p } from '../params.js';
+import { type RequestInfo, route } from '../route.js';
 
 function settingParam(spec: SettingSpec): Param<unknown> {
   switch (spec.kind) {
@@ -29,48 +33,77 @@ const settingParams = Object.fromEntries(
   settingNames.map((name) => [name, settingParam(settingSpecs[name])]),
 ) as Record<keyof UserSettings, Param<unknown>>;
 
+const ownSettingParams = {
+  full_name: p.str().optional(),
+  email: p.str().optional(),
+  old_password: p.str().optional(),
+  new_password: p.str().optional(),
+  timezone: p.str().optional(),
+  ...settingParams,
+};
+
+function changeOwnSettings(
+  ctx: AppContext,
+  user: UserRow,
+  params: ParsedParams<typeof ownSettingParams>,
+  info: RequestInfo,
+) {
+  const settings: Record<string, unknown> = {};
+  for (const name of settingNames) {
+    if (params[name] !== undefined) settings[name] = params[name];
+  }
+  return changeSettings(ctx, user, {
+    settings: settings as Partial<UserSettings>,
+    timezone: params.timezone,
+    fullName: params.full_name,
+    email: params.email,
+    oldPassword: params.old_password,
+    newPassword: params.new_password,
+    clientAddress: info.ip,
+    // An API key's request has no session to keep, whatever cookies it carries.
+    sessionCookie: info.headers.authorization ? undefined : info.cookie,
+  });
+}
+
+const realmDefaultParams = Object.fromEntries(
+  realmDefaultSettingNames.map((name) => [name, settingParams[name]]),
+) as Record<RealmDefaultSettingName, Param<unknown>>;
+
 /**
  * PATCH /settings: the caller's own name, password and personal settings;
  * also at Zulip's legacy /settings/display and /settings/notifications
  * (the Python bindings' update_notification_settings).
  */
 export const settingsRoutes = [
-  ...['/settings', '/settings/display', '/settings/notifications'].map((path) =>
-    route({
-      method: 'PATCH',
-      path,
-      requires: 'human',
-      params: {
-        full_name: p.str().optional(),
-        email: p.str().optional(),
-        old_password: p.str().optional(),
-        new_password: p.str().optional(),
-        timezone: p.str().optional(),
-        ...settingParams,
-      },
-      handler: (ctx, user, params, info) => {
-        const settings: Record<string, unknown> = {};
-        for (const name of settingNames) {
-          if (params[name] !== undefined) settings[name] = params[name];
-        }
-        return changeSettings(ctx, user, {
-          settings: settings as Partial<UserSettings>,
-          timezone: params.timezone,
-          fullName: params.full_name,
-          email: params.email,
-          oldPassword: params.old_password,
-          newPassword: params.new_password,
-          clientAddress: info.ip,
-          // An API key's request has no session to keep, whatever cookies it carries.
-          sessionCookie: info.headers.authorization ? undefined : info.cookie,
-        });
-      },
-    }),
-  ),
+  route({
+    method: 'PATCH',
+    path: '/settings',
+    api: '/settings',
+    requires: 'human',
+    params: ownSettingParams,
+    handler: changeOwnSettings,
+  }),
+  route({
+    method: 'PATCH',
+    path: '/settings/display',
+    api: undescribed(WHY.legacyUrl),
+    requires: 'human',
+    params: ownSettingParams,
+    handler: changeOwnSettings,
+  }),
+  route({
+    method: 'PATCH',
+    path: '/settings/notifications',
+    api: undescribed(WHY.legacyUrl),
+    requires: 'human',
+    params: ownSettingParams,
+    handler: changeOwnSettings,
+  }),
   route({
     method: 'PATCH',
     path: '/realm/user_settings_defaults',
-    params: Object.fromEntries(realmDefaultSettingNames.map((name) => [name, settingParams[name]])),
+    api: '/realm/user_settings_defaults',
+    params: realmDefaultParams,
     handler: (ctx, user, params) => {
       const settings: Record<string, unknown> = {};
       for (const name of realmDefaultSettingNames) {

@@ -1,4 +1,5 @@
 import { sendEditTyping, sendTyping } from '../../typing/index.js';
+import { WHY } from '../api-link.js';
 import { p } from '../params.js';
 import { route } from '../route.js';
 
@@ -9,6 +10,10 @@ export const typingRoutes = [
   route({
     method: 'POST',
     path: '/typing',
+    api: '/typing',
+    differences: {
+      'to is string': WHY.toShapes,
+    },
     // Zulip's send_notification_backend, in its order; `private` is no typing type there.
     params: {
       to: p.str().optional(),
@@ -29,6 +34,7 @@ export const typingRoutes = [
   route({
     method: 'POST',
     path: '/messages/:message_id(^\\d+)/typing',
+    api: '/messages/{message_id}/typing',
     params: { message_id: p.int(), op: p.oneOf(['start', 'stop'] as const) },
     handler: (ctx, user, params) => sendEditTyping(ctx, user, params.message_id, params.op),
   }),
