@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { getBotStorage, removeBotStorage, updateBotStorage } from '../../bot-storage/index.js';
-import { WHY } from '../api-link.js';
 import { p } from '../params.js';
 import { route } from '../route.js';
 
@@ -24,8 +23,6 @@ const stringDictEntries = z.unknown().transform((value, ctx) => {
   return entries;
 });
 
-// `storage` is optional here so that a caller who is not a bot hears that
-// first, as in Zulip; the area reports it missing.
 const keys = p.json(z.array(z.string())).optional();
 
 /** /bot_storage: PUT, GET, DELETE (bots only). */
@@ -34,10 +31,9 @@ export const botStorageRoutes = [
     method: 'PUT',
     path: '/bot_storage',
     api: '/bot_storage',
-    differences: {
-      'storage is optional': WHY.viewChecksAbsence,
-    },
-    params: { storage: p.json(stringDictEntries).optional() },
+    // A caller who is not a bot hears that before anything about `storage`.
+    requires: 'bot',
+    params: { storage: p.json(stringDictEntries) },
     handler: (ctx, user, params) => updateBotStorage(ctx, user, params.storage),
   }),
   route({

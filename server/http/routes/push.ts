@@ -1,5 +1,6 @@
 import {
   addPushToken,
+  checkApnsAppId,
   registerClientDevice,
   registerPushDevice,
   removeClientDevice,
@@ -9,8 +10,8 @@ import { undescribed, WHY } from '../api-link.js';
 import { p } from '../params.js';
 import { route } from '../route.js';
 
-// Required parameters are optional here wherever Zulip refuses the caller
-// (bots) before reading them; the area reports them missing.
+// The legacy token routes are human_users_only in Zulip: bots are refused
+// before the parameters are read.
 
 /** Push registrations: legacy tokens, client devices, the E2EE registration. */
 export const pushRoutes = [
@@ -18,31 +19,25 @@ export const pushRoutes = [
     method: 'POST',
     path: '/users/me/android_gcm_reg_id',
     api: '/users/me/android_gcm_reg_id',
-    differences: {
-      'token is optional': WHY.newerPush,
-    },
-    params: { token: p.str().optional() },
+    requires: 'human',
+    params: { token: p.str() },
     handler: (ctx, user, params) => addPushToken(ctx, user, 'fcm', { token: params.token }),
   }),
   route({
     method: 'DELETE',
     path: '/users/me/android_gcm_reg_id',
     api: '/users/me/android_gcm_reg_id',
-    differences: {
-      'token is optional': WHY.newerPush,
-    },
-    params: { token: p.str().optional() },
+    requires: 'human',
+    params: { token: p.str() },
     handler: (ctx, user, params) => removePushToken(ctx, user, 'fcm', params.token),
   }),
   route({
     method: 'POST',
     path: '/users/me/apns_device_token',
     api: '/users/me/apns_device_token',
-    differences: {
-      'token is optional': WHY.newerPush,
-      'appid is optional': WHY.newerPush,
-    },
-    params: { token: p.str().optional(), appid: p.str().optional() },
+    requires: 'human',
+    // Zulip's view reads them alphabetically: appid (and its form) first.
+    params: { appid: p.str().refine(checkApnsAppId), token: p.str() },
     handler: (ctx, user, params) =>
       addPushToken(ctx, user, 'apns', { token: params.token, appid: params.appid }),
   }),
@@ -50,10 +45,8 @@ export const pushRoutes = [
     method: 'DELETE',
     path: '/users/me/apns_device_token',
     api: '/users/me/apns_device_token',
-    differences: {
-      'token is optional': WHY.newerPush,
-    },
-    params: { token: p.str().optional() },
+    requires: 'human',
+    params: { token: p.str() },
     handler: (ctx, user, params) => removePushToken(ctx, user, 'apns', params.token),
   }),
   route({
