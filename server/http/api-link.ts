@@ -8,11 +8,14 @@
  * difference fails `npm run typecheck` unless the route declares it, by
  * the words `LinkCheck` gives it, with its reason (`differences`).
  *
- * The type checker cannot see everything (an integer against Zulip's float
- * is `number` both ways; a spec built at run time has no literal kinds):
- * test/api/route-params.test.ts compares the same facts at run time from
- * the description itself and holds the routes' declarations to exactly the
- * differences it finds, so the declarations are one list for both.
+ * A parameter whose type does not say its kind or whether it is required
+ * (`Param<unknown>`, built at run time) is refused too: the check would
+ * be blind to it. What the type checker still cannot see (an integer
+ * against Zulip's float is `number` both ways; a type cast that lies)
+ * test/api/route-params.test.ts sees: it compares the same facts at run
+ * time from the description itself and holds the routes' declarations to
+ * exactly the differences it finds, so the declarations are one list for
+ * both.
  */
 import type { ApiMethod, ApiPath, Operation, Params } from '../shared/zulip-api/index.js';
 import type { Param, ParamShape } from './params.js';
@@ -140,7 +143,7 @@ type OurKind<K extends string> = K extends 'enum' ? 'string' : K;
 type IsRequired<D, K extends keyof D> = Pick<D, K> extends Required<Pick<D, K>> ? true : false;
 
 type KindDifference<N extends string, K extends string, V> = string extends K
-  ? never // a kind known only at run time
+  ? `${N}: give it a literal kind, so the type checker can compare it`
   : DescribedKind<V> extends 'any'
     ? never
     : OurKind<K> extends DescribedKind<V>
@@ -152,7 +155,7 @@ type RequiredDifference<
   R extends boolean,
   Theirs extends boolean,
 > = boolean extends R
-  ? never // known only at run time
+  ? `${N}: say in its type whether it is required, so the type checker can compare it`
   : R extends Theirs
     ? never
     : `${N} is ${R extends true ? 'required' : 'optional'}`;

@@ -13,7 +13,7 @@ import {
   type PathShape,
   undescribed,
 } from '../../server/http/api-link.js';
-import { p } from '../../server/http/params.js';
+import { type Param, p } from '../../server/http/params.js';
 import { route } from '../../server/http/route.js';
 
 const answer = () => ({});
@@ -84,6 +84,18 @@ describe("a route's parameter spec against the description", () => {
       api: '/messages/render',
       params: { text: p.str().alias('content') },
       differences: { 'text is not in the description': 'a reason, for this test' },
+      handler: answer,
+    });
+  });
+
+  it('fails on a parameter whose type hides its kind or required-ness', () => {
+    const hidden: Param<string> = p.str();
+    // @ts-expect-error content: give it a literal kind; say whether it is required
+    route({
+      method: 'POST',
+      path: '/messages/render',
+      api: '/messages/render',
+      params: { content: hidden },
       handler: answer,
     });
   });

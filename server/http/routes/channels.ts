@@ -21,7 +21,7 @@ import { route } from '../route.js';
 const streamId = p.int();
 
 /** `unlimited` / `realm_default` (bare or JSON-quoted) or a JSON integer; the action checks it. */
-const retentionDays = p.custom<string | number>('retention', (raw) => {
+const retentionDays = p.custom('retention', (raw): string | number => {
   try {
     const parsed: unknown = JSON.parse(raw);
     if (typeof parsed === 'number' || typeof parsed === 'string') return parsed;

@@ -3,7 +3,6 @@ import {
   listScheduledMessages,
   parseScheduledTarget,
   removeScheduledMessage,
-  type ScheduledTarget,
   scheduleMessage,
 } from '../../scheduled/index.js';
 import { WHY } from '../api-link.js';
@@ -12,7 +11,7 @@ import { route } from '../route.js';
 
 const scheduledMessageId = p.int({ min: 0 });
 const messageType = p.oneOf(['direct', 'private', 'stream', 'channel'] as const);
-const target = p.custom<ScheduledTarget>('json', parseScheduledTarget);
+const target = p.custom('json', parseScheduledTarget);
 
 /** POST/GET /scheduled_messages, PATCH/DELETE /scheduled_messages/{id} */
 export const scheduledMessageRoutes = [

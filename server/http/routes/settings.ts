@@ -14,7 +14,16 @@ import { undescribed, WHY } from '../api-link.js';
 import { type Param, type ParsedParams, p } from '../params.js';
 import { type RequestInfo, route } from '../route.js';
 
-function settingParam(spec: SettingSpec): Param<unknown> {
+/** A setting's parameter, by its kind: what the type checker holds to the description. */
+type SettingParam<S extends SettingSpec> = S extends { kind: 'bool' }
+  ? Param<boolean | undefined, 'boolean', false, never>
+  : S extends { kind: 'int' | 'intIn' }
+    ? Param<number | undefined, 'integer', false, never>
+    : S extends { kind: 'strIn' }
+      ? Param<string | undefined, 'enum', false, never>
+      : Param<string | undefined, 'string', false, never>;
+
+function settingParam(spec: SettingSpec): SettingParam<SettingSpec> {
   switch (spec.kind) {
     case 'bool':
       return p.bool().optional();
@@ -29,9 +38,12 @@ function settingParam(spec: SettingSpec): Param<unknown> {
   }
 }
 
+type SettingSpecs = typeof settingSpecs;
+
+/** Each setting's parameter; the switch above makes each by the kind its type names. */
 const settingParams = Object.fromEntries(
   settingNames.map((name) => [name, settingParam(settingSpecs[name])]),
-) as Record<keyof UserSettings, Param<unknown>>;
+) as { [N in keyof SettingSpecs]: SettingParam<SettingSpecs[N]> };
 
 const ownSettingParams = {
   full_name: p.str().optional(),
@@ -67,7 +79,7 @@ function changeOwnSettings(
 
 const realmDefaultParams = Object.fromEntries(
   realmDefaultSettingNames.map((name) => [name, settingParams[name]]),
-) as Record<RealmDefaultSettingName, Param<unknown>>;
+) as Pick<typeof settingParams, RealmDefaultSettingName>;
 
 /**
  * PATCH /settings: the caller's own name, password and personal settings;

@@ -18,7 +18,7 @@ import { channelCreationParams, creationOptions } from './channels.js';
 const principals = p.json(z.union([z.array(z.int()), z.array(z.string())]));
 
 /** Zulip reads `value` as a JSON boolean when it is one, else as the plain text. */
-const propertyValue = p.custom<boolean | string>('bool_or_string', (raw) => {
+const propertyValue = p.custom('bool_or_string', (raw): boolean | string => {
   try {
     const parsed: unknown = JSON.parse(raw);
     if (typeof parsed === 'boolean') return parsed;
