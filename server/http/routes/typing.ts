@@ -1,5 +1,4 @@
 import { sendEditTyping, sendTyping } from '../../typing/index.js';
-import { WHY } from '../api-link.js';
 import { p } from '../params.js';
 import { route } from '../route.js';
 
@@ -12,7 +11,8 @@ export const typingRoutes = [
     path: '/typing',
     api: '/typing',
     differences: {
-      'to is string': WHY.toShapes,
+      'to is string':
+        "read as text: ids as a JSON list or zulip-js's bare id, or e-mails, as Zulip's older view read them (extract_private_recipients); Zulip's current one reads a JSON list of ids",
     },
     // Zulip's send_notification_backend, in its order; `private` is no typing type there.
     params: {
