@@ -1,5 +1,5 @@
 import type { AppContext } from '../core/context.js';
-import { badRequest, missingArgument } from '../core/errors.js';
+import { badRequest } from '../core/errors.js';
 import {
   botStorageEntries,
   botStorageEntrySize,
@@ -44,10 +44,9 @@ function storageObject(entries: Iterable<readonly [string, string]>): Record<str
 export function updateBotStorage(
   ctx: AppContext,
   bot: UserRow,
-  storage: ReadonlyArray<readonly [string, string]> | undefined,
+  storage: ReadonlyArray<readonly [string, string]>,
 ): Record<string, never> {
   requireRole(bot, 'bot');
-  if (storage === undefined) throw missingArgument('storage');
   ctx.transaction(() => {
     const entries = new Map(storage);
     let difference = 0;

@@ -8,13 +8,24 @@ import { jsonTooDeep, MAX_JSON_DEPTH, tooDeepMessage } from '../shared/json-dept
  * raw request values, so error wording ("{var_name} is not an integer"),
  * REQUEST_VARIABLE_MISSING and ignored_parameters_unsupported are uniform.
  */
-export class Param<T> {
+/**
+ * One parameter: how to parse its text, and what it is on the wire. Besides
+ * the parsed value's type `T`, the type carries the wire kind `K`, whether
+ * it is required `R` and its legacy names `A`, so the type checker can
+ * compare a route's spec with Zulip's description (`api-link.ts`).
+ */
+export class Param<
+  T,
+  K extends string = string,
+  R extends boolean = boolean,
+  A extends string = string,
+> {
   constructor(
-    readonly kind: string,
+    readonly kind: K,
     private readonly parser: (raw: string, name: string) => T,
-    readonly required: boolean = true,
+    readonly required: R = true as R,
     readonly defaultValue: (() => T) | undefined = undefined,
-    readonly aliases: readonly string[] = [],
+    readonly aliases: readonly A[] = [],
     readonly jsonEncoded: boolean = false,
   ) {}
 
@@ -23,8 +34,8 @@ export class Param<T> {
   }
 
   /** Absent → undefined. */
-  optional(): Param<T | undefined> {
-    return new Param<T | undefined>(
+  optional(): Param<T | undefined, K, false, A> {
+    return new Param<T | undefined, K, false, A>(
       this.kind,
       this.parser,
       false,
@@ -35,13 +46,20 @@ export class Param<T> {
   }
 
   /** Absent → `value`. */
-  default(value: T): Param<T> {
-    return new Param<T>(this.kind, this.parser, false, () => value, this.aliases, this.jsonEncoded);
+  default(value: T): Param<T, K, false, A> {
+    return new Param<T, K, false, A>(
+      this.kind,
+      this.parser,
+      false,
+      () => value,
+      this.aliases,
+      this.jsonEncoded,
+    );
   }
 
   /** Legacy names accepted for the same parameter (e.g. topic ← subject). */
-  alias(...names: string[]): Param<T> {
-    return new Param<T>(
+  alias<const N extends string>(...names: N[]): Param<T, K, R, A | N> {
+    return new Param<T, K, R, A | N>(
       this.kind,
       this.parser,
       this.required,
@@ -52,9 +70,9 @@ export class Param<T> {
   }
 
   /** Post-parse check or transformation, with the parameter's name for messages. */
-  refine<U>(fn: (value: T, name: string) => U): Param<U> {
+  refine<U>(fn: (value: T, name: string) => U): Param<U, K, R, A> {
     const parser = this.parser;
-    return new Param<U>(
+    return new Param<U, K, R, A>(
       this.kind,
       (raw, name) => fn(parser(raw, name), name),
       this.required,
@@ -66,6 +84,8 @@ export class Param<T> {
 }
 
 export type ParamShape = Record<string, Param<unknown>>;
+/** A parameter whose wire kind, required-ness and aliases are those of its builder. */
+type Fresh<T, K extends string> = Param<T, K, true, never>;
 export type ParsedParams<S extends ParamShape> = {
   [K in keyof S]: S[K] extends Param<infer T> ? T : never;
 };
@@ -167,7 +187,7 @@ export function zodIssueMessage(name: string, error: z.ZodError): string {
 
 export const p = {
   /** A plain (not JSON-encoded) string. */
-  str(opts: { maxLength?: number } = {}): Param<string> {
+  str(opts: { maxLength?: number } = {}): Fresh<string, 'string'> {
     return new Param('string', (raw, name) => {
       if (opts.maxLength !== undefined && [...raw].length > opts.maxLength) {
         throw badRequest(`${name} is too long (limit: ${opts.maxLength} characters)`);
@@ -177,7 +197,7 @@ export const p = {
   },
 
   /** An integer, bare ("5") or JSON-encoded (also "5"). */
-  int(opts: { min?: number; max?: number } = {}): Param<number> {
+  int(opts: { min?: number; max?: number } = {}): Fresh<number, 'integer'> {
     return new Param('integer', (raw, name) => {
       const value = parseInteger(raw, name);
       if (
@@ -191,7 +211,7 @@ export const p = {
   },
 
   /** A JSON number (Zulip's Json[float]; integers are floats too). */
-  float(): Param<number> {
+  float(): Fresh<number, 'number'> {
     return new Param('number', (raw, name) => {
       const value = parseJson(raw.trim(), name);
       if (typeof value !== 'number') throw badRequest(`${name} is not a float`);
@@ -200,7 +220,7 @@ export const p = {
   },
 
   /** JSON booleans, as every Zulip client sends them. */
-  bool(): Param<boolean> {
+  bool(): Fresh<boolean, 'boolean'> {
     return new Param('boolean', (raw, name) => {
       const value = parseJson(raw.trim(), name);
       if (typeof value !== 'boolean') throw badRequest(`${name} is not a boolean`);
@@ -209,7 +229,7 @@ export const p = {
   },
 
   /** One of a fixed set of plain strings. */
-  oneOf<const V extends string>(values: readonly V[]): Param<V> {
+  oneOf<const V extends string>(values: readonly V[]): Fresh<V, 'enum'> {
     return new Param('enum', (raw, name) => {
       if ((values as readonly string[]).includes(raw)) return raw as V;
       throw badRequest(`Invalid ${name}`);
@@ -217,8 +237,8 @@ export const p = {
   },
 
   /** A JSON-encoded value checked against a zod schema. */
-  json<S extends z.ZodType>(schema: S): Param<z.infer<S>> {
-    return new Param<z.infer<S>>(
+  json<S extends z.ZodType>(schema: S): Fresh<z.infer<S>, 'json'> {
+    return new Param<z.infer<S>, 'json', true, never>(
       'json',
       (raw, name) => {
         const parsed = schema.safeParse(parseJsonKeepingFloats(raw, name));
@@ -233,7 +253,10 @@ export const p = {
   },
 
   /** Anything else: the endpoint supplies the parser (e.g. `to`, which clients send in four shapes). */
-  custom<T>(kind: string, parser: (raw: string, name: string) => T): Param<T> {
+  custom<T, const K extends string = string>(
+    kind: K,
+    parser: (raw: string, name: string) => T,
+  ): Fresh<T, K> {
     return new Param(kind, parser);
   },
 };

@@ -5,6 +5,7 @@ import type { ClientHangup } from '../events/hub.js';
 import type { FileAnswer, UploadedFile } from '../shared/files.js';
 import type { SerialisedFields } from '../shared/json-fields.js';
 import type { Requirement } from '../shared/roles.js';
+import type { ApiLink, Differences, LinkCheck } from './api-link.js';
 import type { ParamShape, ParsedParams } from './params.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE' | 'PUT';
@@ -60,6 +61,15 @@ interface BaseRoute<S extends ParamShape> {
    */
   atRoot?: boolean;
   params: S;
+  /**
+   * The operation of the API description (shared/zulip-api) it serves, as
+   * the description's path template with this route's method, or why it has
+   * none (`undescribed(...)`, `outsideApi(...)`; see api-link.ts). The type
+   * checker holds `params` to that operation's parameters.
+   */
+  api: ApiLink;
+  /** The deliberate differences of `params` from the description's, each with why (api-link.ts). */
+  differences?: Differences;
   /**
    * Who may call it, checked before the parameters are read, as Zulip's
    * decorators (require_realm_admin, require_realm_owner) check it; a list
@@ -135,9 +145,42 @@ export type Route<S extends ParamShape = ParamShape> =
   | PublicRoute<S>
   | WebhookRoute<S>;
 
-/** Identity helpers that keep each route's parameter types inferred. */
-export const route = <S extends ParamShape>(def: AuthedRoute<S>): Route => def as unknown as Route;
-export const publicRoute = <S extends ParamShape>(def: PublicRoute<S>): Route =>
-  def as unknown as Route;
-export const webhookRoute = <S extends ParamShape>(def: WebhookRoute<S>): Route =>
-  def as unknown as Route;
+/**
+ * Identity helpers that keep each route's parameter types inferred and check
+ * its spec against the description's operation (api-link.ts `LinkCheck`).
+ */
+type Linked<
+  S extends ParamShape,
+  M extends HttpMethod,
+  P extends string,
+  A extends ApiLink,
+  D extends Differences,
+> = { method: M; path: P; api: A; differences?: D } & LinkCheck<S, M, P, A, D>;
+
+export const route = <
+  S extends ParamShape,
+  const M extends HttpMethod,
+  const P extends string,
+  const A extends ApiLink,
+  const D extends Differences = Record<never, string>,
+>(
+  def: AuthedRoute<S> & Linked<S, M, P, A, D>,
+): Route => def as unknown as Route;
+export const publicRoute = <
+  S extends ParamShape,
+  const M extends HttpMethod,
+  const P extends string,
+  const A extends ApiLink,
+  const D extends Differences = Record<never, string>,
+>(
+  def: PublicRoute<S> & Linked<S, M, P, A, D>,
+): Route => def as unknown as Route;
+export const webhookRoute = <
+  S extends ParamShape,
+  const M extends HttpMethod,
+  const P extends string,
+  const A extends ApiLink,
+  const D extends Differences = Record<never, string>,
+>(
+  def: WebhookRoute<S> & Linked<S, M, P, A, D>,
+): Route => def as unknown as Route;

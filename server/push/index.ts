@@ -13,6 +13,7 @@ export { devicesState } from './state.js';
 export {
   type AddPushTokenInput,
   addPushToken,
+  checkApnsAppId,
   type PushTokenKindName,
   removePushToken,
 } from './tokens.js';

@@ -26,13 +26,22 @@ const HEX_TOKEN = /^[ \t\n\r\v\f]*(?:[0-9a-fA-F]{2}[ \t\n\r\v\f]*)*$/;
 /** Apple bundle identifiers: letters, digits, dots and hyphens. */
 const APP_ID = /^[.a-zA-Z0-9-]+$/;
 
+/**
+ * An APNs app id as Zulip's ApnsAppId reads it: checked while the
+ * parameters are read, before `token` (the route's parser calls it).
+ */
+export function checkApnsAppId(appid: string): string {
+  if (!APP_ID.test(appid)) throw invalidAppId();
+  return appid;
+}
+
 function checkToken(token: string, kind: PushTokenKindValue): void {
   if (token === '' || [...token].length > MAX_PUSH_TOKEN_LENGTH) throw emptyOrInvalidToken();
   if (kind === PushTokenKind.apns && !HEX_TOKEN.test(token)) throw invalidApnsToken();
 }
 
 export interface AddPushTokenInput {
-  token: string | undefined;
+  token: string;
   /** APNs only: the app's bundle id (required since feature level 223). */
   appid?: string | undefined;
 }
@@ -54,12 +63,10 @@ export function addPushToken(
   let iosAppId: string | null = null;
   if (kind === 'apns') {
     if (input.appid === undefined) throw missingArgument('appid');
-    if (!APP_ID.test(input.appid)) throw invalidAppId();
-    iosAppId = input.appid;
+    iosAppId = checkApnsAppId(input.appid);
   }
-  if (input.token === undefined) throw missingArgument('token');
-  checkToken(input.token, kindValue);
   const token = input.token;
+  checkToken(token, kindValue);
   ctx.transaction(() => {
     insertPushToken(ctx.db, {
       user_id: user.id,
@@ -77,10 +84,9 @@ export function removePushToken(
   ctx: AppContext,
   user: UserRow,
   kind: PushTokenKindName,
-  token: string | undefined,
+  token: string,
 ): Record<string, never> {
   requireRole(user, 'human');
-  if (token === undefined) throw missingArgument('token');
   const kindValue = PushTokenKind[kind];
   checkToken(token, kindValue);
   ctx.transaction(() => {

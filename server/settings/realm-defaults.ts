@@ -12,15 +12,19 @@ import { checkSettingValues, settingNames } from './rules.js';
  * endpoint leaves them out): the language the sign-up page picked, and
  * e-mail and data-export consents that are each person's own.
  */
-const PERSONAL_ONLY = new Set<keyof UserSettings>([
+const PERSONAL_ONLY = [
   'default_language',
   'enable_login_emails',
   'enable_marketing_emails',
   'allow_private_data_export',
-]);
+] as const satisfies readonly (keyof UserSettings)[];
+
+export type RealmDefaultSettingName = Exclude<keyof UserSettings, (typeof PERSONAL_ONLY)[number]>;
 
 /** What PATCH /realm/user_settings_defaults takes. */
-export const realmDefaultSettingNames = settingNames.filter((n) => !PERSONAL_ONLY.has(n));
+export const realmDefaultSettingNames = settingNames.filter(
+  (n): n is RealmDefaultSettingName => !(PERSONAL_ONLY as readonly string[]).includes(n),
+);
 
 /**
  * PATCH /realm/user_settings_defaults (administrators): the settings new

@@ -24,7 +24,7 @@ const strIn = (...values: string[]) => ({ kind: 'strIn', values }) as const;
 
 export const webHomeViews = ['recent_topics', 'inbox', 'all_messages'] as const;
 
-export const settingSpecs: Record<keyof UserSettings, SettingSpec> = {
+export const settingSpecs = {
   twenty_four_hour_time: bool,
   web_mark_read_on_scroll_policy: intIn(1, 3),
   web_channel_default_view: intIn(1, 4),
@@ -87,7 +87,7 @@ export const settingSpecs: Record<keyof UserSettings, SettingSpec> = {
   allow_private_data_export: bool,
   email_address_visibility: intIn(1, 5),
   web_navigate_to_sent_message: bool,
-};
+} satisfies Record<keyof UserSettings, SettingSpec>;
 
 export const settingNames = Object.keys(settingSpecs) as (keyof UserSettings)[];
 

@@ -3,7 +3,7 @@
  * operation Zulip's OpenAPI description gives for the same path and method,
  * Hearth's extension merged in (api/): for each parameter its name, its type
  * and whether it is required. route-params.test.ts checks the differences
- * against the declared ones in route-param-differences.ts.
+ * against those the routes declare (`differences`, server/http/api-link.ts).
  */
 import type { Param } from '../../server/http/params.js';
 import type { Route } from '../../server/http/route.js';
@@ -94,10 +94,14 @@ export class Description {
    * the route gives it: path parameters are matched by position, since the
    * description may name them otherwise (`{stream_id}` against `{channel_id}`).
    */
-  operationParams(method: string, routeTemplate: string): Map<string, ParamFacts> | undefined {
-    const template = this.templateFor(routeTemplate);
+  operationParams(
+    method: string,
+    routeTemplate: string,
+    template = this.templateFor(routeTemplate),
+  ): Map<string, ParamFacts> | undefined {
     if (!template) return undefined;
-    const item = this.paths()[template]!;
+    const item = this.paths()[template];
+    if (!item) return undefined;
     const op = this.resolve(item[method.toLowerCase()]);
     if (!op) return undefined;
     const routeNames = [...routeTemplate.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!);
@@ -130,24 +134,44 @@ export class Description {
   }
 }
 
-/** One way a route's parameters differ from the description's. */
-export type Difference = string;
+/**
+ * One way a route's parameters differ from the description's: `what` in the
+ * words a route declares it with (api-link.ts `Differences`), `detail` for
+ * the reader of a failing test.
+ */
+export interface Difference {
+  route: string;
+  what: string;
+  detail: string;
+}
+
+export const differenceKey = (d: Pick<Difference, 'route' | 'what'>) => `${d.route}: ${d.what}`;
+
+/** Every route checked against the description, with its template. */
+const linkedRoutes = (routes: readonly Route[]) =>
+  routes.flatMap((route) =>
+    typeof route.api === 'string'
+      ? [{ route, api: route.api, key: routeKey(route.method, templateOf(route.path)) }]
+      : [],
+  );
 
 /**
- * Every difference between the routes' parameters and the description's, as
- * `METHOD /path: …` lines. Routes Zulip does not describe as API endpoints
- * (files at the site root, integration URLs reading their own bodies) are
- * left out.
+ * Every difference between the routes' parameters and the operations their
+ * `api` names. Routes that name none (`undescribed`, `outsideApi`) are not
+ * compared; `undescribedButDescribed` checks the first kind's claim.
  */
 export function differences(routes: readonly Route[], description: Description): Difference[] {
   const out: Difference[] = [];
-  for (const route of routes) {
-    if (route.atRoot || route.rawBody || route.auth === 'webhook') continue;
+  for (const { route, api, key } of linkedRoutes(routes)) {
     const template = templateOf(route.path);
-    const key = routeKey(route.method, template);
-    const documented = description.operationParams(route.method, template);
+    const found = (what: string, detail = what) => out.push({ route: key, what, detail });
+    if (shapeOf(template) !== shapeOf(api)) {
+      found(`the path does not match ${api}`);
+      continue;
+    }
+    const documented = description.operationParams(route.method, template, api);
     if (!documented) {
-      out.push(`${key}: not in the description`);
+      found(`${route.method} ${api} is not in the description`);
       continue;
     }
     const declared = route.params as Record<string, Param<unknown>>;
@@ -155,23 +179,51 @@ export function differences(routes: readonly Route[], description: Description):
       const ours = hearthFacts(param);
       const theirs = documented.get(name);
       if (!theirs) {
-        out.push(`${key}: ${name} not in the description`);
+        found(`${name} is not in the description`);
         continue;
       }
       if (ours.type !== theirs.type && theirs.type !== 'any') {
-        out.push(`${key}: ${name} is ${ours.type}, the description's is ${theirs.type}`);
+        found(
+          `${name} is ${ours.type}`,
+          `${name} is ${ours.type}, the description's is ${theirs.type}`,
+        );
       }
       if (ours.required !== theirs.required) {
-        out.push(
-          `${key}: ${name} is ${ours.required ? 'required' : 'optional'}, the description's is ${theirs.required ? 'required' : 'optional'}`,
+        const word = (required: boolean) => (required ? 'required' : 'optional');
+        found(
+          `${name} is ${word(ours.required)}`,
+          `${name} is ${word(ours.required)}, the description's is ${word(theirs.required)}`,
         );
       }
     }
     for (const name of documented.keys()) {
       if (!(name in declared) && !Object.values(declared).some((p) => p.aliases.includes(name))) {
-        out.push(`${key}: ${name} of the description not declared`);
+        found(`${name} is not declared`, `${name} of the description is not declared`);
       }
     }
   }
   return out;
+}
+
+/** The differences the routes declare (`differences`), as `differences` words them. */
+export function declaredDifferences(routes: readonly Route[]): Difference[] {
+  return routes.flatMap((route) =>
+    Object.entries(route.differences ?? {}).map(([what, why]) => ({
+      route: routeKey(route.method, templateOf(route.path)),
+      what,
+      detail: why,
+    })),
+  );
+}
+
+/** Routes declared `undescribed` whose operation the description does describe. */
+export function undescribedButDescribed(
+  routes: readonly Route[],
+  description: Description,
+): string[] {
+  return routes
+    .filter((route) => typeof route.api === 'object' && 'undescribed' in route.api)
+    .map((route) => ({ route, template: templateOf(route.path) }))
+    .filter(({ route, template }) => description.operationParams(route.method, template))
+    .map(({ route, template }) => routeKey(route.method, template));
 }

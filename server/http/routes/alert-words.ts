@@ -14,18 +14,21 @@ export const alertWordRoutes = [
   route({
     method: 'GET',
     path: '/users/me/alert_words',
+    api: '/users/me/alert_words',
     params: {},
     handler: (ctx, user) => listAlertWords(ctx, user),
   }),
   route({
     method: 'POST',
     path: '/users/me/alert_words',
+    api: '/users/me/alert_words',
     params: { alert_words: p.json(z.array(alertWord)) },
     handler: (ctx, user, params) => addAlertWords(ctx, user, params.alert_words),
   }),
   route({
     method: 'DELETE',
     path: '/users/me/alert_words',
+    api: '/users/me/alert_words',
     params: { alert_words: p.json(z.array(z.string())) },
     handler: (ctx, user, params) => removeAlertWords(ctx, user, params.alert_words),
   }),

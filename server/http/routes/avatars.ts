@@ -6,6 +6,7 @@ import {
   unknownUserAvatarPng,
   userAvatarImage,
 } from '../../avatars/index.js';
+import { outsideApi, undescribed, WHY } from '../api-link.js';
 import { p } from '../params.js';
 import { publicRoute, route } from '../route.js';
 
@@ -15,6 +16,7 @@ export const avatarRoutes = [
     route({
       method: 'GET',
       path: medium ? '/avatar/:email_or_id/medium' : '/avatar/:email_or_id',
+      api: outsideApi(WHY.files),
       atRoot: true,
       params: { email_or_id: p.str() },
       handler: (ctx, user, params) => avatarRedirect(ctx, user, params.email_or_id, medium),
@@ -23,18 +25,21 @@ export const avatarRoutes = [
   route({
     method: 'POST',
     path: '/users/me/avatar',
+    api: undescribed(WHY.undescribed),
     params: {},
     handler: (ctx, user, _params, request) => setOwnAvatar(ctx, user, request.files),
   }),
   route({
     method: 'DELETE',
     path: '/users/me/avatar',
+    api: undescribed(WHY.undescribed),
     params: {},
     handler: (ctx, user) => removeOwnAvatar(ctx, user),
   }),
   publicRoute({
     method: 'GET',
     path: '/user_avatars/:file_name',
+    api: outsideApi(WHY.files),
     atRoot: true,
     auth: 'none',
     rateLimitExempt: true,
@@ -45,6 +50,7 @@ export const avatarRoutes = [
     publicRoute({
       method: 'GET',
       path,
+      api: outsideApi(WHY.files),
       atRoot: true,
       auth: 'none',
       rateLimitExempt: true,
@@ -57,6 +63,7 @@ export const avatarRoutes = [
     publicRoute({
       method: 'GET',
       path,
+      api: outsideApi(WHY.files),
       atRoot: true,
       auth: 'none',
       rateLimitExempt: true,

@@ -23,8 +23,6 @@ const stringDictEntries = z.unknown().transform((value, ctx) => {
   return entries;
 });
 
-// `storage` is optional here so that a caller who is not a bot hears that
-// first, as in Zulip; the area reports it missing.
 const keys = p.json(z.array(z.string())).optional();
 
 /** /bot_storage: PUT, GET, DELETE (bots only). */
@@ -32,18 +30,23 @@ export const botStorageRoutes = [
   route({
     method: 'PUT',
     path: '/bot_storage',
-    params: { storage: p.json(stringDictEntries).optional() },
+    api: '/bot_storage',
+    // A caller who is not a bot hears that before anything about `storage`.
+    requires: 'bot',
+    params: { storage: p.json(stringDictEntries) },
     handler: (ctx, user, params) => updateBotStorage(ctx, user, params.storage),
   }),
   route({
     method: 'GET',
     path: '/bot_storage',
+    api: '/bot_storage',
     params: { keys },
     handler: (ctx, user, params) => getBotStorage(ctx, user, params.keys),
   }),
   route({
     method: 'DELETE',
     path: '/bot_storage',
+    api: '/bot_storage',
     params: { keys },
     handler: (ctx, user, params) => removeBotStorage(ctx, user, params.keys),
   }),

@@ -6,6 +6,7 @@ import {
   regenerateBotApiKey,
   updateBot,
 } from '../../bots/index.js';
+import { undescribed, WHY } from '../api-link.js';
 import { p } from '../params.js';
 import { route } from '../route.js';
 
@@ -15,12 +16,14 @@ export const botRoutes = [
   route({
     method: 'GET',
     path: '/bots',
+    api: undescribed(WHY.undescribed),
     params: {},
     handler: (ctx, user) => listOwnBots(ctx, user),
   }),
   route({
     method: 'POST',
     path: '/bots',
+    api: undescribed(WHY.undescribed),
     params: {
       full_name: p.str(),
       short_name: p.str(),
@@ -50,6 +53,7 @@ export const botRoutes = [
   route({
     method: 'PATCH',
     path: '/bots/:bot_id(^\\d+)',
+    api: undescribed(WHY.undescribed),
     params: {
       bot_id: botId,
       full_name: p.str().optional(),
@@ -78,12 +82,14 @@ export const botRoutes = [
   route({
     method: 'DELETE',
     path: '/bots/:bot_id(^\\d+)',
+    api: undescribed(WHY.undescribed),
     params: { bot_id: botId },
     handler: (ctx, user, params) => deactivateBot(ctx, user, params.bot_id),
   }),
   route({
     method: 'POST',
     path: '/bots/:bot_id(^\\d+)/api_key/regenerate',
+    api: undescribed(WHY.undescribed),
     params: { bot_id: botId },
     handler: (ctx, user, params) => regenerateBotApiKey(ctx, user, params.bot_id),
   }),

@@ -14,13 +14,14 @@ import {
 } from '../../channels/index.js';
 import { MAX_CHANNEL_DESCRIPTION_LENGTH } from '../../shared/limits.js';
 import { createChannel } from '../../subscriptions/index.js';
+import { WHY } from '../api-link.js';
 import { type ParsedParams, p } from '../params.js';
 import { route } from '../route.js';
 
 const streamId = p.int();
 
 /** `unlimited` / `realm_default` (bare or JSON-quoted) or a JSON integer; the action checks it. */
-const retentionDays = p.custom<string | number>('retention', (raw) => {
+const retentionDays = p.custom('retention', (raw): string | number => {
   try {
     const parsed: unknown = JSON.parse(raw);
     if (typeof parsed === 'number' || typeof parsed === 'string') return parsed;
@@ -101,6 +102,7 @@ export const channelRoutes = [
   route({
     method: 'GET',
     path: '/streams',
+    api: '/streams',
     params: {
       include_public: includeFlag(true),
       include_web_public: includeFlag(false),
@@ -128,12 +130,18 @@ export const channelRoutes = [
   route({
     method: 'GET',
     path: '/streams/:stream_id(^\\d+)',
+    api: '/streams/{stream_id}',
     params: { stream_id: streamId },
     handler: (ctx, user, params) => getChannel(ctx, user, params.stream_id),
   }),
   route({
     method: 'PATCH',
     path: '/streams/:stream_id(^\\d+)',
+    api: '/streams/{stream_id}',
+    differences: {
+      'message_retention_days is retention': WHY.retention,
+      'folder_id is json': WHY.nullClears,
+    },
     params: {
       stream_id: streamId,
       description: p.str({ maxLength: MAX_CHANNEL_DESCRIPTION_LENGTH }).optional(),
@@ -166,18 +174,21 @@ export const channelRoutes = [
   route({
     method: 'DELETE',
     path: '/streams/:stream_id(^\\d+)',
+    api: '/streams/{stream_id}',
     params: { stream_id: streamId },
     handler: (ctx, user, params) => archiveChannel(ctx, user, params.stream_id),
   }),
   route({
     method: 'GET',
     path: '/streams/:stream_id(^\\d+)/members',
+    api: '/streams/{stream_id}/members',
     params: { stream_id: streamId },
     handler: (ctx, user, params) => getChannelMembers(ctx, user, params.stream_id),
   }),
   route({
     method: 'GET',
     path: '/streams/:stream_id(^\\d+)/email_address',
+    api: '/streams/{stream_id}/email_address',
     params: { stream_id: streamId, sender_id: p.int({ min: 0 }).optional() },
     handler: (ctx, user, params) =>
       getChannelEmailAddress(ctx, user, params.stream_id, params.sender_id),
@@ -185,12 +196,14 @@ export const channelRoutes = [
   route({
     method: 'GET',
     path: '/get_stream_id',
+    api: '/get_stream_id',
     params: { stream: p.str() },
     handler: (ctx, user, params) => getChannelId(ctx, user, params.stream),
   }),
   route({
     method: 'GET',
     path: '/users/me/:stream_id(^\\d+)/topics',
+    api: '/users/me/{stream_id}/topics',
     params: { stream_id: streamId, allow_empty_topic_name: p.bool().default(false) },
     handler: (ctx, user, params) =>
       getChannelTopics(ctx, user, params.stream_id, params.allow_empty_topic_name),
@@ -198,6 +211,11 @@ export const channelRoutes = [
   route({
     method: 'POST',
     path: '/channels/create',
+    api: '/channels/create',
+    differences: {
+      'message_retention_days is retention': WHY.retention,
+      'folder_id is json': WHY.nullClears,
+    },
     params: {
       name: p.str(),
       description: p.str({ maxLength: MAX_CHANNEL_DESCRIPTION_LENGTH }).default(''),

@@ -4,6 +4,7 @@ import {
   SESSION_COOKIE,
   startBrowserSession,
 } from '../../auth/index.js';
+import { outsideApi, WHY } from '../api-link.js';
 import { p } from '../params.js';
 import { AnswerWithHeaders, publicRoute, type RequestInfo } from '../route.js';
 
@@ -42,6 +43,7 @@ export const chatSessionRoutes = [
   publicRoute({
     method: 'POST',
     path: '/chat/session',
+    api: outsideApi(WHY.hearthOnly),
     atRoot: true,
     auth: 'none',
     params: { username: p.str(), password: p.str() },
@@ -56,6 +58,7 @@ export const chatSessionRoutes = [
   publicRoute({
     method: 'DELETE',
     path: '/chat/session',
+    api: outsideApi(WHY.hearthOnly),
     atRoot: true,
     auth: 'none',
     params: {},

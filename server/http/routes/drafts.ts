@@ -56,24 +56,28 @@ export const draftRoutes = [
   route({
     method: 'GET',
     path: '/drafts',
+    api: '/drafts',
     params: {},
     handler: (ctx, user) => listDrafts(ctx, user),
   }),
   route({
     method: 'POST',
     path: '/drafts',
+    api: '/drafts',
     params: { drafts: p.json(z.array(draftSchema)).default([]) },
     handler: (ctx, user, params) => createDrafts(ctx, user, params.drafts),
   }),
   route({
     method: 'PATCH',
     path: '/drafts/:draft_id(^\\d+)',
+    api: '/drafts/{draft_id}',
     params: { draft_id: draftId, draft: p.json(draftSchema) },
     handler: (ctx, user, params) => editDraft(ctx, user, params.draft_id, params.draft),
   }),
   route({
     method: 'DELETE',
     path: '/drafts/:draft_id(^\\d+)',
+    api: '/drafts/{draft_id}',
     params: { draft_id: draftId },
     handler: (ctx, user, params) => removeDraft(ctx, user, params.draft_id),
   }),

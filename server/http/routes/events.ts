@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { NarrowTerm } from '../../events/queue.js';
 import { deleteQueue, getEvents, registerQueue } from '../../register/index.js';
+import { WHY } from '../api-link.js';
 import { p } from '../params.js';
 import { route } from '../route.js';
 
@@ -38,6 +39,7 @@ export const eventRoutes = [
   route({
     method: 'POST',
     path: '/register',
+    api: '/register',
     // In the (alphabetical) order of Zulip's events_register_backend.
     params: {
       all_public_streams: p.bool().optional(),
@@ -69,6 +71,10 @@ export const eventRoutes = [
   route({
     method: 'GET',
     path: '/events',
+    api: '/events',
+    differences: {
+      'queue_id is optional': WHY.viewChecksAbsence,
+    },
     // Usually served by the lean path (lean-events.ts), which hands this
     // route every request it does not recognise as plain.
     notRateLimited: true,
@@ -93,6 +99,7 @@ export const eventRoutes = [
   route({
     method: 'DELETE',
     path: '/events',
+    api: '/events',
     rateLimitExempt: true,
     params: { queue_id: p.str() },
     handler: (ctx, user, params) => deleteQueue(ctx, user, params.queue_id),

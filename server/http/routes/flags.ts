@@ -21,12 +21,14 @@ export const flagRoutes = [
   route({
     method: 'GET',
     path: '/messages/:message_id(^\\d+)/read_receipts',
+    api: '/messages/{message_id}/read_receipts',
     params: { message_id: p.int({ min: 0 }) },
     handler: (ctx, user, params) => readReceipts(ctx, user, params.message_id),
   }),
   route({
     method: 'POST',
     path: '/messages/flags',
+    api: '/messages/flags',
     groupCommit: true,
     // Zulip's (alphabetical) order.
     params: {
@@ -44,6 +46,7 @@ export const flagRoutes = [
   route({
     method: 'POST',
     path: '/messages/flags/narrow',
+    api: '/messages/flags/narrow',
     // Zulip's (alphabetical) order.
     params: {
       anchor: p.str(),
@@ -68,18 +71,21 @@ export const flagRoutes = [
   route({
     method: 'POST',
     path: '/mark_all_as_read',
+    api: '/mark_all_as_read',
     params: {},
     handler: (ctx, user) => markAllAsRead(ctx, user),
   }),
   route({
     method: 'POST',
     path: '/mark_stream_as_read',
+    api: '/mark_stream_as_read',
     params: { stream_id: p.int() },
     handler: (ctx, user, params) => markStreamAsRead(ctx, user, params.stream_id),
   }),
   route({
     method: 'POST',
     path: '/mark_topic_as_read',
+    api: '/mark_topic_as_read',
     // Zulip's mark_topic_as_read declares topic_name first.
     params: { topic_name: p.str(), stream_id: p.int() },
     handler: (ctx, user, params) =>
@@ -88,6 +94,7 @@ export const flagRoutes = [
   route({
     method: 'POST',
     path: '/user_topics',
+    api: '/user_topics',
     params: {
       stream_id: p.int(),
       topic: p.str({ maxLength: MAX_TOPIC_LENGTH }),
@@ -103,6 +110,7 @@ export const flagRoutes = [
   route({
     method: 'PATCH',
     path: '/users/me/subscriptions/muted_topics',
+    api: '/users/me/subscriptions/muted_topics',
     params: {
       stream_id: p.int().optional(),
       stream: p.str().optional(),

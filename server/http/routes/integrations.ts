@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { receiveWebhook } from '../../integrations/index.js';
 import { MAX_WEBHOOK_BODY_BYTES } from '../../shared/limits.js';
+import { outsideApi, WHY } from '../api-link.js';
 import { p } from '../params.js';
 import { webhookRoute } from '../route.js';
 
@@ -10,6 +11,7 @@ export const integrationRoutes = [
   webhookRoute({
     method: 'POST',
     path: '/external/:integration',
+    api: outsideApi(WHY.integration),
     auth: 'webhook',
     rawBody: true,
     bodyLimit: MAX_WEBHOOK_BODY_BYTES,

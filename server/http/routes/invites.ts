@@ -8,6 +8,7 @@ import {
   revokeInvitation,
 } from '../../invites/index.js';
 import { MAX_WELCOME_MESSAGE_CUSTOM_TEXT_LENGTH } from '../../shared/limits.js';
+import { WHY } from '../api-link.js';
 import { p } from '../params.js';
 import { route } from '../route.js';
 
@@ -42,12 +43,18 @@ export const inviteRoutes = [
   route({
     method: 'GET',
     path: '/invites',
+    api: '/invites',
     params: {},
     handler: (ctx, user) => listInvitations(ctx, user),
   }),
   route({
     method: 'POST',
     path: '/invites',
+    api: '/invites',
+    differences: {
+      'invite_expires_in_minutes is json': WHY.nullClears,
+      'group_ids is not declared': WHY.notYet,
+    },
     params: {
       invitee_emails: p.str(),
       stream_ids: p.json(z.array(z.int())),
@@ -63,6 +70,11 @@ export const inviteRoutes = [
   route({
     method: 'POST',
     path: '/invites/multiuse',
+    api: '/invites/multiuse',
+    differences: {
+      'invite_expires_in_minutes is json': WHY.nullClears,
+      'group_ids is not declared': WHY.notYet,
+    },
     params: { stream_ids: p.json(z.array(z.int())).default([]), ...invitationParams },
     handler: (ctx, user, params) =>
       createInvitationLink(ctx, user, options(params, params.stream_ids)),
@@ -70,18 +82,21 @@ export const inviteRoutes = [
   route({
     method: 'DELETE',
     path: '/invites/:invite_id(^\\d+)',
+    api: '/invites/{invite_id}',
     params: { invite_id: p.int() },
     handler: (ctx, user, params) => revokeInvitation(ctx, user, params.invite_id, false),
   }),
   route({
     method: 'DELETE',
     path: '/invites/multiuse/:invite_id(^\\d+)',
+    api: '/invites/multiuse/{invite_id}',
     params: { invite_id: p.int() },
     handler: (ctx, user, params) => revokeInvitation(ctx, user, params.invite_id, true),
   }),
   route({
     method: 'POST',
     path: '/invites/:invite_id(^\\d+)/resend',
+    api: '/invites/{invite_id}/resend',
     params: { invite_id: p.int() },
     handler: (ctx, user, params) => resendInvitation(ctx, user, params.invite_id),
   }),

@@ -7,6 +7,7 @@ import {
   removeLinkifier,
   reorderLinkifiers,
 } from '../../linkifiers/index.js';
+import { undescribed, WHY } from '../api-link.js';
 import { p } from '../params.js';
 import { route } from '../route.js';
 
@@ -15,24 +16,28 @@ export const linkifierRoutes = [
   route({
     method: 'GET',
     path: '/realm/linkifiers',
+    api: '/realm/linkifiers',
     params: {},
     handler: (ctx) => listLinkifiers(ctx),
   }),
   route({
     method: 'PATCH',
     path: '/realm/linkifiers',
+    api: '/realm/linkifiers',
     params: { ordered_linkifier_ids: p.json(z.array(z.int())) },
     handler: (ctx, user, params) => reorderLinkifiers(ctx, user, params.ordered_linkifier_ids),
   }),
   route({
     method: 'GET',
     path: '/realm/filters',
+    api: undescribed(WHY.legacyUrl),
     params: {},
     handler: (ctx) => listLegacyFilters(ctx),
   }),
   route({
     method: 'POST',
     path: '/realm/filters',
+    api: '/realm/filters',
     params: { pattern: p.str(), url_template: p.str() },
     handler: (ctx, user, params) =>
       addLinkifier(ctx, user, { pattern: params.pattern, urlTemplate: params.url_template }),
@@ -40,6 +45,7 @@ export const linkifierRoutes = [
   route({
     method: 'PATCH',
     path: '/realm/filters/:filter_id(^\\d+)',
+    api: '/realm/filters/{filter_id}',
     params: { filter_id: p.int(), pattern: p.str(), url_template: p.str() },
     handler: (ctx, user, params) =>
       changeLinkifier(ctx, user, params.filter_id, {
@@ -50,6 +56,7 @@ export const linkifierRoutes = [
   route({
     method: 'DELETE',
     path: '/realm/filters/:filter_id(^\\d+)',
+    api: '/realm/filters/{filter_id}',
     params: { filter_id: p.int() },
     handler: (ctx, user, params) => removeLinkifier(ctx, user, params.filter_id),
   }),

@@ -17,6 +17,7 @@ export const messageEditRoutes = [
   route({
     method: 'PATCH',
     path: '/messages/:message_id(^\\d+)',
+    api: '/messages/{message_id}',
     // In the (alphabetical) order of Zulip's update_message_backend.
     params: {
       content: p.str().optional(),
@@ -45,12 +46,14 @@ export const messageEditRoutes = [
   route({
     method: 'DELETE',
     path: '/messages/:message_id(^\\d+)',
+    api: '/messages/{message_id}',
     params: { message_id: messageId },
     handler: (ctx, user, params) => deleteMessage(ctx, user, params.message_id),
   }),
   route({
     method: 'POST',
     path: '/messages/:message_id(^\\d+)/report',
+    api: '/messages/{message_id}/report',
     params: {
       message_id: messageId,
       // Zulip's report_message_backend order.
@@ -67,6 +70,7 @@ export const messageEditRoutes = [
   route({
     method: 'GET',
     path: '/messages/:message_id(^\\d+)/history',
+    api: '/messages/{message_id}/history',
     params: { message_id: messageId, allow_empty_topic_name: p.bool().default(false) },
     handler: (ctx, user, params) =>
       getMessageHistory(ctx, user, params.message_id, params.allow_empty_topic_name),

@@ -1,7 +1,10 @@
 import { z } from 'zod';
+import type { AppContext } from '../../core/context.js';
+import type { UserRow } from '../../db/queries/users.js';
 import { getMessage, getMessages, matchesNarrow } from '../../messages/index.js';
 import { parseNarrow } from '../../narrow/index.js';
-import { p } from '../params.js';
+import { undescribed, WHY } from '../api-link.js';
+import { type ParsedParams, p } from '../params.js';
 import { type Route, route } from '../route.js';
 
 /** A JSON narrow in either wire form, checked and canonicalized by the narrow engine. */
@@ -9,20 +12,20 @@ const narrowParam = p.json(z.unknown()).refine((raw) => parseNarrow(raw));
 
 const messageIdList = p.json(z.array(z.number().int()));
 
-const matchesNarrowRoute = (method: 'GET' | 'POST') =>
-  route({
-    method,
-    path: '/messages/matches_narrow',
-    params: { msg_ids: messageIdList, narrow: narrowParam },
-    handler: (ctx, user, params) =>
-      matchesNarrow(ctx, user, { messageIds: params.msg_ids, narrow: params.narrow }),
-  });
+const matchesNarrowParams = { msg_ids: messageIdList, narrow: narrowParam };
+
+const matchesNarrowHandler = (
+  ctx: AppContext,
+  user: UserRow,
+  params: ParsedParams<typeof matchesNarrowParams>,
+) => matchesNarrow(ctx, user, { messageIds: params.msg_ids, narrow: params.narrow });
 
 /** GET /messages, GET /messages/{id}, /messages/matches_narrow */
 export const messageFetchRoutes: Route[] = [
   route({
     method: 'GET',
     path: '/messages',
+    api: '/messages',
     // In the (alphabetical) order of Zulip's get_messages_backend.
     params: {
       allow_empty_topic_name: p.bool().default(false),
@@ -49,11 +52,24 @@ export const messageFetchRoutes: Route[] = [
         allowEmptyTopicName: params.allow_empty_topic_name,
       }),
   }),
-  matchesNarrowRoute('GET'),
-  matchesNarrowRoute('POST'),
+  route({
+    method: 'GET',
+    path: '/messages/matches_narrow',
+    api: '/messages/matches_narrow',
+    params: matchesNarrowParams,
+    handler: matchesNarrowHandler,
+  }),
+  route({
+    method: 'POST',
+    path: '/messages/matches_narrow',
+    api: undescribed(WHY.undescribed),
+    params: matchesNarrowParams,
+    handler: matchesNarrowHandler,
+  }),
   route({
     method: 'GET',
     path: '/messages/:message_id(^\\d+)',
+    api: '/messages/{message_id}',
     params: {
       message_id: p.int(),
       apply_markdown: p.bool().default(true),

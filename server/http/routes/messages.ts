@@ -1,4 +1,5 @@
 import { addSubmessage, renderPreview, sendMessage } from '../../messages/index.js';
+import { undescribed, WHY } from '../api-link.js';
 import { p } from '../params.js';
 import { route } from '../route.js';
 
@@ -6,6 +7,14 @@ export const messageRoutes = [
   route({
     method: 'POST',
     path: '/messages',
+    api: '/messages',
+    differences: {
+      'forged is not in the description': WHY.mirroring,
+      'sender is not in the description': WHY.mirroring,
+      'to is string': WHY.toShapes,
+      'to is optional': WHY.toShapes,
+      'time is not in the description': WHY.mirroring,
+    },
     groupCommit: true,
     allowIncomingWebhooks: true,
     // In the order of Zulip's send_message_backend, which checks them in turn.
@@ -39,12 +48,14 @@ export const messageRoutes = [
   route({
     method: 'POST',
     path: '/messages/render',
+    api: '/messages/render',
     params: { content: p.str() },
     handler: (ctx, user, params) => renderPreview(ctx, user, params.content),
   }),
   route({
     method: 'POST',
     path: '/submessage',
+    api: undescribed(WHY.undescribed),
     params: { message_id: p.int(), msg_type: p.str(), content: p.str() },
     handler: (ctx, user, params) =>
       addSubmessage(ctx, user, {

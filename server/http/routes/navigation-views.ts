@@ -21,12 +21,14 @@ export const navigationViewRoutes = [
   route({
     method: 'GET',
     path: '/navigation_views',
+    api: '/navigation_views',
     params: {},
     handler: (ctx, user) => listNavigationViews(ctx, user),
   }),
   route({
     method: 'POST',
     path: '/navigation_views',
+    api: '/navigation_views',
     params: { fragment: nonBlank(), is_pinned: p.bool(), name: nonBlank().optional() },
     handler: (ctx, user, params) =>
       addNavigationView(ctx, user, {
@@ -38,6 +40,7 @@ export const navigationViewRoutes = [
   route({
     method: 'PATCH',
     path: '/navigation_views/*',
+    api: '/navigation_views/{fragment}',
     params: { '*': nonBlank(), is_pinned: p.bool().optional(), name: nonBlank().optional() },
     handler: (ctx, user, params) =>
       changeNavigationView(ctx, user, params['*'], {
@@ -48,6 +51,7 @@ export const navigationViewRoutes = [
   route({
     method: 'DELETE',
     path: '/navigation_views/*',
+    api: '/navigation_views/{fragment}',
     params: { '*': nonBlank() },
     handler: (ctx, user, params) => removeNavigationView(ctx, user, params['*']),
   }),

@@ -8,6 +8,7 @@ export const onboardingRoutes = [
   route({
     method: 'POST',
     path: '/realm/test_welcome_bot_custom_message',
+    api: '/realm/test_welcome_bot_custom_message',
     params: {
       welcome_message_custom_text: p.str({ maxLength: MAX_WELCOME_MESSAGE_CUSTOM_TEXT_LENGTH }),
     },

@@ -7,6 +7,7 @@ export const playgroundRoutes = [
   route({
     method: 'POST',
     path: '/realm/playgrounds',
+    api: '/realm/playgrounds',
     requires: 'admin',
     params: { name: p.str(), pygments_language: p.str(), url_template: p.str() },
     handler: (ctx, user, params) =>
@@ -19,6 +20,7 @@ export const playgroundRoutes = [
   route({
     method: 'DELETE',
     path: '/realm/playgrounds/:playground_id(^\\d+)',
+    api: '/realm/playgrounds/{playground_id}',
     requires: 'admin',
     params: { playground_id: p.int() },
     handler: (ctx, user, params) => removePlayground(ctx, user, params.playground_id),

@@ -7,6 +7,7 @@ export const presenceRoutes = [
   route({
     method: 'POST',
     path: '/users/me/presence',
+    api: '/users/me/presence',
     groupCommit: true,
     requires: 'human',
     params: {
@@ -31,12 +32,14 @@ export const presenceRoutes = [
   route({
     method: 'GET',
     path: '/realm/presence',
+    api: '/realm/presence',
     params: {},
     handler: (ctx, user) => getRealmPresence(ctx, user),
   }),
   route({
     method: 'GET',
     path: '/users/:user_id_or_email/presence',
+    api: '/users/{user_id_or_email}/presence',
     params: { user_id_or_email: p.str() },
     handler: (ctx, user, params) => getUserPresence(ctx, user, params.user_id_or_email),
   }),

@@ -8,6 +8,7 @@ import {
   updateOwnProfileData,
   updateProfileFieldById,
 } from '../../profile-fields/index.js';
+import { undescribed, WHY } from '../api-link.js';
 import { p } from '../params.js';
 import { route } from '../route.js';
 
@@ -57,12 +58,14 @@ export const profileFieldRoutes = [
   route({
     method: 'GET',
     path: '/realm/profile_fields',
+    api: '/realm/profile_fields',
     params: {},
     handler: (ctx, user) => getProfileFields(ctx, user),
   }),
   route({
     method: 'POST',
     path: '/realm/profile_fields',
+    api: '/realm/profile_fields',
     requires: 'admin',
     params: { ...settingParams, field_type: p.int(), ...textParams },
     handler: (ctx, user, params) =>
@@ -71,6 +74,7 @@ export const profileFieldRoutes = [
   route({
     method: 'PATCH',
     path: '/realm/profile_fields',
+    api: '/realm/profile_fields',
     requires: 'admin',
     params: { order: p.json(z.array(z.int())) },
     handler: (ctx, user, params) => reorderProfileFields(ctx, user, params.order),
@@ -78,6 +82,7 @@ export const profileFieldRoutes = [
   route({
     method: 'PATCH',
     path: '/realm/profile_fields/:field_id(^\\d+)',
+    api: undescribed(WHY.undescribed),
     requires: 'admin',
     params: { field_id: p.int(), ...fieldParams },
     handler: (ctx, user, params) =>
@@ -86,6 +91,7 @@ export const profileFieldRoutes = [
   route({
     method: 'DELETE',
     path: '/realm/profile_fields/:field_id(^\\d+)',
+    api: undescribed(WHY.undescribed),
     requires: 'admin',
     params: { field_id: p.int() },
     handler: (ctx, user, params) => deleteProfileFieldById(ctx, user, params.field_id),
@@ -93,6 +99,7 @@ export const profileFieldRoutes = [
   route({
     method: 'PATCH',
     path: '/users/me/profile_data',
+    api: undescribed(WHY.undescribed),
     requires: 'human',
     params: { data: p.json(profileDataSchema) },
     handler: (ctx, user, params) => updateOwnProfileData(ctx, user, params.data),
@@ -100,6 +107,7 @@ export const profileFieldRoutes = [
   route({
     method: 'DELETE',
     path: '/users/me/profile_data',
+    api: undescribed(WHY.undescribed),
     requires: 'human',
     params: { data: p.json(z.array(z.int())) },
     handler: (ctx, user, params) => removeOwnProfileData(ctx, user, params.data),

@@ -9,6 +9,7 @@ export const reactionRoutes = [
   route({
     method: 'POST',
     path: '/messages/:message_id(^\\d+)/reactions',
+    api: '/messages/{message_id}/reactions',
     groupCommit: true,
     params: {
       message_id: messageId,
@@ -27,6 +28,7 @@ export const reactionRoutes = [
   route({
     method: 'DELETE',
     path: '/messages/:message_id(^\\d+)/reactions',
+    api: '/messages/{message_id}/reactions',
     groupCommit: true,
     params: {
       message_id: messageId,

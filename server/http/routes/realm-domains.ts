@@ -13,12 +13,14 @@ export const realmDomainRoutes = [
   route({
     method: 'GET',
     path: '/realm/domains',
+    api: '/realm/domains',
     params: {},
     handler: (ctx) => ({ domains: listRealmDomains(ctx) }),
   }),
   route({
     method: 'POST',
     path: '/realm/domains',
+    api: '/realm/domains',
     requires: 'owner',
     params: { domain: p.str(), allow_subdomains: p.bool() },
     handler: (ctx, user, params) =>
@@ -30,6 +32,7 @@ export const realmDomainRoutes = [
   route({
     method: 'PATCH',
     path: '/realm/domains/:domain',
+    api: '/realm/domains/{domain}',
     requires: 'owner',
     params: { domain: p.str(), allow_subdomains: p.bool() },
     handler: (ctx, user, params) =>
@@ -38,6 +41,7 @@ export const realmDomainRoutes = [
   route({
     method: 'DELETE',
     path: '/realm/domains/:domain',
+    api: '/realm/domains/{domain}',
     requires: 'owner',
     params: { domain: p.str() },
     handler: (ctx, user, params) => removeRealmDomain(ctx, user, params.domain),

@@ -1,4 +1,5 @@
 import { addCustomEmoji, deactivateCustomEmoji, listCustomEmoji } from '../../emoji/index.js';
+import { WHY } from '../api-link.js';
 import { p } from '../params.js';
 import { route } from '../route.js';
 
@@ -11,18 +12,24 @@ export const realmEmojiRoutes = [
   route({
     method: 'GET',
     path: '/realm/emoji',
+    api: '/realm/emoji',
     params: {},
     handler: (ctx) => listCustomEmoji(ctx),
   }),
   route({
     method: 'POST',
     path: '/realm/emoji/*',
+    api: '/realm/emoji/{emoji_name}',
+    differences: {
+      'filename is not declared': WHY.filePart,
+    },
     params: { '*': p.str() },
     handler: (ctx, user, params, request) => addCustomEmoji(ctx, user, params['*'], request.files),
   }),
   route({
     method: 'DELETE',
     path: '/realm/emoji/*',
+    api: '/realm/emoji/{emoji_name}',
     params: { '*': p.str() },
     handler: (ctx, user, params) => deactivateCustomEmoji(ctx, user, params['*']),
   }),

@@ -12,6 +12,7 @@ import {
   MAX_REALM_NAME_LENGTH,
   MAX_WELCOME_MESSAGE_CUSTOM_TEXT_LENGTH,
 } from '../../shared/limits.js';
+import { undescribed, WHY } from '../api-link.js';
 import { p } from '../params.js';
 import { route } from '../route.js';
 
@@ -28,6 +29,7 @@ export const realmRoutes = [
   route({
     method: 'PATCH',
     path: '/realm',
+    api: undescribed(WHY.undescribed),
     requires: 'admin',
     params: {
       name: p.str({ maxLength: MAX_REALM_NAME_LENGTH }).optional(),

@@ -1,4 +1,5 @@
 import { createReminder, listReminders, removeReminder } from '../../scheduled/index.js';
+import { WHY } from '../api-link.js';
 import { p } from '../params.js';
 import { route } from '../route.js';
 
@@ -7,12 +8,18 @@ export const reminderRoutes = [
   route({
     method: 'GET',
     path: '/reminders',
+    api: '/reminders',
     params: {},
     handler: (ctx, user) => listReminders(ctx, user),
   }),
   route({
     method: 'POST',
     path: '/reminders',
+    api: '/reminders',
+    differences: {
+      'message_id is required': WHY.descriptionLax,
+      'scheduled_delivery_timestamp is required': WHY.descriptionLax,
+    },
     params: {
       message_id: p.int(),
       scheduled_delivery_timestamp: p.int(),
@@ -29,6 +36,7 @@ export const reminderRoutes = [
   route({
     method: 'DELETE',
     path: '/reminders/:reminder_id(^\\d+)',
+    api: '/reminders/{reminder_id}',
     params: { reminder_id: p.int({ min: 0 }) },
     handler: (ctx, user, params) => removeReminder(ctx, user, params.reminder_id),
   }),

@@ -14,18 +14,21 @@ export const savedSnippetRoutes = [
   route({
     method: 'GET',
     path: '/saved_snippets',
+    api: '/saved_snippets',
     params: {},
     handler: (ctx, user) => listSavedSnippets(ctx, user),
   }),
   route({
     method: 'POST',
     path: '/saved_snippets',
+    api: '/saved_snippets',
     params: { title: p.str(), content: p.str() },
     handler: (ctx, user, params) => createSavedSnippet(ctx, user, params),
   }),
   route({
     method: 'PATCH',
     path: '/saved_snippets/:saved_snippet_id(^\\d+)',
+    api: '/saved_snippets/{saved_snippet_id}',
     params: {
       saved_snippet_id: savedSnippetId,
       title: p.str().optional(),
@@ -40,6 +43,7 @@ export const savedSnippetRoutes = [
   route({
     method: 'DELETE',
     path: '/saved_snippets/:saved_snippet_id(^\\d+)',
+    api: '/saved_snippets/{saved_snippet_id}',
     params: { saved_snippet_id: savedSnippetId },
     handler: (ctx, user, params) => removeSavedSnippet(ctx, user, params.saved_snippet_id),
   }),

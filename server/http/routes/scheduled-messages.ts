@@ -3,27 +3,32 @@ import {
   listScheduledMessages,
   parseScheduledTarget,
   removeScheduledMessage,
-  type ScheduledTarget,
   scheduleMessage,
 } from '../../scheduled/index.js';
+import { WHY } from '../api-link.js';
 import { p } from '../params.js';
 import { route } from '../route.js';
 
 const scheduledMessageId = p.int({ min: 0 });
 const messageType = p.oneOf(['direct', 'private', 'stream', 'channel'] as const);
-const target = p.custom<ScheduledTarget>('json', parseScheduledTarget);
+const target = p.custom('json', parseScheduledTarget);
 
 /** POST/GET /scheduled_messages, PATCH/DELETE /scheduled_messages/{id} */
 export const scheduledMessageRoutes = [
   route({
     method: 'GET',
     path: '/scheduled_messages',
+    api: '/scheduled_messages',
     params: {},
     handler: (ctx, user) => listScheduledMessages(ctx, user),
   }),
   route({
     method: 'POST',
     path: '/scheduled_messages',
+    api: '/scheduled_messages',
+    differences: {
+      'scheduled_message_id is not in the description': WHY.spec,
+    },
     // In the order of Zulip's create_scheduled_message_backend; scheduled_message_id is the spec's.
     params: {
       content: p.str(),
@@ -49,6 +54,7 @@ export const scheduledMessageRoutes = [
   route({
     method: 'PATCH',
     path: '/scheduled_messages/:scheduled_message_id(^\\d+)',
+    api: '/scheduled_messages/{scheduled_message_id}',
     params: {
       scheduled_message_id: scheduledMessageId,
       // Zulip's update_scheduled_message_backend's order.
@@ -71,6 +77,7 @@ export const scheduledMessageRoutes = [
   route({
     method: 'DELETE',
     path: '/scheduled_messages/:scheduled_message_id(^\\d+)',
+    api: '/scheduled_messages/{scheduled_message_id}',
     params: { scheduled_message_id: scheduledMessageId },
     handler: (ctx, user, params) => removeScheduledMessage(ctx, user, params.scheduled_message_id),
   }),

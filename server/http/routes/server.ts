@@ -1,5 +1,6 @@
 import { devFetchApiKey, devListUsers, fetchApiKey, jwtFetchApiKey } from '../../auth/index.js';
 import { serverSettings } from '../../realm/index.js';
+import { undescribed, WHY } from '../api-link.js';
 import { p } from '../params.js';
 import { publicRoute } from '../route.js';
 
@@ -7,6 +8,7 @@ export const serverRoutes = [
   publicRoute({
     method: 'GET',
     path: '/server_settings',
+    api: '/server_settings',
     auth: 'none',
     params: {},
     handler: (ctx) => serverSettings(ctx),
@@ -14,6 +16,7 @@ export const serverRoutes = [
   publicRoute({
     method: 'POST',
     path: '/fetch_api_key',
+    api: '/fetch_api_key',
     auth: 'none',
     params: { username: p.str(), password: p.str() },
     handler: (ctx, _user, { username, password }, info) =>
@@ -22,6 +25,10 @@ export const serverRoutes = [
   publicRoute({
     method: 'POST',
     path: '/jwt/fetch_api_key',
+    api: '/jwt/fetch_api_key',
+    differences: {
+      'token is optional': WHY.viewChecksAbsence,
+    },
     auth: 'none',
     // Zulip's order; a missing token is refused as an empty one ("No JSON web token ...").
     params: { include_profile: p.bool().default(false), token: p.str().default('') },
@@ -31,6 +38,7 @@ export const serverRoutes = [
   publicRoute({
     method: 'POST',
     path: '/dev_fetch_api_key',
+    api: '/dev_fetch_api_key',
     auth: 'none',
     params: { username: p.str() },
     handler: (ctx, _user, { username }) => devFetchApiKey(ctx, username),
@@ -38,6 +46,7 @@ export const serverRoutes = [
   publicRoute({
     method: 'GET',
     path: '/dev_list_users',
+    api: undescribed(WHY.undescribed),
     auth: 'none',
     params: {},
     handler: (ctx) => devListUsers(ctx),

@@ -7,6 +7,7 @@ import {
   emojiSpriteSheet,
   zulipEmojiPng,
 } from '../../emoji/index.js';
+import { outsideApi, WHY } from '../api-link.js';
 import { p } from '../params.js';
 import { publicRoute } from '../route.js';
 
@@ -19,6 +20,7 @@ export const staticFileRoutes = [
   publicRoute({
     method: 'GET',
     path: '/user_avatars/:realm_id/emoji/images/:file_name',
+    api: outsideApi(WHY.files),
     atRoot: true,
     auth: 'none',
     rateLimitExempt: true,
@@ -28,6 +30,7 @@ export const staticFileRoutes = [
   publicRoute({
     method: 'GET',
     path: '/user_avatars/:realm_id/emoji/images/still/:file_name',
+    api: outsideApi(WHY.files),
     atRoot: true,
     auth: 'none',
     rateLimitExempt: true,
@@ -37,6 +40,7 @@ export const staticFileRoutes = [
   publicRoute({
     method: 'GET',
     path: '/static/generated/emoji/emoji_api.json',
+    api: outsideApi(WHY.files),
     atRoot: true,
     auth: 'none',
     rateLimitExempt: true,
@@ -53,6 +57,7 @@ export const staticFileRoutes = [
     publicRoute({
       method: 'GET',
       path,
+      api: outsideApi(WHY.files),
       atRoot: true,
       auth: 'none',
       rateLimitExempt: true,
@@ -63,6 +68,7 @@ export const staticFileRoutes = [
   publicRoute({
     method: 'GET',
     path: '/static/generated/emoji/images/emoji/unicode/zulip.png',
+    api: outsideApi(WHY.files),
     atRoot: true,
     auth: 'none',
     rateLimitExempt: true,

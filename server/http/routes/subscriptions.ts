@@ -9,6 +9,7 @@ import {
   unsubscribe,
   updateSubscriptionProperties,
 } from '../../subscriptions/index.js';
+import { undescribed, WHY } from '../api-link.js';
 import { p } from '../params.js';
 import { route } from '../route.js';
 import { channelCreationParams, creationOptions } from './channels.js';
@@ -17,7 +18,7 @@ import { channelCreationParams, creationOptions } from './channels.js';
 const principals = p.json(z.union([z.array(z.int()), z.array(z.string())]));
 
 /** Zulip reads `value` as a JSON boolean when it is one, else as the plain text. */
-const propertyValue = p.custom<boolean | string>('bool_or_string', (raw) => {
+const propertyValue = p.custom('bool_or_string', (raw): boolean | string => {
   try {
     const parsed: unknown = JSON.parse(raw);
     if (typeof parsed === 'boolean') return parsed;
@@ -40,6 +41,7 @@ export const subscriptionRoutes = [
   route({
     method: 'GET',
     path: '/users/me/subscriptions',
+    api: '/users/me/subscriptions',
     params: {
       include_subscribers: p.oneOf(['true', 'false', 'partial'] as const).default('false'),
     },
@@ -49,6 +51,11 @@ export const subscriptionRoutes = [
   route({
     method: 'POST',
     path: '/users/me/subscriptions',
+    api: '/users/me/subscriptions',
+    differences: {
+      'message_retention_days is retention': WHY.retention,
+      'folder_id is json': WHY.nullClears,
+    },
     params: {
       subscriptions: p.json(subscriptionRequests),
       principals: principals.optional(),
@@ -67,12 +74,14 @@ export const subscriptionRoutes = [
   route({
     method: 'DELETE',
     path: '/users/me/subscriptions',
+    api: '/users/me/subscriptions',
     params: { subscriptions: p.json(z.array(z.string())), principals: principals.optional() },
     handler: (ctx, user, params) => unsubscribe(ctx, user, params.subscriptions, params.principals),
   }),
   route({
     method: 'PATCH',
     path: '/users/me/subscriptions',
+    api: '/users/me/subscriptions',
     params: {
       add: p.json(subscriptionRequests).default([]),
       delete: p.json(z.array(z.string())).default([]),
@@ -82,18 +91,21 @@ export const subscriptionRoutes = [
   route({
     method: 'GET',
     path: '/users/:user_id(^\\d+)/channels',
+    api: undescribed(WHY.undescribed),
     params: { user_id: p.int() },
     handler: (ctx, user, params) => subscribedChannelIds(ctx, user, params.user_id),
   }),
   route({
     method: 'GET',
     path: '/users/:user_id(^\\d+)/subscriptions/:stream_id(^\\d+)',
+    api: '/users/{user_id}/subscriptions/{stream_id}',
     params: { user_id: p.int(), stream_id: p.int() },
     handler: (ctx, user, params) => subscriptionStatus(ctx, user, params.user_id, params.stream_id),
   }),
   route({
     method: 'POST',
     path: '/users/me/subscriptions/properties',
+    api: '/users/me/subscriptions/properties',
     params: {
       subscription_data: p.json(
         z.array(
@@ -113,6 +125,7 @@ export const subscriptionRoutes = [
     route({
       method,
       path: '/users/me/subscriptions/:stream_id(^\\d+)',
+      api: undescribed(WHY.legacyUrl),
       params: { stream_id: p.int(), property: p.str(), value: propertyValue },
       handler: (ctx, user, params) =>
         updateSubscriptionProperties(ctx, user, [

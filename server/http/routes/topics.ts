@@ -7,6 +7,7 @@ export const topicRoutes = [
   route({
     method: 'POST',
     path: '/streams/:stream_id(^\\d+)/delete_topic',
+    api: '/streams/{stream_id}/delete_topic',
     requires: 'admin',
     params: { stream_id: p.int(), topic_name: p.str() },
     handler: async (ctx, user, params) =>

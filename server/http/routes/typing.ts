@@ -9,6 +9,11 @@ export const typingRoutes = [
   route({
     method: 'POST',
     path: '/typing',
+    api: '/typing',
+    differences: {
+      'to is string':
+        "read as text: ids as a JSON list or zulip-js's bare id, or e-mails, as Zulip's older view read them (extract_private_recipients); Zulip's current one reads a JSON list of ids",
+    },
     // Zulip's send_notification_backend, in its order; `private` is no typing type there.
     params: {
       to: p.str().optional(),
@@ -29,6 +34,7 @@ export const typingRoutes = [
   route({
     method: 'POST',
     path: '/messages/:message_id(^\\d+)/typing',
+    api: '/messages/{message_id}/typing',
     params: { message_id: p.int(), op: p.oneOf(['start', 'stop'] as const) },
     handler: (ctx, user, params) => sendEditTyping(ctx, user, params.message_id, params.op),
   }),

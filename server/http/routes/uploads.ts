@@ -7,6 +7,7 @@ import {
   temporaryUploadUrl,
   uploadFile,
 } from '../../uploads/index.js';
+import { outsideApi, WHY } from '../api-link.js';
 import { p } from '../params.js';
 import { publicRoute, route } from '../route.js';
 
@@ -23,30 +24,41 @@ export const uploadRoutes = [
   route({
     method: 'POST',
     path: '/user_uploads',
+    api: '/user_uploads',
+    differences: {
+      'filename is not declared': WHY.filePart,
+    },
     params: {},
     handler: (ctx, user, _params, request) => uploadFile(ctx, user, request.files),
   }),
   route({
     method: 'GET',
     path: '/user_uploads/:realm_id(^\\d+)/*',
+    api: '/user_uploads/{realm_id_str}/{filename}',
+    differences: {
+      'realm_id is string': WHY.pathText,
+    },
     params: rest,
     handler: (ctx, user, params) => temporaryUploadUrl(ctx, user, params.realm_id, params['*']),
   }),
   route({
     method: 'GET',
     path: '/attachments',
+    api: '/attachments',
     params: {},
     handler: (ctx, user) => listAttachments(ctx, user),
   }),
   route({
     method: 'DELETE',
     path: '/attachments/:attachment_id(^\\d+)',
+    api: '/attachments/{attachment_id}',
     params: { attachment_id: p.int() },
     handler: (ctx, user, params) => removeAttachment(ctx, user, params.attachment_id),
   }),
   route({
     method: 'GET',
     path: '/user_uploads/:realm_id(^\\d+)/*',
+    api: outsideApi(WHY.files),
     atRoot: true,
     params: rest,
     handler: (ctx, user, params) => serveUpload(ctx, user, params.realm_id, params['*']),
@@ -54,6 +66,7 @@ export const uploadRoutes = [
   route({
     method: 'GET',
     path: '/user_uploads/download/:realm_id(^\\d+)/*',
+    api: outsideApi(WHY.files),
     atRoot: true,
     params: rest,
     handler: (ctx, user, params) =>
@@ -62,6 +75,7 @@ export const uploadRoutes = [
   route({
     method: 'GET',
     path: '/user_uploads/thumbnail/*',
+    api: outsideApi(WHY.files),
     atRoot: true,
     params: { '*': p.str() },
     handler: (ctx, user, params) => serveThumbnail(ctx, user, params['*']),
@@ -69,6 +83,7 @@ export const uploadRoutes = [
   publicRoute({
     method: 'GET',
     path: '/user_uploads/temporary/:token/:filename',
+    api: outsideApi(WHY.files),
     atRoot: true,
     auth: 'none',
     params: { token: p.str(), filename: p.str() },

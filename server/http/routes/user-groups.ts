@@ -30,6 +30,7 @@ export const userGroupRoutes = [
   route({
     method: 'GET',
     path: '/user_groups',
+    api: '/user_groups',
     requires: memberOrAdmin,
     params: { include_deactivated_groups: p.bool().default(false) },
     handler: (ctx, user, params) => listUserGroups(ctx, user, params.include_deactivated_groups),
@@ -37,6 +38,7 @@ export const userGroupRoutes = [
   route({
     method: 'POST',
     path: '/user_groups/create',
+    api: '/user_groups/create',
     params: {
       can_add_members_group: setting(),
       can_join_group: setting(),
@@ -68,6 +70,7 @@ export const userGroupRoutes = [
   route({
     method: 'PATCH',
     path: '/user_groups/:user_group_id(^\\d+)',
+    api: '/user_groups/{user_group_id}',
     requires: memberOrAdmin,
     params: {
       ...groupId,
@@ -99,6 +102,7 @@ export const userGroupRoutes = [
   route({
     method: 'POST',
     path: '/user_groups/:user_group_id(^\\d+)/members',
+    api: '/user_groups/{user_group_id}/members',
     requires: memberOrAdmin,
     params: {
       ...groupId,
@@ -118,6 +122,7 @@ export const userGroupRoutes = [
   route({
     method: 'GET',
     path: '/user_groups/:user_group_id(^\\d+)/members',
+    api: '/user_groups/{user_group_id}/members',
     requires: memberOrAdmin,
     params: { ...groupId, direct_member_only: p.bool().default(false) },
     handler: (ctx, user, params) =>
@@ -126,6 +131,7 @@ export const userGroupRoutes = [
   route({
     method: 'GET',
     path: '/user_groups/:user_group_id(^\\d+)/members/:user_id(^\\d+)',
+    api: '/user_groups/{user_group_id}/members/{user_id}',
     requires: memberOrAdmin,
     params: { ...groupId, user_id: p.int(), direct_member_only: p.bool().default(false) },
     handler: (ctx, user, params) =>
@@ -134,6 +140,7 @@ export const userGroupRoutes = [
   route({
     method: 'POST',
     path: '/user_groups/:user_group_id(^\\d+)/subgroups',
+    api: '/user_groups/{user_group_id}/subgroups',
     requires: 'member',
     params: { ...groupId, add: ids(), delete: ids() },
     handler: (ctx, user, params) =>
@@ -145,6 +152,7 @@ export const userGroupRoutes = [
   route({
     method: 'GET',
     path: '/user_groups/:user_group_id(^\\d+)/subgroups',
+    api: '/user_groups/{user_group_id}/subgroups',
     requires: memberOrAdmin,
     params: { ...groupId, direct_subgroup_only: p.bool().default(false) },
     handler: (ctx, user, params) =>
@@ -153,6 +161,7 @@ export const userGroupRoutes = [
   route({
     method: 'POST',
     path: '/user_groups/:user_group_id(^\\d+)/deactivate',
+    api: '/user_groups/{user_group_id}/deactivate',
     params: groupId,
     handler: (ctx, user, params) => deactivateUserGroup(ctx, user, params.user_group_id),
   }),

@@ -15,6 +15,7 @@ export const userStatusRoutes = [
   route({
     method: 'POST',
     path: '/users/me/status',
+    api: '/users/me/status',
     requires: 'human',
     params: { ...statusParams, away: p.bool().optional() },
     handler: (ctx, user, params) =>
@@ -29,6 +30,7 @@ export const userStatusRoutes = [
   route({
     method: 'POST',
     path: '/users/:user_id(^\\d+)/status',
+    api: '/users/{user_id}/status',
     requires: 'human',
     params: { user_id: p.int(), ...statusParams },
     handler: (ctx, user, params) =>
@@ -42,6 +44,7 @@ export const userStatusRoutes = [
   route({
     method: 'GET',
     path: '/users/:user_id(^\\d+)/status',
+    api: '/users/{user_id}/status',
     params: { user_id: p.int() },
     handler: (ctx, user, params) => getUserStatus(ctx, user, params.user_id),
   }),

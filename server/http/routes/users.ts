@@ -12,6 +12,7 @@ import {
   updateUser,
   updateUserByEmail,
 } from '../../users/index.js';
+import { undescribed, WHY } from '../api-link.js';
 import { p } from '../params.js';
 import { route } from '../route.js';
 import { profileDataSchema } from './profile-fields.js';
@@ -26,6 +27,7 @@ export const userRoutes = [
   route({
     method: 'GET',
     path: '/users',
+    api: '/users',
     params: { ...lookupParams, user_ids: p.json(z.array(z.int())).optional() },
     handler: (ctx, user, params) =>
       listUsers(ctx, user, {
@@ -36,24 +38,28 @@ export const userRoutes = [
   route({
     method: 'GET',
     path: '/users/me',
+    api: '/users/me',
     params: {},
     handler: (ctx, user) => getOwnUser(ctx, user),
   }),
   route({
     method: 'DELETE',
     path: '/users/me',
+    api: '/users/me',
     params: {},
     handler: (ctx, user) => deactivateOwnAccount(ctx, user),
   }),
   route({
     method: 'POST',
     path: '/users/me/api_key/regenerate',
+    api: undescribed(WHY.undescribed),
     params: {},
     handler: (ctx, user) => regenerateOwnApiKey(ctx, user),
   }),
   route({
     method: 'GET',
     path: '/users/:user_id(^\\d+)',
+    api: '/users/{user_id}',
     params: { user_id: userId, ...lookupParams },
     handler: (ctx, user, params) => ({
       user: getUserById(ctx, user, params.user_id, {
@@ -64,6 +70,7 @@ export const userRoutes = [
   route({
     method: 'GET',
     path: '/users/:email',
+    api: '/users/{email}',
     params: { email: p.str(), ...lookupParams },
     handler: (ctx, user, params) => ({
       user: getUserByEmail(ctx, user, params.email, {
@@ -74,6 +81,10 @@ export const userRoutes = [
   route({
     method: 'PATCH',
     path: '/users/:email',
+    api: '/users/{email}',
+    differences: {
+      'new_email is not declared': WHY.notYet,
+    },
     params: {
       email: p.str(),
       full_name: p.str().optional(),
@@ -90,6 +101,7 @@ export const userRoutes = [
   route({
     method: 'POST',
     path: '/users',
+    api: '/users',
     params: { email: p.str(), password: p.str(), full_name: p.str() },
     handler: async (ctx, user, params) => {
       const created = await createAccount(ctx, user, {
@@ -103,6 +115,10 @@ export const userRoutes = [
   route({
     method: 'PATCH',
     path: '/users/:user_id(^\\d+)',
+    api: '/users/{user_id}',
+    differences: {
+      'new_email is not declared': WHY.notYet,
+    },
     params: {
       user_id: userId,
       full_name: p.str().optional(),
@@ -119,6 +135,7 @@ export const userRoutes = [
   route({
     method: 'DELETE',
     path: '/users/:user_id(^\\d+)',
+    api: '/users/{user_id}',
     params: {
       user_id: userId,
       deactivation_notification_comment: p.str({ maxLength: 2000 }).optional(),
@@ -128,6 +145,7 @@ export const userRoutes = [
   route({
     method: 'POST',
     path: '/users/:user_id(^\\d+)/reactivate',
+    api: '/users/{user_id}/reactivate',
     params: { user_id: userId },
     handler: (ctx, user, params) => reactivateUser(ctx, user, params.user_id),
   }),

@@ -3865,7 +3865,7 @@ export interface components {
              *     **Changes**: New in Zulip 6.0 (feature level 146).
              * @default false
              */
-            display_in_profile_summary: boolean;
+            display_in_profile_summary?: boolean;
             /**
              * @description Whether an organization administrator has configured this profile field as
              *     required.
@@ -12822,7 +12822,7 @@ export interface components {
              * @default true
              * @example false
              */
-            include_anchor: boolean;
+            include_anchor?: boolean;
             /**
              * @description Limit the number of messages preceding the anchor in the
              *     update range. The server may decrease this to bound
@@ -13250,7 +13250,7 @@ export interface components {
              * @example change_all
              * @enum {string}
              */
-            propagate_mode: "change_one" | "change_later" | "change_all";
+            propagate_mode?: "change_one" | "change_later" | "change_all";
             /**
              * @description Whether to send an automated message to the old topic to
              *     notify users where the messages were moved to.
@@ -13262,7 +13262,7 @@ export interface components {
              * @default false
              * @example true
              */
-            send_notification_to_old_thread: boolean;
+            send_notification_to_old_thread?: boolean;
             /**
              * @description Whether to send an automated message to the new topic to
              *     notify users where the messages came from.
@@ -13277,7 +13277,7 @@ export interface components {
              * @default true
              * @example true
              */
-            send_notification_to_new_thread: boolean;
+            send_notification_to_new_thread?: boolean;
             content?: components["schemas"]["OptionalContent"];
             /**
              * @description An optional SHA-256 hash of the previous raw content of the message
@@ -13408,22 +13408,19 @@ export interface components {
             /**
              * Format: binary
              * @example {
-             *       "type": "Buffer",
-             *       "data": [
-             *         47,
-             *         112,
-             *         97,
-             *         116,
-             *         104,
-             *         47,
-             *         116,
-             *         111,
-             *         47,
-             *         102,
-             *         105,
-             *         108,
-             *         101
-             *       ]
+             *       "0": 47,
+             *       "1": 112,
+             *       "2": 97,
+             *       "3": 116,
+             *       "4": 104,
+             *       "5": 47,
+             *       "6": 116,
+             *       "7": 111,
+             *       "8": 47,
+             *       "9": 102,
+             *       "10": 105,
+             *       "11": 108,
+             *       "12": 101
              *     }
              */
             filename?: string;
@@ -14011,7 +14008,7 @@ export interface components {
              * @default false
              * @example false
              */
-            new_user_input: boolean;
+            new_user_input?: boolean;
             /**
              * @description Whether the client is sending a ping-only request, meaning it only
              *     wants to update the user's presence `status` on the server.
@@ -14022,7 +14019,7 @@ export interface components {
              * @default false
              * @example false
              */
-            ping_only: boolean;
+            ping_only?: boolean;
             /**
              * @deprecated
              * @description Legacy parameter for configuring the format (modern or legacy) in
@@ -14049,7 +14046,7 @@ export interface components {
              * @default false
              * @example false
              */
-            slim_presence: boolean;
+            slim_presence?: boolean;
             /**
              * @description The status of the user on this client.
              *
@@ -14436,7 +14433,7 @@ export interface components {
              * @default true
              * @example false
              */
-            authorization_errors_fatal: boolean;
+            authorization_errors_fatal?: boolean;
             /**
              * @description If one of the channels specified did not exist previously and is thus created
              *     by this call, this determines whether [notification bot](/help/configure-automated-notices)
@@ -14444,7 +14441,7 @@ export interface components {
              * @default false
              * @example true
              */
-            announce: boolean;
+            announce?: boolean;
             /**
              * @description As described above, this endpoint will create a new channel if passed
              *     a channel name that doesn't already exist. This parameters and the ones
@@ -14456,7 +14453,7 @@ export interface components {
              * @default false
              * @example true
              */
-            invite_only: boolean;
+            invite_only?: boolean;
             /**
              * @description This parameter determines whether any newly created channels will be
              *     web-public channels.
@@ -14474,7 +14471,7 @@ export interface components {
              * @default false
              * @example true
              */
-            is_web_public: boolean;
+            is_web_public?: boolean;
             /**
              * @description This parameter determines whether any newly created channels will be
              *     added as [default channels][default-channels] for new users joining
@@ -14487,7 +14484,7 @@ export interface components {
              * @default false
              * @example true
              */
-            is_default_stream: boolean;
+            is_default_stream?: boolean;
             history_public_to_subscribers?: components["schemas"]["HistoryPublicToSubscribers"];
             message_retention_days?: components["schemas"]["MessageRetentionDays"];
             topics_policy?: components["schemas"]["TopicsPolicy"];
@@ -14943,25 +14940,22 @@ export interface components {
             /**
              * Format: binary
              * @example {
-             *       "type": "Buffer",
-             *       "data": [
-             *         47,
-             *         112,
-             *         97,
-             *         116,
-             *         104,
-             *         47,
-             *         116,
-             *         111,
-             *         47,
-             *         105,
-             *         109,
-             *         103,
-             *         46,
-             *         112,
-             *         110,
-             *         103
-             *       ]
+             *       "0": 47,
+             *       "1": 112,
+             *       "2": 97,
+             *       "3": 116,
+             *       "4": 104,
+             *       "5": 47,
+             *       "6": 116,
+             *       "7": 111,
+             *       "8": 47,
+             *       "9": 105,
+             *       "10": 109,
+             *       "11": 103,
+             *       "12": 46,
+             *       "13": 112,
+             *       "14": 110,
+             *       "15": 103
              *     }
              */
             filename?: string;
@@ -16077,7 +16071,7 @@ export interface components {
              * @example 2
              * @enum {integer}
              */
-            export_type: 1 | 2;
+            export_type?: 1 | 2;
         };
         /**
          * @example {
@@ -16246,7 +16240,7 @@ export interface components {
              * @default false
              * @example false
              */
-            include_realm_default_subscriptions: boolean;
+            include_realm_default_subscriptions?: boolean;
             /**
              * @description A boolean indicating whether the referrer would like to receive a
              *     direct message from [notification
@@ -16258,7 +16252,7 @@ export interface components {
              * @default true
              * @example false
              */
-            notify_referrer_on_join: boolean;
+            notify_referrer_on_join?: boolean;
             /**
              * @description Custom message text, in Zulip Markdown format, to be sent by the
              *     Welcome Bot to new users that join the organization via this
@@ -16321,7 +16315,7 @@ export interface components {
              *       10
              *     ]
              */
-            stream_ids: number[];
+            stream_ids?: number[];
             /**
              * @description A list containing the [IDs of the user groups](/api/get-user-groups) that
              *     the newly created user will be automatically added to if the invitation
@@ -16333,7 +16327,7 @@ export interface components {
              * @default []
              * @example []
              */
-            group_ids: number[];
+            group_ids?: number[];
             /**
              * @description Boolean indicating whether the newly created user should be subscribed
              *     to the [default channels][default-channels] for the organization.
@@ -16353,7 +16347,7 @@ export interface components {
              * @default false
              * @example false
              */
-            include_realm_default_subscriptions: boolean;
+            include_realm_default_subscriptions?: boolean;
             /**
              * @description Custom message text, in Zulip Markdown format, to be sent by the
              *     Welcome Bot to new users that join the organization via this
@@ -16426,7 +16420,7 @@ export interface components {
              * @default false
              * @example true
              */
-            apply_markdown: boolean;
+            apply_markdown?: boolean;
             /**
              * @description Whether the client supports computing gravatars URLs. If
              *     enabled, `avatar_url` will be included in the response only
@@ -16486,7 +16480,7 @@ export interface components {
              * @example true
              * @enum {string}
              */
-            include_subscribers: "true" | "false" | "partial";
+            include_subscribers?: "true" | "false" | "partial";
             /**
              * @description If `true`, the `presences` object returned in the response will be keyed
              *     by user ID and the entry for each user's presence data will be in the
@@ -16496,7 +16490,7 @@ export interface components {
              * @default false
              * @example true
              */
-            slim_presence: boolean;
+            slim_presence?: boolean;
             /**
              * @description Limits how far back in time to fetch user presence data. If not specified,
              *     defaults to 14 days. A value of N means that the oldest presence data
@@ -24736,7 +24730,7 @@ export interface components {
              * @example direct
              * @enum {string}
              */
-            type: "direct" | "stream" | "channel";
+            type?: "direct" | "stream" | "channel";
             /**
              * @description Whether the user has started (`"start"`) or stopped (`"stop"`) typing.
              * @example start
@@ -24841,7 +24835,7 @@ export interface components {
              * @default false
              * @example true
              */
-            announce: boolean;
+            announce?: boolean;
             /**
              * @description This parameter and the ones
              *     that follow are used to request an initial configuration of the new channel.
@@ -24851,7 +24845,7 @@ export interface components {
              * @default false
              * @example true
              */
-            invite_only: boolean;
+            invite_only?: boolean;
             /**
              * @description This parameter determines whether the newly created channel will be
              *     a web-public channel.
@@ -24867,7 +24861,7 @@ export interface components {
              * @default false
              * @example true
              */
-            is_web_public: boolean;
+            is_web_public?: boolean;
             /**
              * @description This parameter determines whether the newly created channel will be
              *     added as a [default channel][default-channels] for new users joining
@@ -24877,7 +24871,7 @@ export interface components {
              * @default false
              * @example true
              */
-            is_default_stream: boolean;
+            is_default_stream?: boolean;
             folder_id?: components["schemas"]["FolderId"];
             send_new_subscription_messages?: components["schemas"]["SendNewSubscriptionMessages"];
             topics_policy?: components["schemas"]["TopicsPolicy"];
@@ -25305,7 +25299,7 @@ export interface components {
              * @default false
              * @example true
              */
-            include_deactivated_groups: boolean;
+            include_deactivated_groups?: boolean;
         };
         /**
          * @example {
@@ -25630,7 +25624,7 @@ export interface components {
              * @default false
              * @example true
              */
-            include_archived: boolean;
+            include_archived?: boolean;
         };
         /**
          * @example {
@@ -27224,7 +27218,11 @@ export interface operations {
                  *     **Changes**: See [changes section](/api/construct-narrow#changes)
                  *     of search/narrow filter documentation.
                  */
-                narrow?: string;
+                narrow?: ({
+                    operator: string;
+                    operand: string | number | number[];
+                    negated?: boolean;
+                } | string[])[];
                 /**
                  * @description Whether the client supports computing gravatars URLs. If
                  *     enabled, `avatar_url` will be included in the response only
@@ -27273,7 +27271,7 @@ export interface operations {
                  *     **Changes**: New in Zulip 10.0 (feature level 300). Previously, there was
                  *     no way to request a specific set of messages IDs.
                  */
-                message_ids?: string;
+                message_ids?: number[];
                 /**
                  * @description Whether the client supports processing the empty string as a topic in the
                  *     topic name fields in the returned data, including in returned edit_history data.
@@ -27559,7 +27557,7 @@ export interface operations {
         parameters: {
             query: {
                 /** @description List of IDs for the messages to check. */
-                msg_ids: string;
+                msg_ids: number[];
                 /**
                  * @description A structure defining the narrow to check against. See how to
                  *     [construct a narrow](/api/construct-narrow).
@@ -27567,7 +27565,7 @@ export interface operations {
                  *     **Changes**: See [changes section](/api/construct-narrow#changes)
                  *     of search/narrow filter documentation.
                  */
-                narrow: string;
+                narrow: Record<string, never>[];
             };
             header?: never;
             path?: never;
@@ -27830,7 +27828,7 @@ export interface operations {
                  *
                  *     **Changes**: New in Zulip 11.0 (feature level 384).
                  */
-                user_ids?: string;
+                user_ids?: number[];
             };
             header?: never;
             path?: never;
@@ -30540,7 +30538,7 @@ export interface operations {
     "get-bot-storage": {
         parameters: {
             query?: {
-                keys?: string;
+                keys?: string[];
             };
             header?: never;
             path?: never;

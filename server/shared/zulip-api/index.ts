@@ -227,17 +227,22 @@ export type ApiMethod = 'get' | 'post' | 'patch' | 'put' | 'delete';
 /** The operation at a path and method. */
 export type Operation<P extends ApiPath, M extends ApiMethod> = NonNullable<paths[P][M]>;
 
-type BodyOf<O> = O extends { requestBody?: { content: infer C } }
-  ? C extends { 'application/x-www-form-urlencoded': infer B }
-    ? B
-    : C extends { 'multipart/form-data': infer B }
-      ? B
+/** The form body's fields; an operation without a body (`requestBody?: never`) adds none. */
+type BodyOf<O> = O extends { requestBody?: infer R }
+  ? [NonNullable<R>] extends [never]
+    ? unknown
+    : NonNullable<R> extends { content: infer C }
+      ? C extends { 'application/x-www-form-urlencoded': infer B }
+        ? B
+        : C extends { 'multipart/form-data': infer B }
+          ? B
+          : unknown
       : unknown
   : unknown;
 
 type ParamsIn<O, Where extends string> = O extends { parameters: infer Ps }
   ? Ps extends { [W in Where]?: infer Q }
-    ? [Q] extends [never]
+    ? [NonNullable<Q>] extends [never] // `query?: never` reads as undefined
       ? unknown
       : NonNullable<Q>
     : unknown
