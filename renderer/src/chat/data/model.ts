@@ -129,26 +129,10 @@ export type UserGroup = Needs<
 export type Draft = Simplify<Api.Draft & { id: number }>;
 
 /** One of the user's scheduled messages (register's `scheduled_messages`, kept by events). */
-export interface ScheduledMessage {
-  scheduled_message_id: number;
-  type: 'stream' | 'private';
-  /** A channel id, or the DM's recipients' ids. */
-  to: number | number[];
-  topic?: string;
-  content: string;
-  rendered_content: string;
-  scheduled_delivery_timestamp: number;
-  /** The server tried to send it and could not. */
-  failed: boolean;
-}
+export type ScheduledMessage = Api.ScheduledMessage;
 
 /** A saved snippet: text the user keeps for inserting in compose (`saved_snippets`). */
-export interface SavedSnippet {
-  id: number;
-  title: string;
-  content: string;
-  date_created: number;
-}
+export type SavedSnippet = Api.SavedSnippet;
 
 /** Where the compose box sends: a channel and topic, or direct-message recipients. */
 export type ComposeTarget =

@@ -8,12 +8,11 @@ const onScheduledMessages: Apply<'scheduled_messages'> = (state, event) => {
   switch (event.op) {
     case 'add': {
       const next = new Map(current);
-      for (const m of event.scheduled_messages as ScheduledMessage[])
-        next.set(m.scheduled_message_id, m);
+      for (const m of event.scheduled_messages) next.set(m.scheduled_message_id, m);
       return { ...state, scheduledMessages: next };
     }
     case 'update': {
-      const m = event.scheduled_message as ScheduledMessage;
+      const m = event.scheduled_message;
       return {
         ...state,
         scheduledMessages: mapWith(new Map(current), m.scheduled_message_id, m),

@@ -7,7 +7,6 @@ import type {
   CustomEmoji,
   Presence,
   SavedSnippet,
-  ScheduledMessage,
   Subscription,
   User,
   UserGroup,
@@ -171,10 +170,7 @@ export function stateFromRegister(answer: RegisterAnswer, nowSecs: number): Chat
   );
   for (const draft of (answer.drafts ?? []).filter(hasDraftId)) state.drafts.set(draft.id, draft);
   state.scheduledMessages = new Map(
-    ((answer.scheduled_messages ?? []) as ScheduledMessage[]).map((m) => [
-      m.scheduled_message_id,
-      m,
-    ]),
+    (answer.scheduled_messages ?? []).map((m) => [m.scheduled_message_id, m]),
   );
   state.savedSnippets = new Map(
     ((answer.saved_snippets ?? []) as SavedSnippet[]).map((s) => [s.id, s]),
