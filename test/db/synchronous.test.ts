@@ -53,6 +53,23 @@ describe('synchronous=FULL', () => {
     expect(level(t.server.ctx.db)).toBe(FULL);
   });
 
+  it('after a search added the backlog to the index (that commit waits for no fsync)', async () => {
+    const sent = await t.as('member').post('/messages', {
+      type: 'direct',
+      to: [t.accounts.admin.id],
+      content: 'findable okapi',
+    });
+    expect(sent.status).toBe(200);
+    const found = await t.as('member').get('/messages', {
+      anchor: 'newest',
+      num_before: 5,
+      num_after: 0,
+      narrow: [['search', 'okapi']],
+    });
+    expect(found.body.messages.map((m: { id: number }) => m.id)).toEqual([sent.body.id]);
+    expect(level(t.server.ctx.db)).toBe(FULL);
+  });
+
   it('is the only way server/ opens SQLite', () => {
     const offenders: string[] = [];
     const walk = (dir: string) => {

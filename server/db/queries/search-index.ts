@@ -48,10 +48,30 @@ export function indexSearchBacklog(db: Db, limit = SEARCH_INDEX_BATCH): number {
     'SELECT id, topic, rendered_content FROM messages WHERE id > ? ORDER BY id LIMIT ?',
   ).all(indexedThrough(db), limit);
   if (backlog.length === 0) return 0;
-  db.transaction(() => {
+  const index = db.transaction(() => {
     for (const m of backlog) insertRow(db, m.id, m.topic, m.rendered_content);
-  })();
+  });
+  if (db.inTransaction) index();
+  else commitWithoutWaitingForDisk(db, index);
   return backlog.length;
+}
+
+/**
+ * Runs a transaction of derived rows without an fsync at its commit. The
+ * index is rebuilt from the messages if a power cut loses it (the backlog
+ * is whatever it lacks), so a batch need not wait for the disk, and an
+ * fsync on the event loop (often milliseconds, sometimes a hundred on a
+ * busy disk) would hold every send and poll meanwhile. The next durable
+ * commit's sync covers these WAL frames too.
+ */
+function commitWithoutWaitingForDisk(db: Db, transaction: () => void): void {
+  const level = db.pragma('synchronous', { simple: true }) as number;
+  db.exec('PRAGMA synchronous = NORMAL');
+  try {
+    transaction();
+  } finally {
+    db.exec(`PRAGMA synchronous = ${level}`);
+  }
 }
 
 /** Indexes the whole backlog (before a search reads the index). */
