@@ -85,6 +85,13 @@ export function ComposeBox({ defaultTarget }: ComposeBoxProps) {
   const fileInput = useRef<HTMLInputElement>(null);
   const opener = useRef<HTMLElement | null>(null);
   const pendingSelection = useRef<number | null>(null);
+  /** The selection a format button leaves, applied once its text is in the box. */
+  const pendingRange = useRef<{ start: number; end: number } | null>(null);
+  const selectRange = (area: HTMLTextAreaElement, range: { start: number; end: number }) => {
+    area.focus();
+    area.setSelectionRange(range.start, range.end);
+    setCursor(range.end);
+  };
 
   // ---- drafts -------------------------------------------------------------
   const drafts = useDraftStore();
@@ -188,6 +195,10 @@ export function ComposeBox({ defaultTarget }: ComposeBoxProps) {
 
   useLayoutEffect(() => {
     const area = textarea.current;
+    if (area && pendingRange.current !== null) {
+      selectRange(area, pendingRange.current);
+      pendingRange.current = null;
+    }
     if (area && pendingSelection.current !== null) {
       area.setSelectionRange(pendingSelection.current, pendingSelection.current);
       setCursor(pendingSelection.current);
@@ -346,12 +357,15 @@ export function ComposeBox({ defaultTarget }: ComposeBoxProps) {
       selectionStart: area.selectionStart,
       selectionEnd: area.selectionEnd,
     });
+    const range = { start: next.selectionStart, end: next.selectionEnd };
+    if (next.text === text) {
+      selectRange(area, range);
+      return;
+    }
+    // Selected as the new text is committed, before the next key is
+    // handled: a shortcut pressed right after the button formats the same words.
+    pendingRange.current = range;
     changeText(next.text);
-    requestAnimationFrame(() => {
-      area.focus();
-      area.setSelectionRange(next.selectionStart, next.selectionEnd);
-      setCursor(next.selectionEnd);
-    });
   };
 
   const send = async () => {
