@@ -28,11 +28,11 @@ export type ApiEvent = AnyEventBody;
  * same key get the very same object, which the hub then serialises once.
  * The key must capture everything `build` reads from the queue.
  */
-export function memoisePayload<E extends EventObject>(
-  keyOf: (queue: EventQueue) => string,
+export function memoisePayload<E extends EventObject, K extends string | number = string>(
+  keyOf: (queue: EventQueue) => K,
   build: (queue: EventQueue) => E | null,
 ): (queue: EventQueue) => E | null {
-  const built = new Map<string, E | null>();
+  const built = new Map<K, E | null>();
   return (queue) => {
     const key = keyOf(queue);
     let payload = built.get(key);

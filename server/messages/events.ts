@@ -1,12 +1,12 @@
 import type { AppContext, Tx } from '../core/context.js';
-import { messageById } from '../db/queries/messages.js';
+import type { MessageRow } from '../db/queries/messages.js';
 import { subscriptionOf } from '../db/queries/streams.js';
 import { memoisePayload, type NewMessageFacts } from '../events/hub.js';
 import type { EventQueue } from '../events/queue.js';
 import { flagNames } from '../shared/flags.js';
 import type { EventBody, Message } from '../shared/zulip-api/index.js';
 import { userAccessRestricted, userIdsWithoutAccessTo } from '../user-access/index.js';
-import { hideSender, MessageFormatter } from './format.js';
+import { hideSender, MessageFormatter, type NewMessageRecord } from './format.js';
 
 /**
  * Recipients of a new message who may not see its sender (Zulip's
@@ -16,25 +16,25 @@ import { hideSender, MessageFormatter } from './format.js';
  */
 function recipientsNotSeeingSender(
   ctx: AppContext,
-  messageId: number,
+  message: MessageRow,
   recipients: readonly number[],
 ): ReadonlySet<number> {
-  if (!userAccessRestricted(ctx)) return new Set();
-  const row = messageById(ctx.db, messageId);
-  if (!row || row.stream_id === null) return new Set();
-  if (subscriptionOf(ctx.db, row.stream_id, row.sender_id)?.active) return new Set();
-  return userIdsWithoutAccessTo(ctx, row.sender_id, recipients);
+  if (message.stream_id === null || !userAccessRestricted(ctx)) return new Set();
+  if (subscriptionOf(ctx.db, message.stream_id, message.sender_id)?.active) return new Set();
+  return userIdsWithoutAccessTo(ctx, message.sender_id, recipients);
 }
 
 /**
- * Emits the `message` event for a newly stored message. The dict is built
- * once per combination of client options (apply_markdown,
- * empty_topic_name), not once per queue; flags come per recipient.
+ * Emits the `message` event for a newly stored message, formatted from the
+ * row as the send stored it (as Zulip's event carries the message as sent;
+ * later changes follow as their own events). The dict is built once per
+ * combination of client options (apply_markdown, empty_topic_name), not once
+ * per queue; flags come per recipient.
  */
 export function emitMessageEvent(
   ctx: AppContext,
   tx: Tx,
-  messageId: number,
+  message: NewMessageRecord,
   recipients: Iterable<number>,
   /** Recipients missing here have no flags. */
   flagsByUser: ReadonlyMap<number, number>,
@@ -42,20 +42,19 @@ export function emitMessageEvent(
   facts?: NewMessageFacts,
 ): void {
   const audience = [...recipients];
-  const hiddenFrom = recipientsNotSeeingSender(ctx, messageId, audience);
-  const variants = new Map<string, Message>();
-  // null: the message is gone (deleted before delivery), so there is nothing to send.
-  const dictFor = (queue: EventQueue): Message | null => {
+  const hiddenFrom = recipientsNotSeeingSender(ctx, message.row, audience);
+  const variants = new Map<number, Message>();
+  let formatter: MessageFormatter | undefined;
+  const dictFor = (queue: EventQueue): Message => {
     const o = queue.options;
-    const key = `${o.applyMarkdown}|${o.capabilities.empty_topic_name}`;
+    const key = (o.applyMarkdown ? 2 : 0) | (o.capabilities.empty_topic_name ? 1 : 0);
     let dict = variants.get(key);
     if (!dict) {
-      const row = messageById(ctx.db, messageId);
-      if (!row) return null;
-      dict = new MessageFormatter(ctx).format([row], {
+      formatter ??= new MessageFormatter(ctx);
+      dict = formatter.formatNew(message, {
         applyMarkdown: o.applyMarkdown,
         allowEmptyTopicName: o.capabilities.empty_topic_name,
-      })[0]!;
+      });
       variants.set(key, dict);
     }
     return dict;
@@ -68,13 +67,17 @@ export function emitMessageEvent(
     payload: memoisePayload(
       (queue) => {
         const o = queue.options;
-        const isLocal = local !== undefined && queue.id === local.queueId;
-        const hidden = hiddenFrom.has(queue.userId);
-        return `${o.applyMarkdown}|${o.capabilities.empty_topic_name}|${flagsByUser.get(queue.userId) ?? 0}|${isLocal}|${hidden}`;
+        // Flags in the high bits; a number key costs no string per queue.
+        return (
+          (flagsByUser.get(queue.userId) ?? 0) * 16 +
+          (o.applyMarkdown ? 8 : 0) +
+          (o.capabilities.empty_topic_name ? 4 : 0) +
+          (local !== undefined && queue.id === local.queueId ? 2 : 0) +
+          (hiddenFrom.has(queue.userId) ? 1 : 0)
+        );
       },
       (queue) => {
         let message = dictFor(queue);
-        if (!message) return null;
         if (hiddenFrom.has(queue.userId)) {
           message = { ...message };
           hideSender(ctx, message);

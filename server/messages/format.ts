@@ -3,6 +3,7 @@ import {
   dmGroupMemberIds,
   type MessageRow,
   reactionsFor,
+  type SubmessageRow,
   submessagesFor,
 } from '../db/queries/messages.js';
 import { streamById } from '../db/queries/streams.js';
@@ -23,6 +24,24 @@ import {
   inaccessibleUserEmail,
 } from '../user-access/index.js';
 import { apiEmail, avatarUrl } from '../users/index.js';
+
+/** A message a send just stored, with what the send already read for it. */
+export interface NewMessageRecord {
+  row: MessageRow;
+  sender: UserRow;
+  /** The channel's name, for a channel message. */
+  streamName: string | undefined;
+  /** Its submessages (a widget's declaration); a new message has no reactions. */
+  submessages: SubmessageRow[];
+}
+
+const submessageDict = (s: SubmessageRow): Submessage => ({
+  id: s.id,
+  message_id: s.message_id,
+  sender_id: s.sender_id,
+  msg_type: s.msg_type,
+  content: s.content,
+});
 
 export interface MessageFormatOptions {
   applyMarkdown: boolean;
@@ -105,17 +124,21 @@ export class MessageFormatter {
     }
     const submessages = new Map<number, Submessage[]>();
     for (const s of submessagesFor(this.ctx.db, ids)) {
-      pushTo(submessages, s.message_id, {
-        id: s.id,
-        message_id: s.message_id,
-        sender_id: s.sender_id,
-        msg_type: s.msg_type,
-        content: s.content,
-      });
+      pushTo(submessages, s.message_id, submessageDict(s));
     }
     return rows.map((row) =>
       this.formatOne(row, options, reactions.get(row.id) ?? [], submessages.get(row.id) ?? []),
     );
+  }
+
+  /** The dict of a message just sent, from what its send read: no query for a channel message. */
+  formatNew(message: NewMessageRecord, options: MessageFormatOptions): Message {
+    const { row } = message;
+    this.users.set(message.sender.id, message.sender);
+    if (row.stream_id !== null && message.streamName !== undefined) {
+      this.streamNames.set(row.stream_id, message.streamName);
+    }
+    return this.formatOne(row, options, [], message.submessages.map(submessageDict));
   }
 
   private formatOne(

@@ -3,7 +3,7 @@ import type { AppContext, Tx } from '../core/context.js';
 import { badRequest, missingArgument } from '../core/errors.js';
 import { setMessageHasAttachment } from '../db/queries/attachments.js';
 import { dmGroupFor } from '../db/queries/dm-groups.js';
-import { insertMessage } from '../db/queries/messages.js';
+import { insertMessageRow, type SubmessageRow } from '../db/queries/messages.js';
 import { usersWhoMuted } from '../db/queries/muted-users.js';
 import { type StreamRow, setStreamFirstMessageId, subscriberIds } from '../db/queries/streams.js';
 import { insertSubmessage } from '../db/queries/submessages.js';
@@ -149,7 +149,7 @@ function recipientFlags(
 export function deliverMessage(ctx: AppContext, tx: Tx, draft: MessageDraft): SendResult {
   const { sender, addressee, rendered } = draft;
   const dmGroupId = addressee.dmMembers ? dmGroupFor(ctx.db, addressee.dmMembers) : null;
-  const id = insertMessage(ctx.db, {
+  const row = insertMessageRow(ctx.db, {
     sender_id: sender.id,
     stream_id: addressee.stream?.id ?? null,
     dm_group_id: dmGroupId,
@@ -163,18 +163,24 @@ export function deliverMessage(ctx: AppContext, tx: Tx, draft: MessageDraft): Se
     has_image: rendered.hasImage,
     has_attachment: rendered.hasAttachment,
   });
+  const id = row.id;
   // has_attachment means claimed uploads (Zulip), not merely links that look like them.
   const claimed = claimAttachments(ctx, tx, sender, id, rendered.uploadPathIds);
-  if (claimed !== rendered.hasAttachment) setMessageHasAttachment(ctx.db, id, claimed);
+  if (claimed !== rendered.hasAttachment) {
+    setMessageHasAttachment(ctx.db, id, claimed);
+    row.has_attachment = claimed ? 1 : 0;
+  }
   // A /poll or /todo message declares its widget in a first submessage.
   const widget = widgetOf(draft.content);
+  const submessages: SubmessageRow[] = [];
   if (widget) {
-    insertSubmessage(ctx.db, {
+    const submessage = {
       message_id: id,
       sender_id: sender.id,
       msg_type: 'widget',
       content: JSON.stringify(widget),
-    });
+    };
+    submessages.push({ id: insertSubmessage(ctx.db, submessage), ...submessage });
   }
 
   const recipients = recipientSet(addressee.recipients);
@@ -197,7 +203,8 @@ export function deliverMessage(ctx: AppContext, tx: Tx, draft: MessageDraft): Se
     [...ctx.events.queuesOf(sender.id)].some((queue) => queue.id === draft.local!.queueId)
       ? draft.local
       : undefined;
-  emitMessageEvent(ctx, tx, id, addressee.recipients, flagsByUser, local, {
+  const stored = { row, sender, streamName: addressee.stream?.name, submessages };
+  emitMessageEvent(ctx, tx, stored, addressee.recipients, flagsByUser, local, {
     messageId: id,
     senderId: sender.id,
     isChannel: stream !== null && stream !== undefined,

@@ -50,31 +50,32 @@ export const messagesByIds = (db: Db, ids: readonly number[]) =>
     'SELECT m.* FROM json_each(?) j JOIN messages m ON m.id = j.value ORDER BY m.id',
   ).all(JSON.stringify(ids));
 
-export function insertMessage(db: Db, m: NewMessage): number {
-  const id = Number(
-    stmt(
-      db,
-      `INSERT INTO messages (sender_id, stream_id, dm_group_id, topic, topic_key, content, rendered_content,
-         date_sent, sending_client, is_me_message, has_link, has_image, has_attachment)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    ).run(
-      m.sender_id,
-      m.stream_id,
-      m.dm_group_id,
-      m.topic,
-      m.topic.toLowerCase(),
-      m.content,
-      m.rendered_content,
-      m.date_sent,
-      m.sending_client,
-      m.is_me_message ? 1 : 0,
-      m.has_link ? 1 : 0,
-      m.has_image ? 1 : 0,
-      m.has_attachment ? 1 : 0,
-    ).lastInsertRowid,
-  );
+/** Stores a new message; returns its id. */
+export const insertMessage = (db: Db, m: NewMessage): number => insertMessageRow(db, m).id;
+
+/** Stores a new message; returns its row as stored (a send formats its event from it). */
+export function insertMessageRow(db: Db, m: NewMessage): MessageRow {
   // Its search row comes later, in a batch (search-index.ts).
-  return id;
+  return stmt<unknown[], MessageRow>(
+    db,
+    `INSERT INTO messages (sender_id, stream_id, dm_group_id, topic, topic_key, content, rendered_content,
+       date_sent, sending_client, is_me_message, has_link, has_image, has_attachment)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`,
+  ).get(
+    m.sender_id,
+    m.stream_id,
+    m.dm_group_id,
+    m.topic,
+    m.topic.toLowerCase(),
+    m.content,
+    m.rendered_content,
+    m.date_sent,
+    m.sending_client,
+    m.is_me_message ? 1 : 0,
+    m.has_link ? 1 : 0,
+    m.has_image ? 1 : 0,
+    m.has_attachment ? 1 : 0,
+  )!;
 }
 
 export interface ContentUpdate {
