@@ -1,4 +1,5 @@
 import type { Db } from '../db/open.js';
+import { withTransaction } from '../db/transaction.js';
 import { noteRollback } from '../db/write-versions.js';
 import type { ApiEvent, EventHub, PendingEvent } from '../events/hub.js';
 import type { HttpsScope } from '../shared/network.js';
@@ -103,7 +104,7 @@ export function createTransactionRunner(
     const mine: PendingEvent[] = [];
     buffer = mine;
     try {
-      const result = commit(() => db.transaction(() => fn({ emit: (e) => mine.push(e) }))());
+      const result = commit(() => withTransaction(db, () => fn({ emit: (e) => mine.push(e) })));
       return { result, events: mine };
     } catch (error) {
       noteRollback(db);
@@ -129,7 +130,7 @@ export function createTransactionRunner(
       const inner: PendingEvent[] = [];
       let result: T;
       try {
-        result = db.transaction(() => fn({ emit: (e) => inner.push(e) }))();
+        result = withTransaction(db, () => fn({ emit: (e) => inner.push(e) }));
       } catch (error) {
         noteRollback(db);
         throw error;

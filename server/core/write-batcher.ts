@@ -1,3 +1,4 @@
+import { isThenable } from '../db/transaction.js';
 import type { TransactionRunner } from './context.js';
 import type { DurableCommits } from './durable-commits.js';
 
@@ -51,16 +52,15 @@ export class WriteBatcher {
       events = this.durable.commitWithoutSync(
         () =>
           this.runner.collect(() => {
+            // A write alone needs no savepoint: if it fails, the whole transaction rolls back.
+            if (jobs.length === 1) {
+              outcomes.push({ ok: true, value: runWrite(jobs[0]!) });
+              return;
+            }
             for (const job of jobs) {
               try {
                 // A nested transaction is a savepoint: its writes and events drop on failure.
-                const value = this.runner.transaction(() => {
-                  const result = job.run();
-                  // Its writes would land after this commit, outside the batch's durability.
-                  if (isThenable(result))
-                    throw new Error('a group-commit write must be synchronous');
-                  return result;
-                });
+                const value = this.runner.transaction(() => runWrite(job));
                 outcomes.push({ ok: true, value });
               } catch (error) {
                 outcomes.push({ ok: false, error });
@@ -69,8 +69,11 @@ export class WriteBatcher {
           }).events,
       );
     } catch (error) {
-      // The commit itself failed: nothing was written.
-      for (const job of jobs) job.reject(error);
+      // The commit (or a lone write) failed: nothing was written. The refusal
+      // still waits for earlier batches' fsyncs: what it saw was their writes.
+      this.durable.afterSync(() => {
+        for (const job of jobs) job.reject(error);
+      });
       return;
     }
     this.durable.afterSync((syncError) => {
@@ -86,7 +89,9 @@ export class WriteBatcher {
   }
 }
 
-const isThenable = (value: unknown): boolean =>
-  typeof value === 'object' &&
-  value !== null &&
-  typeof (value as { then?: unknown }).then === 'function';
+function runWrite(job: Job): unknown {
+  const result = job.run();
+  // Its writes would land after this commit, outside the batch's durability.
+  if (isThenable(result)) throw new Error('a group-commit write must be synchronous');
+  return result;
+}

@@ -53,6 +53,52 @@ describe('group commit (ctx.batch)', () => {
     expect(events.map((e) => e.alert_words[0])).toEqual(['alpha', 'gamma']);
   });
 
+  it('a write alone in its batch that fails leaves nothing behind, events included', async () => {
+    const { ctx } = t.server;
+    const member = t.accounts.member.id;
+    const queue = await Watcher.register(t.as('member'), { event_types: ['alert_words'] });
+    const insert = (word: string) =>
+      stmt(ctx.db, 'INSERT INTO alert_words (user_id, word) VALUES (?, ?)').run(member, word);
+    const before = words(member);
+    const lone = ctx.batch(() => {
+      insert('lone-raw');
+      ctx.transaction((tx) => {
+        insert('lone-in-transaction');
+        tx.emit({
+          type: 'alert_words',
+          users: [member],
+          payload: { type: 'alert_words', alert_words: ['lone'] },
+        });
+      });
+      throw new Error('refused lone');
+    });
+    await expect(lone).rejects.toThrow('refused lone');
+    expect(ctx.db.inTransaction).toBe(false);
+    expect(words(member)).toEqual(before);
+    // The next write commits as usual.
+    await ctx.batch(() => insert('after-lone'));
+    expect(words(member)).toEqual([...before, 'after-lone'].sort());
+    expect(await queue.take()).toEqual([]);
+  });
+
+  it('a nested transaction that fails inside a write rolls back alone', async () => {
+    const { ctx } = t.server;
+    const member = t.accounts.member.id;
+    const insert = (word: string) =>
+      stmt(ctx.db, 'INSERT INTO alert_words (user_id, word) VALUES (?, ?)').run(member, word);
+    const before = words(member);
+    await ctx.batch(() => {
+      insert('outer-kept');
+      expect(() =>
+        ctx.transaction(() => {
+          insert('inner-dropped');
+          throw new Error('inner refused');
+        }),
+      ).toThrow('inner refused');
+    });
+    expect(words(member)).toEqual([...before, 'outer-kept'].sort());
+  });
+
   it('concurrent sends over HTTP all succeed with distinct ids and one event each', async () => {
     const channel = createChannel(t, {
       name: 'batched',
