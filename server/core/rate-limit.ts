@@ -57,9 +57,11 @@ class SlidingWindows {
       list = [];
       this.hits.set(key, list);
     }
-    list.push(now);
-    const longest = Math.max(...rules.map((r) => r.maxRequests));
-    if (list.length > longest) list.splice(0, list.length - longest);
+    // Kept in order even if the clock steps back, so windows are found by bisection.
+    list.push(list.length > 0 ? Math.max(now, list[list.length - 1]!) : now);
+    // Only the newest `longest` hits count (inWindow); older ones go in bulk, not one per hit.
+    const longest = longestRule(rules);
+    if (list.length >= 2 * longest) list.splice(0, list.length - longest);
   }
 
   /** The RATE_LIMIT_HIT error (with the status for headers) when a rule is full, else null. */
@@ -77,10 +79,12 @@ class SlidingWindows {
 
   status(key: string, rules: RateRule[], now: number): RateStatus {
     let best: RateStatus | null = null;
+    const list = this.hits.get(key) ?? NO_HITS;
     for (const rule of rules) {
-      const recent = this.inWindow(key, rule, now);
-      const remaining = Math.max(0, rule.maxRequests - recent.length);
-      const resetMs = recent.length > 0 ? recent[0]! + rule.windowSeconds * 1000 : now;
+      const first = this.inWindow(list, rules, rule, now);
+      const count = list.length - first;
+      const remaining = Math.max(0, rule.maxRequests - count);
+      const resetMs = count > 0 ? list[first]! + rule.windowSeconds * 1000 : now;
       const status = { limit: rule.maxRequests, remaining, reset: Math.ceil(resetMs / 1000) };
       if (!best || status.remaining < best.remaining) best = status;
     }
@@ -94,23 +98,43 @@ class SlidingWindows {
     }
   }
 
-  private inWindow(key: string, rule: RateRule, now: number): number[] {
-    const list = this.hits.get(key) ?? [];
+  /**
+   * Where `rule`'s window starts in `list`: the hits from there on are in it,
+   * of the newest `longest` (what record() keeps at the least).
+   */
+  private inWindow(list: number[], rules: RateRule[], rule: RateRule, now: number): number {
     const start = now - rule.windowSeconds * 1000;
-    return list.filter((t) => t > start);
+    // The first hit after `start`, by bisection (the list is in order).
+    let low = Math.max(0, list.length - longestRule(rules));
+    let high = list.length;
+    while (low < high) {
+      const mid = (low + high) >>> 1;
+      if (list[mid]! > start) high = mid;
+      else low = mid + 1;
+    }
+    return low;
   }
 
   private retryAfter(key: string, rules: RateRule[], now: number): number {
     let wait = 0;
+    const list = this.hits.get(key) ?? NO_HITS;
     for (const rule of rules) {
-      const recent = this.inWindow(key, rule, now);
-      if (recent.length >= rule.maxRequests) {
-        const oldestThatMustExpire = recent[recent.length - rule.maxRequests]!;
+      const count = list.length - this.inWindow(list, rules, rule, now);
+      if (count >= rule.maxRequests) {
+        const oldestThatMustExpire = list[list.length - rule.maxRequests]!;
         wait = Math.max(wait, (oldestThatMustExpire + rule.windowSeconds * 1000 - now) / 1000);
       }
     }
     return wait;
   }
+}
+
+const NO_HITS: number[] = [];
+
+function longestRule(rules: RateRule[]): number {
+  let longest = 0;
+  for (const rule of rules) if (rule.maxRequests > longest) longest = rule.maxRequests;
+  return longest;
 }
 
 /** How long an address stays known for an account after it last authenticated as it. */
