@@ -108,7 +108,7 @@ for (const { clients, sends, target } of cases) {
   const rates: Record<'FULL' | 'NORMAL', number[]> = { FULL: [], NORMAL: [] };
   const details: Record<'FULL' | 'NORMAL', RunDetail[]> = { FULL: [], NORMAL: [] };
   for (const level of ROUNDS) {
-    db.pragma(`synchronous = ${level}`);
+    bench.server.ctx.setSynchronous(level);
     const run = await measure(clients, sends);
     rates[level].push(run.rate);
     details[level].push(run);
@@ -150,5 +150,5 @@ for (const { clients, sends, target } of cases) {
     note: explanation,
   });
 }
-db.pragma('synchronous = FULL');
+bench.server.ctx.setSynchronous('FULL');
 await bench.close();

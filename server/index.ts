@@ -355,6 +355,7 @@ async function startRun(options: ServerOptions): Promise<ServerRun> {
     transaction,
     batch: (fn) => batcher.run(fn),
     groupCommitStats: () => ({ ...batcher.stats, ...durable.stats }),
+    setSynchronous: (level) => durable.setSynchronous(level),
   };
   const zuliprcPath = path.join(options.dataDir, ZULIPRC_FILE);
   const backups = await BackupService.open(ctx, options.dataDir, options.diskSpace);

@@ -69,6 +69,12 @@ export interface AppContext {
   batch<T>(fn: () => T): Promise<T>;
   /** What group commit did since the start: how the durable-send bench explains its figures. */
   groupCommitStats(): GroupCommitStats;
+  /**
+   * The database's PRAGMA synchronous (durable-commits.ts): FULL, as the
+   * server runs, or NORMAL, the benches' reference that does not wait for
+   * the disk.
+   */
+  setSynchronous(level: 'NORMAL' | 'FULL'): void;
 }
 
 export interface GroupCommitStats extends SyncStats {

@@ -56,7 +56,12 @@ export class DurableCommits {
   /** Whether the last commitWithoutSync left its fsync to afterSync. */
   private lastCommitUnsynced = false;
   private readonly totalChanges: () => number;
-  private readonly level: () => number;
+  /**
+   * The connection's PRAGMA synchronous, read once: asking SQLite per batch
+   * (a table-valued pragma) cost more than the rest of the commit's
+   * bookkeeping. It changes only through setSynchronous.
+   */
+  private level: number;
   readonly stats: SyncStats = { waited: 0, syncs: 0, waitedMs: 0, longestWaitMs: 0 };
 
   private constructor(
@@ -66,9 +71,18 @@ export class DurableCommits {
   ) {
     const changes = db.prepare('SELECT total_changes()').pluck();
     this.totalChanges = () => changes.get() as number;
-    // Read when run: a prepared `PRAGMA synchronous` may answer with the level it was prepared at.
-    const level = db.prepare('SELECT synchronous FROM pragma_synchronous').pluck();
-    this.level = () => level.get() as number;
+    this.level = db.pragma('synchronous', { simple: true }) as number;
+  }
+
+  /**
+   * Sets the connection's PRAGMA synchronous. NORMAL is the benches'
+   * reference (commits answered without waiting for the disk); the server
+   * runs FULL. Set it here, not with a PRAGMA of one's own: the level is
+   * remembered, not read per batch.
+   */
+  setSynchronous(level: 'NORMAL' | 'FULL'): void {
+    this.db.exec(`PRAGMA synchronous = ${level}`);
+    this.level = this.db.pragma('synchronous', { simple: true }) as number;
   }
 
   /** For `db`, which openDatabase opened in WAL mode (an in-memory one has no WAL to sync). */
@@ -96,7 +110,7 @@ export class DurableCommits {
     this.lastCommitUnsynced = false;
     if (this.walFd === null || this.failed || this.db.inTransaction)
       return this.commitSynced(commit);
-    const level = this.level();
+    const level = this.level;
     // Below FULL the connection was told not to wait for the disk (the bench's reference).
     if (level < SYNCHRONOUS_FULL) return commit();
     // exec, not pragma(): it runs once per batch, and builds no statement object.
@@ -117,7 +131,7 @@ export class DurableCommits {
   commitSynced<T>(commit: () => T): T {
     const before = this.totalChanges();
     const result = commit();
-    if (this.totalChanges() !== before && this.level() >= SYNCHRONOUS_FULL) {
+    if (this.totalChanges() !== before && this.level >= SYNCHRONOUS_FULL) {
       this.releaseThrough(this.seq);
     }
     return result;
