@@ -195,9 +195,10 @@ export function hostRefusal(raw: IncomingMessage, allowed: AllowedHosts): string
  */
 export function checkHosts(app: FastifyInstance, ctx: AppContext): AllowedHosts {
   const allowed = new AllowedHosts(ctx.config);
-  app.addHook('onRequest', async (request) => {
+  // Callback style: an async hook costs a promise on every request.
+  app.addHook('onRequest', (request, _reply, done) => {
     const refusal = hostRefusal(request.raw, allowed);
-    if (refusal) throw badRequest(refusal);
+    done(refusal ? badRequest(refusal) : undefined);
   });
   return allowed;
 }
