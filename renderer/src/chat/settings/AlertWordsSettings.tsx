@@ -25,9 +25,11 @@ export function AlertWordsSettings() {
       return;
     }
     setError(null);
+    const submitted = typed;
     api
       .call('POST', '/users/me/alert_words', { alert_words: JSON.stringify(adding) })
-      .then(() => setTyped(''))
+      // Cleared only if it still holds what was added: the next word may be typed already.
+      .then(() => setTyped((current) => (current === submitted ? '' : current)))
       .catch((err: unknown) => setError(errorText(err)));
   };
   const remove = (word: string) => {
