@@ -38,24 +38,20 @@ export type GroupSettingValue = number | { direct_members: number[]; direct_subg
 
 /**
  * Ids of the system groups that stored settings name ("role:members"), per
- * database. System groups are made with the organization and never renamed
- * or deleted, so an id once found stays right; formatting 200 channels asks
- * for them about 2,000 times per POST /register.
+ * database, found as asked: formatting 200 channels asks for them about
+ * 2,000 times per POST /register, and every channel message once. Kept until
+ * a user group is written or a transaction rolls back (tableMemo), so an id
+ * found inside a transaction, as a send's are, is kept too.
  */
-const systemGroupIds = new WeakMap<Db, Map<string, number>>();
+const systemGroupIds = tableMemo(['user_groups'], (_: { db: Db }) => new Map<string, number>());
 
 function systemGroupId(db: Db, name: string): number {
-  let ids = systemGroupIds.get(db);
-  if (!ids) {
-    ids = new Map();
-    systemGroupIds.set(db, ids);
-  }
+  const ids = systemGroupIds({ db });
   const known = ids.get(name);
   if (known !== undefined) return known;
   const id = groupByName(db, name)?.id;
   if (id === undefined) return -1;
-  // A group made in a transaction still open could yet be rolled back.
-  if (!db.inTransaction) ids.set(name, id);
+  ids.set(name, id);
   return id;
 }
 
