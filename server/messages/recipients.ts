@@ -1,4 +1,5 @@
 /** Who a message goes to: the channel and topic, or the direct-message members, with Zulip's checks. */
+
 import {
   checkCanPost,
   checkChannelName,
@@ -8,7 +9,7 @@ import {
 import type { AppContext } from '../core/context.js';
 import { ApiError, badRequest } from '../core/errors.js';
 import { dmConversationHasMessages } from '../db/queries/messages.js';
-import { type StreamRow, streamById, streamByName } from '../db/queries/streams.js';
+import type { StreamRow } from '../db/queries/streams.js';
 import { topicHasOtherMessages } from '../db/queries/user-topics.js';
 import { type UserRow, userByEmailKey, userById } from '../db/queries/users.js';
 import { type StoredGroupSetting, userHasGroupSetting } from '../shared/group-settings.js';
@@ -18,6 +19,7 @@ import { canonicalTopic, checkTopicCharacters, truncateTopic } from '../shared/t
 import { userAccessCheck } from '../user-access/index.js';
 import { apiEmail } from '../users/index.js';
 import type { ChannelIndicator, MessageTarget } from './addressee.js';
+import { channelById, channelByName } from './channel-cache.js';
 import { channelRecipients } from './subscriber-cache.js';
 
 export interface Addressee {
@@ -130,10 +132,10 @@ export function resolveChannel(
   const topic = truncateTopic(plan.topic);
   let stream: StreamRow | undefined;
   if ('id' in indicator) {
-    stream = streamById(ctx.db, indicator.id);
+    stream = channelById(ctx.db, indicator.id);
   } else {
     indicator.name = checkChannelName(indicator.name);
-    stream = streamByName(ctx.db, indicator.name);
+    stream = channelByName(ctx.db, indicator.name);
   }
   if (!stream) throw channelNotFound(indicator);
   checkCanPost(ctx, sender, stream);
