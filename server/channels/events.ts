@@ -1,6 +1,8 @@
 import type { AppContext, Tx } from '../core/context.js';
 import { type StreamRow, streamById, subscriberIds } from '../db/queries/streams.js';
 import { allUsers } from '../db/queries/users.js';
+import { memoisePayload } from '../events/hub.js';
+import type { EventQueue } from '../events/queue.js';
 import { isAdmin, isGuest } from '../shared/roles.js';
 import type { EventBody, StreamUpdateEvent } from '../shared/zulip-api/index.js';
 import { formatChannel, hasChannelPermission } from './rules.js';
@@ -155,13 +157,17 @@ const isArchivedUpdate = (stream: StreamRow, value: boolean) =>
  * Archiving (Zulip 11): clients that declared `archived_channels` keep the
  * channel and get `is_archived` = true; the others forget it.
  */
+/** The one queue option archiving's events depend on. */
+const keepsArchivedChannels = (queue: EventQueue) =>
+  queue.options.capabilities.archived_channels ? 1 : 0;
+
 export function emitChannelArchived(tx: Tx, stream: StreamRow, users: Iterable<number>): void {
   const recipients = [...users];
   if (recipients.length === 0) return;
   tx.emit({
     type: 'stream',
     users: recipients,
-    payload: (queue) =>
+    payload: memoisePayload(keepsArchivedChannels, (queue) =>
       queue.options.capabilities.archived_channels
         ? isArchivedUpdate(stream, true)
         : ({
@@ -170,6 +176,7 @@ export function emitChannelArchived(tx: Tx, stream: StreamRow, users: Iterable<n
             streams: [{ stream_id: stream.id }],
             stream_ids: [stream.id],
           } satisfies EventBody<'stream', 'delete'>),
+    ),
   });
 }
 
@@ -187,8 +194,9 @@ export function emitChannelUnarchived(
   tx.emit({
     type: 'stream',
     users: recipients,
-    payload: (queue) =>
+    payload: memoisePayload(keepsArchivedChannels, (queue) =>
       queue.options.capabilities.archived_channels ? isArchivedUpdate(stream, false) : created,
+    ),
   });
 }
 

@@ -44,6 +44,19 @@ export function memoisePayload<E extends EventObject, K extends string | number 
   };
 }
 
+/**
+ * A payload built when the event is delivered (after the commit), once for
+ * every queue: a payload function that ignores the queue would otherwise
+ * build, and the hub serialise, a new object per queue.
+ */
+export function payloadOnce<E extends EventObject>(build: () => E | null): () => E | null {
+  let built: E | null | undefined;
+  return () => {
+    if (built === undefined) built = build();
+    return built;
+  };
+}
+
 export interface PendingEvent<E extends EventObject = EventObject> {
   /** The event type, used for the queues' event_types filter. */
   type: E['type'];

@@ -5,6 +5,8 @@ import {
   type UserGroupRow,
 } from '../db/queries/user-groups.js';
 import { activeUserIds } from '../db/queries/users.js';
+import { memoisePayload } from '../events/hub.js';
+import type { EventQueue } from '../events/queue.js';
 import type {
   EventBody,
   EventFields,
@@ -44,6 +46,10 @@ export function formatGroup(ctx: AppContext, group: UserGroupRow): UserGroup {
  * never learn of deactivated groups: they get `remove` on deactivation, `add`
  * on reactivation and nothing about a group while it is deactivated.
  */
+/** The one queue option the group events below depend on. */
+const seesDeactivatedGroups = (queue: EventQueue) =>
+  queue.options.capabilities.include_deactivated_groups ? 1 : 0;
+
 export function emitGroupEvent(
   ctx: AppContext,
   tx: Tx,
@@ -54,10 +60,11 @@ export function emitGroupEvent(
   tx.emit({
     type: 'user_group',
     users: activeUserIds(ctx.db),
-    payload: (queue) =>
+    payload: memoisePayload(seesDeactivatedGroups, (queue) =>
       deactivated && !queue.options.capabilities.include_deactivated_groups
         ? null
         : ({ type: 'user_group', ...event } satisfies EventBody<'user_group'>),
+    ),
   });
 }
 
@@ -72,7 +79,7 @@ export function emitActivationChange(
   tx.emit({
     type: 'user_group',
     users: activeUserIds(ctx.db),
-    payload: (queue) => {
+    payload: memoisePayload(seesDeactivatedGroups, (queue) => {
       if (queue.options.capabilities.include_deactivated_groups) {
         return {
           type: 'user_group',
@@ -90,6 +97,6 @@ export function emitActivationChange(
             'user_group',
             'add'
           >);
-    },
+    }),
   });
 }

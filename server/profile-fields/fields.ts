@@ -14,6 +14,7 @@ import {
 import { deleteProfileValue, profileValuesOfField } from '../db/queries/profile-values.js';
 import type { UserRow } from '../db/queries/users.js';
 import { activeUserIds } from '../db/queries/users.js';
+import { payloadOnce } from '../events/hub.js';
 import { MAX_PROFILE_SUMMARY_FIELDS } from '../shared/limits.js';
 import { requireRole } from '../shared/roles.js';
 import type { EventBody, Schemas } from '../shared/zulip-api/index.js';
@@ -39,13 +40,15 @@ function emitFields(ctx: AppContext, tx: Tx): void {
   tx.emit({
     type: 'custom_profile_fields',
     users: activeUserIds(ctx.db),
-    payload: () =>
-      ({
-        type: 'custom_profile_fields',
-        // The description calls display_in_profile_summary required; Zulip
-        // (as Hearth) leaves it out unless true (ProfileField).
-        fields: listFields(ctx) as Schemas['CustomProfileField'][],
-      }) satisfies EventBody<'custom_profile_fields'>,
+    payload: payloadOnce(
+      () =>
+        ({
+          type: 'custom_profile_fields',
+          // The description calls display_in_profile_summary required; Zulip
+          // (as Hearth) leaves it out unless true (ProfileField).
+          fields: listFields(ctx) as Schemas['CustomProfileField'][],
+        }) satisfies EventBody<'custom_profile_fields'>,
+    ),
   });
 }
 

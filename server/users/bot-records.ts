@@ -3,6 +3,7 @@ import { badRequest, insufficientPermission } from '../core/errors.js';
 import { activeAdminIds, botConfig, botServices, setBotOwner } from '../db/queries/bots.js';
 import { streamById } from '../db/queries/streams.js';
 import { activeUserIds, type UserRow, userById } from '../db/queries/users.js';
+import { payloadOnce } from '../events/hub.js';
 import { realmUserUpdate } from '../shared/realm-user-update.js';
 import { BotType, isAdmin } from '../shared/roles.js';
 import type { Bot, EventBody } from '../shared/zulip-api/index.js';
@@ -77,12 +78,14 @@ export function emitBotAdd(ctx: AppContext, tx: Tx, botId: number, users: number
   tx.emit({
     type: 'realm_bot',
     users,
-    payload: () =>
-      ({
-        type: 'realm_bot',
-        op: 'add',
-        bot: formatBot(ctx, userById(ctx.db, botId)!),
-      }) satisfies EventBody<'realm_bot', 'add'>,
+    payload: payloadOnce(
+      () =>
+        ({
+          type: 'realm_bot',
+          op: 'add',
+          bot: formatBot(ctx, userById(ctx.db, botId)!),
+        }) satisfies EventBody<'realm_bot', 'add'>,
+    ),
   });
 }
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EventHub, memoisePayload } from '../../server/events/hub.js';
+import { EventHub, memoisePayload, payloadOnce } from '../../server/events/hub.js';
 import {
   DEFAULT_CLIENT_CAPABILITIES,
   type EventQueue,
@@ -55,6 +55,19 @@ describe('events stored as JSON text', () => {
     hub.dispatch({ type: 'shaped', users: [3, 4, 5, 6], payload });
     expect(built.sort()).toEqual([false, true]);
     expect(queues.map((q) => q.pending()[0]!.html)).toEqual([true, false, true, false]);
+  });
+
+  it('builds a payload made at delivery once for every queue', () => {
+    let builds = 0;
+    const payload = payloadOnce(() => {
+      builds += 1;
+      return { type: 'once', n: builds };
+    });
+    const queues = [7, 8, 9].map((id) => hub.register(options(id)));
+    expect(builds).toBe(0);
+    hub.dispatch({ type: 'once', users: [7, 8, 9], payload });
+    expect(builds).toBe(1);
+    expect(queues.map((q) => q.pending()[0]!.n)).toEqual([1, 1, 1]);
   });
 
   it('skips queues for which a memoised payload is null, every time', () => {
