@@ -8,7 +8,7 @@ import {
   topicKey,
   topicMessages,
 } from '../db/queries/messages.js';
-import { reindexMessage } from '../db/queries/search-index.js';
+import { searchReindexer } from '../db/queries/search-index.js';
 import { subscriberIds } from '../db/queries/streams.js';
 import { topicPolicies } from '../db/queries/topic-policies.js';
 import { userTopicPolicy, VisibilityPolicy } from '../db/queries/user-topics.js';
@@ -90,6 +90,7 @@ export function moveMessages(
     }
   }
   const isRealMove = plan.streamEdited || (!plan.resolved && !plan.unresolved);
+  const reindex = searchReindexer(ctx.db);
   for (const m of toMove) {
     moveMessage(ctx.db, m.id, {
       streamId: target.id,
@@ -100,7 +101,7 @@ export function moveMessages(
     // A topic and content change together make one snapshot with both.
     const contentChange = isTarget && plan.rendered !== undefined;
     const body = contentChange ? plan.rendered!.html : m.rendered_content;
-    reindexMessage(ctx.db, m.id, plan.targetTopic, body);
+    reindex(m.id, plan.targetTopic, body);
     insertMessageEdit(ctx.db, {
       message_id: m.id,
       user_id: user.id,

@@ -1,6 +1,9 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { AppContext } from '../core/context.js';
-import { indexSearchBacklog as indexBatch } from '../db/queries/search-index.js';
+import {
+  indexSearchBacklog as indexBatch,
+  SEARCH_INDEX_BATCH,
+} from '../db/queries/search-index.js';
 
 /**
  * Indexes every message sent since the last run, a batch per event-loop
@@ -12,7 +15,8 @@ export async function indexSearchBacklog(ctx: AppContext): Promise<number> {
   for (;;) {
     const indexed = indexBatch(ctx.db);
     total += indexed;
-    if (indexed === 0 || !ctx.db.open) return total;
+    // A batch short of full has caught up: no query for an empty backlog.
+    if (indexed < SEARCH_INDEX_BATCH || !ctx.db.open) return total;
     await nextTurn();
   }
 }

@@ -76,6 +76,24 @@ describe('the search index trails the sends', () => {
     expect(indexedIds('swimming')).toEqual([id]);
   });
 
+  it('a topic move after indexing re-indexes every moved message under its new topic', async () => {
+    const ids = [
+      await send('gecko den', 'lizard one'),
+      await send('gecko den', 'lizard two'),
+      await send('gecko den', 'lizard three'),
+    ];
+    expect(await searchIds('lizard')).toEqual(ids);
+    const move = await t.as('member').patch(`/messages/${ids[0]}`, {
+      topic: 'iguana den',
+      propagate_mode: 'change_all',
+    });
+    expect(move.status, JSON.stringify(move.body)).toBe(200);
+    // The newest indexed row (the last message) was replaced too, not dropped.
+    expect(indexedIds('topic:iguana')).toEqual(ids);
+    expect(indexedIds('topic:gecko')).toEqual([]);
+    expect(indexedIds('lizard')).toEqual(ids);
+  });
+
   it('an edit after indexing replaces the row', async () => {
     const id = await send('zoo', 'a tapir naps');
     expect(await searchIds('tapir')).toEqual([id]);

@@ -83,9 +83,21 @@ export function catchUpSearchIndex(db: Db): void {
 
 /** A message's new text or topic, for a message the index already holds. */
 export function reindexMessage(db: Db, id: number, topic: string, renderedHtml: string): void {
-  if (id > indexedThrough(db)) return;
-  deleteRow(db, id);
-  insertRow(db, id, topic, renderedHtml);
+  searchReindexer(db)(id, topic, renderedHtml);
+}
+
+/**
+ * reindexMessage for many messages in one transaction (a topic move): the
+ * index's newest row is read once, not once per message. Re-indexing only
+ * replaces rows at or below it, so it stays where it is meanwhile.
+ */
+export function searchReindexer(db: Db): (id: number, topic: string, renderedHtml: string) => void {
+  const through = indexedThrough(db);
+  return (id, topic, renderedHtml) => {
+    if (id > through) return;
+    deleteRow(db, id);
+    insertRow(db, id, topic, renderedHtml);
+  };
 }
 
 /** Drops a deleted message's row, if it has one yet. */
