@@ -2,7 +2,7 @@ import type { AppContext, Tx } from '../core/context.js';
 import { profileValuesOf } from '../db/queries/profile-values.js';
 import { channelPeerIds, dmPeerIds } from '../db/queries/user-access.js';
 import { directGroupsOf } from '../db/queries/user-groups.js';
-import { activeUserIds, userById } from '../db/queries/users.js';
+import { activeUserIds, type UserRow, userById } from '../db/queries/users.js';
 import { loadRealm } from '../shared/realm.js';
 import { realmUserUpdate } from '../shared/realm-user-update.js';
 import { isGuest } from '../shared/roles.js';
@@ -34,15 +34,20 @@ export const realmUserUpdateAudience = (ctx: AppContext, userId: number): number
 export function emitPersonAddTo(ctx: AppContext, tx: Tx, userId: number, users: number[]): void {
   if (users.length === 0) return;
   const realm = loadRealm(ctx);
+  let subject: { user: UserRow; profileValues: ReturnType<typeof groupProfileValues> } | undefined;
   tx.emit({
     type: 'realm_user',
     users,
     payload: (queue) => {
-      const user = userById(ctx.db, userId)!;
-      const viewer = userById(ctx.db, queue.userId) ?? null;
-      const person = formatUser(user, viewer, {
-        emailDomain: realm.row.email_domain,
+      // Read once, at delivery; only the formatting depends on the viewer.
+      subject ??= {
+        user: userById(ctx.db, userId)!,
         profileValues: groupProfileValues(profileValuesOf(ctx.db, userId)),
+      };
+      const viewer = userById(ctx.db, queue.userId) ?? null;
+      const person = formatUser(subject.user, viewer, {
+        emailDomain: realm.row.email_domain,
+        profileValues: subject.profileValues,
       });
       return { type: 'realm_user', op: 'add', person } satisfies EventBody<'realm_user', 'add'>;
     },
