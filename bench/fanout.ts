@@ -18,12 +18,17 @@
  * over polls per message: what delivering an event and answering and
  * re-parking a poll cost, the sends' own work aside.
  *
+ * The same sends also go to the bare server with a fsync per send (its
+ * table in a WAL file, synchronous=FULL), which shows what Hearth's promise
+ * that an answered send is on disk costs by itself, next to the margin the
+ * first target leaves.
+ *
  * At saturation (queues re-poll the moment an answer arrives) a slower server
  * batches more events per answer and answers fewer polls: those figures show
  * capacity, not cost, and keep only the target per additional live queue.
  */
 import { fork } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -33,7 +38,7 @@ import type { ClientCapabilities } from '../server/events/queue.js';
 import { cachedDataDir } from './lib/cache.js';
 import { buildIfStale } from './lib/compiled-server.js';
 import { buildOrg } from './lib/org.js';
-import { type Figure, percentile, quick, record } from './lib/report.js';
+import { type Figure, format, percentile, quick, record } from './lib/report.js';
 
 const SECONDS = quick ? 2 : 5;
 const WARMUP_SECONDS = quick ? 0.5 : 2;
@@ -259,6 +264,9 @@ async function profiled<T>(name: string, wanted: boolean, run: () => Promise<T>)
 
 // --- The ceiling: the least a server can do for the same requests.
 const bare = await bareServer(USERS);
+// --- The same with a fsync per send: a reference for the sends alone, not a ceiling.
+const durableBareDir = mkdtempSync(path.join(os.tmpdir(), 'hearth-bench-durable-bare-'));
+const durableBare = await bareServer(USERS, path.join(durableBareDir, 'bare.sqlite'));
 
 /**
  * Rounds of each fixed-load and sends-only pair. This machine's neighbours
@@ -283,18 +291,20 @@ const medianRun = (runs: LoadRun[]): LoadRun => ({
 
 /**
  * Both servers under one load, taking turns so that the machine's load
- * weighs on both alike, `rounds` times (figures are the medians).
+ * weighs on both alike, `rounds` times (figures are the medians). With
+ * `durable`, the bare server with a fsync per send takes a turn too.
  */
 async function both(
   queues: number,
   rate: number,
   interval: number,
-  options: { seconds?: number; subscribers?: number; rounds?: number } = {},
+  options: { seconds?: number; subscribers?: number; rounds?: number; durable?: boolean } = {},
 ) {
   const name = `${queues}q-${rate}mps-${interval}ms`;
   const fixedLoad = queues > 0 && interval > 0;
   const hearthRuns: LoadRun[] = [];
   const bareRuns: LoadRun[] = [];
+  const durableRuns: LoadRun[] = [];
   for (let round = 0; round < (options.rounds ?? 1); round++) {
     hearthRuns.push(
       await profiled(`hearth-${name}`, true, () => load(hearth, queues, rate, interval, options)),
@@ -304,8 +314,15 @@ async function both(
         load(bare.target, queues, rate, interval, options),
       ),
     );
+    if (options.durable) {
+      durableRuns.push(await load(durableBare.target, queues, rate, interval, options));
+    }
   }
-  return { hearth: medianRun(hearthRuns), bare: medianRun(bareRuns) };
+  return {
+    hearth: medianRun(hearthRuns),
+    bare: medianRun(bareRuns),
+    durable: durableRuns.length > 0 ? medianRun(durableRuns) : undefined,
+  };
 }
 
 const longer = { seconds: quick ? 2 : 8 };
@@ -321,7 +338,7 @@ const routePolls = await load(hearth, 100, 0, 0, {
 const barePolls = await load(bare.target, 100, 0, 0, { pollQuery: plainQuery });
 // The sends alone (no live queue), so that a poll's cost can be told from a send's.
 const rounds = { rounds: ROUNDS };
-const sends200 = await both(0, 200, 0, { ...rounds, subscribers: 100 });
+const sends200 = await both(0, 200, 0, { ...rounds, subscribers: 100, durable: true });
 const sends20 = await both(0, 20, 0, { ...longer, ...rounds, subscribers: USERS });
 const fixed100 = await both(100, 200, POLL_INTERVAL_MS, rounds);
 const fixed1000 = await both(1000, 20, POLL_INTERVAL_MS, { ...longer, ...rounds });
@@ -332,6 +349,8 @@ const at100Slow = await both(100, 100, 0, { subscribers: USERS });
 await server.close();
 cleanup();
 await bare.close();
+await durableBare.close();
+rmSync(durableBareDir, { recursive: true, force: true });
 
 let pollsDiffer = false;
 /** CPU per answered poll: what the polls (and the wake-ups) add to the sends alone. */
@@ -376,6 +395,20 @@ for (const [label, run, sendsOnly] of [
     ceiling: sendsOnly.bare.cpuPerMessageUs,
     note: 'the part of CPU per message that is not event delivery',
   });
+  if (sendsOnly.durable) {
+    // The first target's margin (a quarter of the bare server's CPU per
+    // message) is what Hearth may spend beyond a bare insert: on the
+    // promise that an answered send is on disk, and on everything Zulip's
+    // API asks of a send. This shows what the first costs alone.
+    const fsyncUs = sendsOnly.durable.cpuPerMessageUs - sendsOnly.bare.cpuPerMessageUs;
+    record({
+      name: `fan-out ${at}: server CPU per send, without queues, the bare server with a fsync per send`,
+      value: sendsOnly.durable.cpuPerMessageUs,
+      unit: 'µs',
+      ceiling: sendsOnly.bare.cpuPerMessageUs,
+      note: `the fsync adds ${format(fsyncUs)} µs: ${format((100 * fsyncUs) / (0.25 * run.bare.cpuPerMessageUs))} % of the margin CPU per message allows`,
+    });
+  }
   record({
     name: `fan-out ${at}: p99 send to every queue`,
     value: run.hearth.p99,
@@ -460,9 +493,18 @@ if (pollsDiffer) {
   process.exitCode = 1;
 }
 
-/** Fastify + better-sqlite3 with in-memory queues: insert, push, answer long polls. */
-async function bareServer(userCount: number) {
-  const db = new Database(':memory:');
+/**
+ * Fastify + better-sqlite3 with in-memory queues: insert, push, answer long
+ * polls. With `durableFile` the table lives in a WAL file that SQLite
+ * fsyncs at each commit (synchronous=FULL): not the ceiling, but what
+ * Hearth's promise that an answered send is on disk costs on this machine.
+ */
+async function bareServer(userCount: number, durableFile?: string) {
+  const db = new Database(durableFile ?? ':memory:');
+  if (durableFile) {
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = FULL');
+  }
   db.exec(
     'CREATE TABLE messages (id INTEGER PRIMARY KEY, sender INTEGER, topic TEXT, content TEXT, date INTEGER)',
   );
@@ -546,7 +588,10 @@ async function bareServer(userCount: number) {
   const address = app.server.address() as { port: number };
   const authOfIndex = [...keys.keys()];
   return {
-    close: () => app.close(),
+    async close() {
+      await app.close();
+      db.close();
+    },
     target: {
       url: `http://127.0.0.1:${address.port}`,
       senders: authOfIndex.slice(0, SENDERS),
