@@ -76,6 +76,18 @@ async function dwell() {
   await page.waitForTimeout(1_500);
 }
 
+/** Whether the feed's scroll position held over five animation frames. */
+const scrollerSettled = () =>
+  page.evaluate(async () => {
+    const scroller = document.querySelector<HTMLElement>('.feed-scroller')!;
+    const positions: number[] = [];
+    for (let frame = 0; frame < 5; frame++) {
+      positions.push(scroller.scrollTop, scroller.scrollHeight);
+      await new Promise((resolve) => requestAnimationFrame(resolve));
+    }
+    return positions.every((value, i) => value === positions[i % 2]);
+  });
+
 /** The feed's scroller and what of the newest message is inside it. */
 const bottomGap = () =>
   page.evaluate(() => {
@@ -145,8 +157,13 @@ describe('reading and sending', { timeout: 90_000 }, () => {
   it('says where a message sent while scrolled up went, and goes there', async () => {
     await page.goto(`${t.url}/#narrow/channel/${general}-general/topic/plans`);
     await expect.poll(() => page.locator('.message').count(), WAIT).toBeGreaterThan(3);
+    // Scrolled up before the list has placed its opening view, the reader
+    // would be put back at the bottom (a person cannot scroll that soon).
+    await expect.poll(() => scrollerSettled(), WAIT).toBe(true);
     await page.locator('.feed-scroller').evaluate((el) => el.scrollTo(0, 0));
     await expect.poll(() => bottomGap(), WAIT).toBeGreaterThan(200);
+    await expect.poll(() => scrollerSettled(), WAIT).toBe(true);
+    expect(await bottomGap()).toBeGreaterThan(200);
     await sendFromCompose(page, 'Sent from up here', { shown: false });
     const notice = page.getByRole('status').filter({ hasText: 'Sent!' });
     await expect.poll(() => notice.isVisible(), WAIT).toBe(true);
