@@ -276,7 +276,7 @@ const durableBare = await bareServer(USERS, path.join(durableBareDir, 'bare.sqli
  */
 const ROUNDS = quick ? 1 : 3;
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const median = (xs: number[]) => percentile(xs, 50);
 
 /** Messages a run's note says were missing from some queue. */
 const lost = (run: LoadRun) => Number.parseInt(run.note, 10);

@@ -153,14 +153,14 @@ const isArchivedUpdate = (stream: StreamRow, value: boolean) =>
     value,
   }) satisfies StreamUpdateEvent;
 
-/**
- * Archiving (Zulip 11): clients that declared `archived_channels` keep the
- * channel and get `is_archived` = true; the others forget it.
- */
 /** The one queue option archiving's events depend on. */
 const keepsArchivedChannels = (queue: EventQueue) =>
   queue.options.capabilities.archived_channels ? 1 : 0;
 
+/**
+ * Archiving (Zulip 11): clients that declared `archived_channels` keep the
+ * channel and get `is_archived` = true; the others forget it.
+ */
 export function emitChannelArchived(tx: Tx, stream: StreamRow, users: Iterable<number>): void {
   const recipients = [...users];
   if (recipients.length === 0) return;

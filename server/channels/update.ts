@@ -9,6 +9,7 @@ import {
 } from '../db/queries/default-streams.js';
 import {
   activeSubscriptionCount,
+  channelNameKey,
   renameStream,
   type StreamRow,
   setStreamArchived,
@@ -186,7 +187,7 @@ function plan(ctx: AppContext, actor: UserRow, stream: StreamRow, input: Channel
     newName = input.newName.trim();
     if (newName === stream.name) throw badRequest('Channel already has that name.');
     // A change of case only keeps the name's slot.
-    if (newName.toLowerCase() !== stream.name.toLowerCase()) checkNewChannelName(ctx, newName);
+    if (channelNameKey(newName) !== channelNameKey(stream.name)) checkNewChannelName(ctx, newName);
   }
   if (input.folderId !== undefined && input.folderId !== null) {
     accessChannelFolder(ctx, input.folderId);

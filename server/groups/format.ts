@@ -39,17 +39,17 @@ export function formatGroup(ctx: AppContext, group: UserGroupRow): UserGroup {
   };
 }
 
-/** A `user_group` event less its `type`, one per `op`. */
-/**
- * Every group is visible to the whole organization, so `user_group` events go
- * to every active user. Clients that did not declare include_deactivated_groups
- * never learn of deactivated groups: they get `remove` on deactivation, `add`
- * on reactivation and nothing about a group while it is deactivated.
- */
 /** The one queue option the group events below depend on. */
 const seesDeactivatedGroups = (queue: EventQueue) =>
   queue.options.capabilities.include_deactivated_groups ? 1 : 0;
 
+/**
+ * Every group is visible to the whole organization, so `user_group` events go
+ * to every active user. Clients that did not declare include_deactivated_groups
+ * never learn of deactivated groups: they get `remove` on deactivation, `add`
+ * on reactivation and nothing about a group while it is deactivated. `event`
+ * is the event less its `type`, one per `op`.
+ */
 export function emitGroupEvent(
   ctx: AppContext,
   tx: Tx,

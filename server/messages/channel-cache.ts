@@ -1,5 +1,5 @@
 import type { Db } from '../db/open.js';
-import { type StreamRow, streamById, streamByName } from '../db/queries/streams.js';
+import { channelNameKey, type StreamRow, streamById, streamByName } from '../db/queries/streams.js';
 import { tableMemo } from '../db/table-memo.js';
 
 /**
@@ -27,7 +27,7 @@ export function channelById(db: Db, id: number): Readonly<StreamRow> | undefined
 /** By name, compared as Zulip does (case-insensitively). */
 export function channelByName(db: Db, name: string): Readonly<StreamRow> | undefined {
   const { byName } = channelRows({ db });
-  const key = name.toLowerCase();
+  const key = channelNameKey(name);
   let row = byName.get(key);
   if (row === undefined) {
     row = Object.freeze(streamByName(db, name)) ?? null;

@@ -1,5 +1,4 @@
 /** Who a message goes to: the channel and topic, or the direct-message members, with Zulip's checks. */
-
 import {
   checkCanPost,
   checkChannelName,

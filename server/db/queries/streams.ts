@@ -53,8 +53,13 @@ export interface NewStream {
 export const streamById = (db: Db, id: number) =>
   stmt<[number], StreamRow>(db, 'SELECT * FROM streams WHERE id = ?').get(id);
 
+/** How channel names compare, as Zulip's do: case-insensitively (the `name_key` column). */
+export const channelNameKey = (name: string) => name.toLowerCase();
+
 export const streamByName = (db: Db, name: string) =>
-  stmt<[string], StreamRow>(db, 'SELECT * FROM streams WHERE name_key = ?').get(name.toLowerCase());
+  stmt<[string], StreamRow>(db, 'SELECT * FROM streams WHERE name_key = ?').get(
+    channelNameKey(name),
+  );
 
 export const allStreams = (db: Db) =>
   stmt<[], StreamRow>(db, 'SELECT * FROM streams ORDER BY name_key').all();
@@ -68,7 +73,7 @@ export function insertStream(db: Db, s: NewStream): number {
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ).run(
       s.name,
-      s.name.toLowerCase(),
+      channelNameKey(s.name),
       s.description,
       s.rendered_description,
       s.invite_only ? 1 : 0,
@@ -198,7 +203,7 @@ export function subscribersByStream(db: Db): Map<number, number[]> {
 export const renameStream = (db: Db, streamId: number, name: string) =>
   stmt(db, 'UPDATE streams SET name = ?, name_key = ? WHERE id = ?').run(
     name,
-    name.toLowerCase(),
+    channelNameKey(name),
     streamId,
   );
 

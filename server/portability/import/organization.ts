@@ -1,4 +1,5 @@
 import type { Db } from '../../db/open.js';
+import { channelNameKey } from '../../db/queries/streams.js';
 import { generateApiKey } from '../../shared/credentials.js';
 import type { StoredGroupSetting } from '../../shared/group-settings.js';
 import { realmSettingDefaults } from '../../shared/realm-settings.js';
@@ -338,7 +339,7 @@ export class OrganizationImport {
       insert.run(
         s.id,
         name,
-        name.toLowerCase(),
+        channelNameKey(name),
         String(s.description ?? ''),
         String(s.rendered_description ?? ''),
         bool(s.invite_only),
